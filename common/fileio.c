@@ -1,0 +1,123 @@
+#include "fileio.h"
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <sys/stat.h>
+
+#include "util.h"
+
+int write_all(int fd, const void *data, size_t len)
+{
+	const char *p = data;
+	while (len > 0) {
+		ssize_t n = write(fd, p, len);
+		if (n < 0) {
+			if (errno == EINTR) {
+				continue;
+			}
+			return negative_errno();
+		}
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+ssize_t read_all(int fd, void *buf, size_t len)
+{
+	char *p = buf;
+	size_t got = 0;
+	while (got < len) {
+		ssize_t n = read(fd, p + got, len - got);
+		if (n < 0) {
+			if (errno == EINTR) {
+				continue;
+			}
+			return negative_errno();
+		}
+		if (n == 0) {
+			break;
+		}
+		got += (size_t)n;
+	}
+	return (ssize_t)got;
+}
+
+int open_regular_at(int dirfd, const char *name, int flags, mode_t mode)
+{
+	int fd = openat(dirfd, name, flags | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY, mode);
+	if (fd < 0) {
+		return negative_errno();
+	}
+	struct stat st;
+	if (fstat(fd, &st) < 0) {
+		int r = negative_errno();
+		close(fd);
+		return r;
+	}
+	/* A FIFO or device planted under our name could block us or feed us endless bytes. */
+	if (!S_ISREG(st.st_mode)) {
+		close(fd);
+		return -EINVAL;
+	}
+	return fd;
+}
+
+int read_file_at(int dirfd, const char *name, char *buf, size_t size, size_t *ret_len)
+{
+	if (size == 0) {
+		return -EINVAL;
+	}
+	_cleanup_close_ int fd = open_regular_at(dirfd, name, O_RDONLY | O_NONBLOCK, 0);
+	if (fd < 0) {
+		return fd;
+	}
+	/* Read one byte more than fits, to tell "exactly full" from "too big". */
+	ssize_t n = read_all(fd, buf, size);
+	if (n < 0) {
+		return (int)n;
+	}
+	if ((size_t)n >= size) {
+		return -EFBIG;
+	}
+	buf[n] = '\0';
+	if (ret_len) {
+		*ret_len = (size_t)n;
+	}
+	return 0;
+}
+
+int write_file_atomic_at(int dirfd, const char *name, const void *data, size_t len, mode_t mode)
+{
+	char tmp[256];
+	int n = snprintf(tmp, sizeof(tmp), ".%s.tmp.%ld", name, (long)getpid());
+	if (n < 0 || (size_t)n >= sizeof(tmp)) {
+		return -ENAMETOOLONG;
+	}
+	/* A leftover temporary of a crashed writer with our pid is ours to replace. */
+	(void)unlinkat(dirfd, tmp, 0);
+	_cleanup_close_ int fd =
+		openat(dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
+	if (fd < 0) {
+		return negative_errno();
+	}
+	int r = write_all(fd, data, len);
+	if (r == 0 && fchmod(fd, mode) < 0) {
+		r = negative_errno();
+	}
+	if (r == 0 && renameat(dirfd, tmp, dirfd, name) < 0) {
+		r = negative_errno();
+	}
+	if (r < 0) {
+		(void)unlinkat(dirfd, tmp, 0);
+	}
+	return r;
+}
+
+int unlink_at_if_exists(int dirfd, const char *name)
+{
+	if (unlinkat(dirfd, name, 0) < 0 && errno != ENOENT) {
+		return negative_errno();
+	}
+	return 0;
+}

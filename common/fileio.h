@@ -1,0 +1,24 @@
+/* Small files relative to a directory fd, never through a symlink. */
+#pragma once
+
+#include <stddef.h>
+#include <sys/types.h>
+
+/* Reads all of name (at most size-1 bytes) into buf and NUL-terminates it. -ELOOP for a symlink,
+ * -EFBIG when the file does not fit, -ENOENT when absent. A NULL ret_len is allowed. */
+int read_file_at(int dirfd, const char *name, char *buf, size_t size, size_t *ret_len);
+
+/* Publishes name atomically: writes a private temporary beside it, fsyncs nothing (these are
+ * runtime state, not data), and renames it over name. A symlink at name is replaced, never
+ * followed. */
+int write_file_atomic_at(int dirfd, const char *name, const void *data, size_t len, mode_t mode);
+
+/* Opens an existing or new regular file for writing without following a symlink. */
+int open_regular_at(int dirfd, const char *name, int flags, mode_t mode);
+
+/* Whole-buffer write and read loops that retry on EINTR and short transfers. */
+int write_all(int fd, const void *data, size_t len);
+ssize_t read_all(int fd, void *buf, size_t len);
+
+/* unlinkat() that treats an absent file as success. */
+int unlink_at_if_exists(int dirfd, const char *name);

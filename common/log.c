@@ -1,0 +1,64 @@
+#include "log.h"
+
+#include <stdio.h>
+
+static const char *program = "botdesk";
+static bool debug;
+
+void log_set_program(const char *name)
+{
+	program = name;
+}
+
+void log_set_debug(bool on)
+{
+	debug = on;
+}
+
+static void vlog(const char *prefix, const char *fmt, va_list ap)
+{
+	/* One buffered write per message, so concurrent writers do not interleave mid-line. */
+	char buf[2048];
+	int n = snprintf(buf, sizeof(buf), "%s: %s", program, prefix);
+	if (n < 0 || (size_t)n >= sizeof(buf)) {
+		return;
+	}
+	int m = vsnprintf(buf + n, sizeof(buf) - (size_t)n, fmt, ap);
+	if (m < 0) {
+		return;
+	}
+	size_t len = (size_t)n + (size_t)m;
+	if (len >= sizeof(buf) - 1) {
+		len = sizeof(buf) - 2;
+	}
+	buf[len++] = '\n';
+	fwrite(buf, 1, len, stderr);
+	fflush(stderr);
+}
+
+void log_error(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vlog("", fmt, ap);
+	va_end(ap);
+}
+
+void log_warn(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vlog("warning: ", fmt, ap);
+	va_end(ap);
+}
+
+void log_debug(const char *fmt, ...)
+{
+	if (!debug) {
+		return;
+	}
+	va_list ap;
+	va_start(ap, fmt);
+	vlog("debug: ", fmt, ap);
+	va_end(ap);
+}

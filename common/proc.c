@@ -1,0 +1,174 @@
+#include "proc.h"
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "fileio.h"
+#include "parse.h"
+#include "util.h"
+
+/* PID_MAX_LIMIT on 64-bit Linux. */
+#define PID_MAX 4194304
+
+bool pid_is_plausible(uint64_t pid)
+{
+	return pid >= 2 && pid <= PID_MAX;
+}
+
+/* Splits the next space-separated field of *p into [start, len). */
+static bool next_field(const char **p, const char **start, size_t *len)
+{
+	const char *s = *p;
+	while (*s == ' ') {
+		s++;
+	}
+	if (*s == '\0' || *s == '\n') {
+		return false;
+	}
+	const char *e = s;
+	while (*e != ' ' && *e != '\0' && *e != '\n') {
+		e++;
+	}
+	*start = s;
+	*len = (size_t)(e - s);
+	*p = e;
+	return true;
+}
+
+int proc_stat_parse(const char *text, struct proc_stat *ret)
+{
+	const char *close = strrchr(text, ')');
+	if (!close || !strchr(text, '(')) {
+		return -EINVAL;
+	}
+	const char *p = close + 1;
+	struct proc_stat st = {0};
+	/* Fields after the name are numbered from 3 (state) to 22 (starttime). */
+	for (int field = 3; field <= 22; field++) {
+		const char *s;
+		size_t len;
+		if (!next_field(&p, &s, &len)) {
+			return -EINVAL;
+		}
+		uint64_t v;
+		switch (field) {
+		case 3:
+			if (len != 1) {
+				return -EINVAL;
+			}
+			st.state = s[0];
+			break;
+		case 4:
+		case 5:
+		case 6:
+			if (parse_u64_n(s, len, PID_MAX, &v) < 0) {
+				return -EINVAL;
+			}
+			if (field == 4) {
+				st.ppid = (pid_t)v;
+			} else if (field == 5) {
+				st.pgid = (pid_t)v;
+			} else {
+				st.sid = (pid_t)v;
+			}
+			break;
+		case 22:
+			if (parse_u64_n(s, len, UINT64_MAX, &v) < 0) {
+				return -EINVAL;
+			}
+			st.starttime = v;
+			break;
+		default:
+			break;
+		}
+	}
+	*ret = st;
+	return 0;
+}
+
+int proc_stat_read(pid_t pid, struct proc_stat *ret)
+{
+	if (!pid_is_plausible((uint64_t)pid)) {
+		return -ESRCH;
+	}
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	char buf[1024];
+	int r = read_file_at(AT_FDCWD, path, buf, sizeof(buf), NULL);
+	if (r < 0) {
+		return r;
+	}
+	return proc_stat_parse(buf, ret);
+}
+
+bool proc_stat_is_live(const struct proc_stat *st)
+{
+	return st->state != 'Z' && st->state != 'X' && st->state != 'x';
+}
+
+int proc_cmdline_read(pid_t pid, char **ret_buf, size_t *ret_len)
+{
+	if (!pid_is_plausible((uint64_t)pid)) {
+		return -ESRCH;
+	}
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/%d/cmdline", (int)pid);
+	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0) {
+		return negative_errno();
+	}
+	/* Command lines are bounded by ARG_MAX-ish sizes; 256 KiB is plenty for anything we match. */
+	size_t cap = 4096, len = 0;
+	_cleanup_free_ char *buf = malloc(cap + 1);
+	if (!buf) {
+		return -ENOMEM;
+	}
+	for (;;) {
+		ssize_t n = read(fd, buf + len, cap - len);
+		if (n < 0) {
+			if (errno == EINTR) {
+				continue;
+			}
+			return negative_errno();
+		}
+		if (n == 0) {
+			break;
+		}
+		len += (size_t)n;
+		if (len == cap) {
+			if (cap >= 256 * 1024) {
+				break;
+			}
+			cap *= 2;
+			char *nb = realloc(buf, cap + 1);
+			if (!nb) {
+				return -ENOMEM;
+			}
+			buf = nb;
+		}
+	}
+	if (len == 0) {
+		return -ENOENT;
+	}
+	buf[len] = '\0';
+	*ret_len = len;
+	*ret_buf = TAKE_PTR(buf);
+	return 0;
+}
+
+int proc_owner(pid_t pid, uid_t *ret)
+{
+	if (!pid_is_plausible((uint64_t)pid)) {
+		return -ESRCH;
+	}
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/%d", (int)pid);
+	struct stat st;
+	if (stat(path, &st) < 0) {
+		return negative_errno();
+	}
+	*ret = st.st_uid;
+	return 0;
+}

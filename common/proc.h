@@ -1,0 +1,34 @@
+/* What /proc says about a process. Every read failure (absent, hidepid, garbage) is an error the
+ * caller treats as "not ours": a process we cannot see is a process we never signal. */
+#pragma once
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+struct proc_stat {
+	char state; /* 'R', 'S', 'Z', ... */
+	pid_t ppid;
+	pid_t pgid;
+	pid_t sid;
+	uint64_t starttime; /* field 22: clock ticks after boot */
+};
+
+/* Parses the text of /proc/<pid>/stat. The command name may hold spaces and parentheses, so the
+ * fields are found after the last ')'. */
+int proc_stat_parse(const char *text, struct proc_stat *ret);
+int proc_stat_read(pid_t pid, struct proc_stat *ret);
+
+/* A process that exists and is not a zombie (or dead) per its stat. */
+bool proc_stat_is_live(const struct proc_stat *st);
+
+/* The NUL-separated argv of pid, malloc'ed; ret_len counts the bytes. -ENOENT for kernel threads
+ * and exited processes. */
+int proc_cmdline_read(pid_t pid, char **ret_buf, size_t *ret_len);
+
+/* The owner uid of /proc/<pid>, which is the process's real uid unless it is not dumpable. */
+int proc_owner(pid_t pid, uid_t *ret);
+
+/* Whether pid is a sane value to look up: 2 <= pid <= the kernel's maximum. pid 0, 1 and negative
+ * values are never ours. */
+bool pid_is_plausible(uint64_t pid);

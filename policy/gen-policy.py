@@ -1,0 +1,81 @@
+#!/usr/bin/env python3
+"""Turns policy/packages.tsv into policy.h (C tables) or a plain package list.
+
+  gen-policy.py header packages.tsv policy.h
+  gen-policy.py list packages.tsv apt       (one package per line, for scripts and the Dockerfile test)
+"""
+import sys
+
+MANAGERS = ("apt", "dnf", "pacman")
+RETIRED_DNF = {"xorg-x11-server-utils", "xorg-x11-utils"}
+
+
+def load(path):
+    programs, packages = [], {m: [] for m in MANAGERS}
+    with open(path, encoding="utf-8") as fh:
+        for lineno, line in enumerate(fh, 1):
+            line = line.rstrip("\n")
+            if not line.strip() or line.startswith("#"):
+                continue
+            cols = line.split("\t")
+            if len(cols) != 5:
+                sys.exit(f"{path}:{lineno}: expected 5 tab-separated columns, got {len(cols)}")
+            kind, name, *pkgs = cols
+            for p in pkgs + name.split("|"):
+                if not p or not all(c.isalnum() or c in "+-._" for c in p):
+                    sys.exit(f"{path}:{lineno}: bad name {p!r}")
+            if kind == "program":
+                programs.append((name.split("|"), dict(zip(MANAGERS, pkgs))))
+            elif kind != "extra" or name != "-":
+                sys.exit(f"{path}:{lineno}: kind must be 'program' or 'extra' (with name '-')")
+            for m, p in zip(MANAGERS, pkgs):
+                if p not in packages[m]:
+                    packages[m].append(p)
+    bad = RETIRED_DNF & set(packages["dnf"])
+    if bad:
+        sys.exit(f"{path}: retired dnf names {sorted(bad)}: Fedora dropped them")
+    if not programs:
+        sys.exit(f"{path}: no programs")
+    return programs, packages
+
+
+def c_str(s):
+    return '"' + s + '"'
+
+
+def header(programs, packages):
+    out = ["/* Generated from policy/packages.tsv by gen-policy.py. Do not edit. */",
+           "#pragma once", "", "#include <stddef.h>", "",
+           "enum policy_manager { POLICY_APT, POLICY_DNF, POLICY_PACMAN, POLICY_MANAGER_COUNT };", "",
+           "struct policy_program {",
+           "\tconst char *const names[4]; /* any one of them will do; NULL-terminated */",
+           "\tconst char *const package[POLICY_MANAGER_COUNT];",
+           "};", "",
+           "static const struct policy_program policy_programs[] = {"]
+    for names, pkgs in programs:
+        ns = ", ".join(c_str(n) for n in names) + ", NULL"
+        ps = ", ".join(c_str(pkgs[m]) for m in MANAGERS)
+        out.append(f"\t{{{{{ns}}}, {{{ps}}}}},")
+    out += ["};", "", f"#define POLICY_PROGRAM_COUNT {len(programs)}", ""]
+    for m in MANAGERS:
+        out.append(f"static const char *const policy_packages_{m}[] = {{")
+        out += [f"\t{c_str(p)}," for p in packages[m]]
+        out += ["\tNULL,", "};", ""]
+    out += ["static const char *const *const policy_packages[POLICY_MANAGER_COUNT] = {",
+            "\tpolicy_packages_apt, policy_packages_dnf, policy_packages_pacman,", "};", ""]
+    return "\n".join(out)
+
+
+def main():
+    if len(sys.argv) == 4 and sys.argv[1] == "header":
+        programs, packages = load(sys.argv[2])
+        with open(sys.argv[3], "w", encoding="utf-8") as fh:
+            fh.write(header(programs, packages))
+    elif len(sys.argv) == 4 and sys.argv[1] == "list" and sys.argv[3] in MANAGERS:
+        _, packages = load(sys.argv[2])
+        print("\n".join(packages[sys.argv[3]]))
+    else:
+        sys.exit(__doc__)
+
+
+main()

@@ -1,0 +1,38 @@
+/* A profile's state directory: its name, its path and an fd every state file is opened through. */
+#pragma once
+
+#include <stdbool.h>
+
+#include "error.h"
+#include "settings.h"
+
+#define PROFILE_NAME_MAX 64
+
+/* The files of a profile's directory. */
+#define STATE_DISPLAY "display"
+#define STATE_SOCKET "rfb.sock"
+#define STATE_XAUTHORITY "Xauthority"
+#define STATE_ENV "env"
+#define STATE_PIDFILE "launcher.pid"
+#define STATE_LOG "launcher.log"
+#define STATE_START_LOCK "start.lock"
+#define STATE_ACTIVITY "activity"
+#define STATE_XDG "xdg"
+
+struct profile {
+	char name[PROFILE_NAME_MAX + 1];
+	char *dir; /* absolute path of the directory */
+	int dirfd; /* O_PATH-free directory fd, O_CLOEXEC; -1 when the directory does not exist */
+};
+
+/* 1-64 characters of [A-Za-z0-9._-], not starting with '.'. */
+bool profile_name_valid(const char *name);
+
+/* Opens (and with create, makes, mode 0700) the profile's directory. Without create, an absent
+ * directory is not an error: ret->dirfd is -1. */
+int profile_open(const struct settings *s, const char *name, bool create, struct profile *ret,
+		 struct error *err);
+void profile_close(struct profile *p);
+
+/* "<dir>/<file>", malloc'ed. */
+char *profile_path(const struct profile *p, const char *file);
