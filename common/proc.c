@@ -119,7 +119,8 @@ int proc_cmdline_read(pid_t pid, char **ret_buf, size_t *ret_len)
 	if (fd < 0) {
 		return negative_errno();
 	}
-	/* Command lines are bounded by ARG_MAX-ish sizes; 256 KiB is plenty for anything we match. */
+	/* Command lines are bounded by ARG_MAX-ish sizes; 256 KiB is plenty for anything we match.
+	 */
 	size_t cap = 4096, len = 0;
 	_cleanup_free_ char *buf = malloc(cap + 1);
 	if (!buf) {

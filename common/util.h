@@ -48,18 +48,18 @@ static inline void closep(const int *fd)
 #define _cleanup_close_ _cleanup_(closep)
 
 /* Hands an fd out of a _cleanup_close_ variable so the cleanup does not close it. */
-#define TAKE_FD(fd)                                                                                \
-	__extension__({                                                                            \
-		int _fd_ = (fd);                                                                   \
-		(fd) = -1;                                                                         \
-		_fd_;                                                                              \
+#define TAKE_FD(fd)              \
+	__extension__({          \
+		int _fd_ = (fd); \
+		(fd) = -1;       \
+		_fd_;            \
 	})
 
-#define TAKE_PTR(p)                                                                                \
-	__extension__({                                                                            \
-		__typeof__(p) _p_ = (p);                                                           \
-		(p) = NULL;                                                                        \
-		_p_;                                                                               \
+#define TAKE_PTR(p)                      \
+	__extension__({                  \
+		__typeof__(p) _p_ = (p); \
+		(p) = NULL;              \
+		_p_;                     \
 	})
 
 /* -errno of the last failed call, never 0 (a libc call that failed without setting errno). */

@@ -15,8 +15,8 @@ bool profile_name_valid(const char *name)
 	}
 	for (size_t i = 0; i < n; i++) {
 		char c = name[i];
-		bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-			  c == '.' || c == '_' || c == '-';
+		bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+			  (c >= '0' && c <= '9') || c == '.' || c == '_' || c == '-';
 		if (!ok) {
 			return false;
 		}
@@ -57,10 +57,11 @@ static int check_private_dir(int fd, const char *path, struct error *err)
 				 strerror(errno));
 	}
 	if (st.st_uid != geteuid()) {
-		return error_set(err, -EPERM,
-				 "%s belongs to uid %u, not to you (uid %u); refusing to use it. Point "
-				 "BOTDESK_STATE_DIR at a directory of your own",
-				 path, (unsigned)st.st_uid, (unsigned)geteuid());
+		return error_set(
+			err, -EPERM,
+			"%s belongs to uid %u, not to you (uid %u); refusing to use it. Point "
+			"BOTDESK_STATE_DIR at a directory of your own",
+			path, (unsigned)st.st_uid, (unsigned)geteuid());
 	}
 	if ((st.st_mode & 07777) != 0700 && fchmod(fd, 0700) < 0) {
 		return error_set(err, negative_errno(), "cannot make %s private (mode 0700): %s",
@@ -73,10 +74,11 @@ int profile_open(const struct settings *s, const char *name, bool create, struct
 		 struct error *err)
 {
 	if (!profile_name_valid(name)) {
-		return error_set(err, -EINVAL,
-				 "'%s' is not a valid profile name: use 1-64 characters of A-Z a-z 0-9 "
-				 ". _ - not starting with '.'",
-				 name);
+		return error_set(
+			err, -EINVAL,
+			"'%s' is not a valid profile name: use 1-64 characters of A-Z a-z 0-9 "
+			". _ - not starting with '.'",
+			name);
 	}
 	struct profile p = {.dirfd = -1};
 	snprintf(p.name, sizeof(p.name), "%s", name);
@@ -100,10 +102,11 @@ int profile_open(const struct settings *s, const char *name, bool create, struct
 			return 0;
 		}
 		if (r == -ELOOP || r == -ENOTDIR) {
-			error_set(err, r,
-				  "%s is not a directory (a symbolic link?); refusing to follow it. "
-				  "Remove it and retry",
-				  p.dir);
+			error_set(
+				err, r,
+				"%s is not a directory (a symbolic link?); refusing to follow it. "
+				"Remove it and retry",
+				p.dir);
 		} else {
 			error_set(err, r, "cannot open the state directory %s: %s", p.dir,
 				  strerror(-r));

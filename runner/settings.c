@@ -97,7 +97,8 @@ static void trim(char **s)
 		p++;
 	}
 	size_t n = strlen(p);
-	while (n > 0 && (p[n - 1] == ' ' || p[n - 1] == '\t' || p[n - 1] == '\r' || p[n - 1] == '\n')) {
+	while (n > 0 &&
+	       (p[n - 1] == ' ' || p[n - 1] == '\t' || p[n - 1] == '\r' || p[n - 1] == '\n')) {
 		p[--n] = '\0';
 	}
 	*s = p;
@@ -111,7 +112,8 @@ static int read_config(const char *path, char *values[S_COUNT], struct error *er
 		if (errno == ENOENT || errno == ENOTDIR) {
 			return 0;
 		}
-		return error_set(err, negative_errno(), "cannot read %s: %s", path, strerror(errno));
+		return error_set(err, negative_errno(), "cannot read %s: %s", path,
+				 strerror(errno));
 	}
 	FILE *f = fdopen(fd, "re");
 	if (!f) {
@@ -145,7 +147,8 @@ static int read_config(const char *path, char *values[S_COUNT], struct error *er
 			}
 		}
 		if (which < 0) {
-			r = error_set(err, -EINVAL, "%s:%u: unknown setting '%s'", path, lineno, key);
+			r = error_set(err, -EINVAL, "%s:%u: unknown setting '%s'", path, lineno,
+				      key);
 			break;
 		}
 		free(values[which]);
@@ -180,9 +183,10 @@ static int resolve_paths(struct settings *s, struct error *err)
 	const char *xdg = xdg_dir("XDG_STATE_HOME");
 	if (v) {
 		if (v[0] != '/') {
-			return error_set(err, -EINVAL,
-					 "BOTDESK_STATE_DIR='%s' is not valid: it must be an absolute path",
-					 v);
+			return error_set(
+				err, -EINVAL,
+				"BOTDESK_STATE_DIR='%s' is not valid: it must be an absolute path",
+				v);
 		}
 		s->state_root = strdup(v);
 	} else if (xdg) {
@@ -190,9 +194,10 @@ static int resolve_paths(struct settings *s, struct error *err)
 	} else if (home) {
 		s->state_root = xasprintf("%s/.local/state/botdesk", home);
 	} else {
-		return error_set(err, -ENOENT,
-				 "no home directory: set HOME or BOTDESK_STATE_DIR to where botdesk may "
-				 "keep its state");
+		return error_set(
+			err, -ENOENT,
+			"no home directory: set HOME or BOTDESK_STATE_DIR to where botdesk may "
+			"keep its state");
 	}
 	xdg = xdg_dir("XDG_CONFIG_HOME");
 	if (xdg) {
@@ -240,9 +245,10 @@ static int validate(struct settings *s, char *values[S_COUNT], struct error *err
 	if (!values[S_ALLOC_LOCK]) {
 		values[S_ALLOC_LOCK] = default_alloc_lock();
 		if (!values[S_ALLOC_LOCK]) {
-			return error_set(err, -ENOENT,
-					 "no place for the allocation lock: set XDG_RUNTIME_DIR, HOME "
-					 "or BOTDESK_ALLOC_LOCK");
+			return error_set(
+				err, -ENOENT,
+				"no place for the allocation lock: set XDG_RUNTIME_DIR, HOME "
+				"or BOTDESK_ALLOC_LOCK");
 		}
 	}
 	if (values[S_LAUNCHER]) {
@@ -262,8 +268,9 @@ static int validate(struct settings *s, char *values[S_COUNT], struct error *err
 	}
 	r = parse_range(values[S_DISPLAY_BAND], DISPLAY_MAX, &s->band_lo, &s->band_hi);
 	if (r < 0) {
-		return setting_error(err, S_DISPLAY_BAND, values[S_DISPLAY_BAND],
-				     "expected FIRST-LAST, e.g. 20-89, with FIRST <= LAST <= 32767");
+		return setting_error(
+			err, S_DISPLAY_BAND, values[S_DISPLAY_BAND],
+			"expected FIRST-LAST, e.g. 20-89, with FIRST <= LAST <= 32767");
 	}
 	r = parse_u64(values[S_MIN_FREE_MB], 1024 * 1024 * 1024, &s->min_free_mb);
 	if (r < 0) {

@@ -7,13 +7,14 @@
 #include "error.h"
 
 struct settings {
-	char *state_root;   /* BOTDESK_STATE_DIR, else $XDG_STATE_HOME/botdesk, else ~/.local/state/botdesk */
-	char *config_file;  /* $XDG_CONFIG_HOME/botdesk/botdesk.conf (may not exist) */
-	char *launcher;     /* BOTDESK_LAUNCHER, else the installed botdesk-session */
+	char *state_root;  /* BOTDESK_STATE_DIR, else $XDG_STATE_HOME/botdesk, else
+			      ~/.local/state/botdesk */
+	char *config_file; /* $XDG_CONFIG_HOME/botdesk/botdesk.conf (may not exist) */
+	char *launcher;    /* BOTDESK_LAUNCHER, else the installed botdesk-session */
 	bool launcher_is_default;
-	char *x_lock_dir;   /* BOTDESK_X_LOCK_DIR, default /tmp */
-	char *x_unix_table; /* BOTDESK_X_UNIX_TABLE, default /proc/net/unix */
-	char *alloc_lock;   /* BOTDESK_ALLOC_LOCK */
+	char *x_lock_dir;          /* BOTDESK_X_LOCK_DIR, default /tmp */
+	char *x_unix_table;        /* BOTDESK_X_UNIX_TABLE, default /proc/net/unix */
+	char *alloc_lock;          /* BOTDESK_ALLOC_LOCK */
 	unsigned band_lo, band_hi; /* BOTDESK_DISPLAY_BAND, default 20-89 */
 	uint64_t min_free_mb;      /* BOTDESK_MIN_FREE_MB, default 1536; 0 disables the gate */
 	char *meminfo;             /* BOTDESK_MEMINFO, default /proc/meminfo */
