@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/stat.h>
 
 #include "util.h"
@@ -120,4 +121,36 @@ int unlink_at_if_exists(int dirfd, const char *name)
 		return negative_errno();
 	}
 	return 0;
+}
+
+static int mkdir_one(const char *path, mode_t mode)
+{
+	if (mkdir(path, mode) < 0) {
+		return errno == EEXIST ? 0 : negative_errno();
+	}
+	/* mkdir() applies the umask; a private directory must be private whatever the caller's. */
+	if (chmod(path, mode) < 0) {
+		return negative_errno();
+	}
+	return 0;
+}
+
+int mkdir_p(const char *path, mode_t mode)
+{
+	_cleanup_free_ char *p = strdup(path);
+	if (!p) {
+		return -ENOMEM;
+	}
+	for (char *s = p + 1; *s; s++) {
+		if (*s != '/') {
+			continue;
+		}
+		*s = '\0';
+		int r = mkdir_one(p, mode);
+		*s = '/';
+		if (r < 0) {
+			return r;
+		}
+	}
+	return mkdir_one(p, mode);
 }

@@ -22,3 +22,7 @@ ssize_t read_all(int fd, void *buf, size_t len);
 
 /* unlinkat() that treats an absent file as success. */
 int unlink_at_if_exists(int dirfd, const char *name);
+
+/* mkdir -p: every missing component is created with mode (umask notwithstanding); existing ones
+ * are left as they are. */
+int mkdir_p(const char *path, mode_t mode);

@@ -1,6 +1,341 @@
+/* botdesk: one headless desktop per profile. The only place that prints results, turns errors
+ * into messages and picks exit codes: 0 success, 1 failure, 2 usage, 3 not running. */
+#include <getopt.h>
+#include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
-int main(void)
+#include "config.h"
+#include "desktop.h"
+#include "error.h"
+#include "install.h"
+#include "json.h"
+#include "log.h"
+#include "parse.h"
+#include "profile.h"
+#include "settings.h"
+#include "status.h"
+
+#define EXIT_USAGE 2
+#define EXIT_NOT_RUNNING 3
+
+/* start's default --wait: a desktop is up in about a second; a loaded host can take far longer. */
+#define DEFAULT_WAIT_MS 30000
+#define MAX_WAIT_MS (3600 * 1000)
+
+extern char **environ;
+
+struct cli {
+	const char *profile;
+	struct settings settings;
+	struct profile p;
+	struct error err;
+};
+
+static const char usage_text[] =
+	"Usage: botdesk [--profile NAME] COMMAND [OPTIONS]\n"
+	"\n"
+	"Commands:\n"
+	"  start [--wait SECONDS] [--json]   start the profile's desktop (idempotent)\n"
+	"  stop [--json]                     stop it (exit 3 when nothing was running)\n"
+	"  status [--json]                   report it\n"
+	"  env                               print DISPLAY, XAUTHORITY, ... (exit 3 when down)\n"
+	"  exec -- PROGRAM [ARG...]          run PROGRAM on the desktop (exit 3 when down)\n"
+	"  install [--dry-run]               install the desktop's packages, or say who must\n"
+	"\n"
+	"The profile is --profile, else $BOTDESK_PROFILE, else 'default'.\n"
+	"Exit status: 0 success, 1 failure, 2 usage error, 3 not running.\n"
+	"See botdesk(1) and docs/CLI.md.\n";
+
+static int usage_error(const char *fmt, ...) _printf_(1, 2);
+static int usage_error(const char *fmt, ...)
 {
+	va_list ap;
+	va_start(ap, fmt);
+	fputs("botdesk: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputs("\nTry 'botdesk --help'.\n", stderr);
+	va_end(ap);
+	return EXIT_USAGE;
+}
+
+static int fail(struct cli *c, int r)
+{
+	if (error_isset(&c->err)) {
+		log_error("%s", c->err.msg);
+	} else {
+		log_error("%s", strerror(r < 0 ? -r : r));
+	}
+	return EXIT_FAILURE;
+}
+
+/* Loads settings and opens the profile's directory (created when create is set). */
+static int setup(struct cli *c, bool create)
+{
+	int r = settings_load(&c->settings, &c->err);
+	if (r < 0) {
+		return fail(c, r);
+	}
+	r = profile_open(&c->settings, c->profile, create, &c->p, &c->err);
+	if (r < 0) {
+		return fail(c, r);
+	}
 	return 0;
+}
+
+static void print_status(struct cli *c, bool json)
+{
+	struct desktop_probe probe;
+	struct status st;
+	desktop_probe(&c->p, &probe);
+	status_gather(&c->settings, &c->p, &probe, &st);
+	if (json) {
+		status_print_json(&st, stdout);
+	} else {
+		status_print_text(&st, stdout);
+	}
+}
+
+/* Parses the options a command takes: --json, --wait S, --dry-run. Anything else is usage. */
+struct opts {
+	bool json, dry_run;
+	uint64_t wait_ms;
+};
+
+static int parse_opts(int argc, char **argv, const char *cmd, bool allow_wait, bool allow_dry,
+		      struct opts *o)
+{
+	static const struct option longopts[] = {
+		{"json", no_argument, NULL, 'j'},
+		{"wait", required_argument, NULL, 'w'},
+		{"dry-run", no_argument, NULL, 'n'},
+		{NULL, 0, NULL, 0},
+	};
+	*o = (struct opts){.wait_ms = DEFAULT_WAIT_MS};
+	optind = 1;
+	opterr = 0;
+	int ch;
+	while ((ch = getopt_long(argc, argv, "+", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'j':
+			o->json = true;
+			break;
+		case 'w':
+			if (!allow_wait) {
+				return usage_error("%s takes no --wait", cmd);
+			}
+			if (parse_seconds_ms(optarg, MAX_WAIT_MS, &o->wait_ms) < 0 ||
+			    o->wait_ms == 0) {
+				return usage_error("--wait takes seconds (up to 3600, e.g. 30 or "
+						   "0.5), not '%s'",
+						   optarg);
+			}
+			break;
+		case 'n':
+			if (!allow_dry) {
+				return usage_error("%s takes no --dry-run", cmd);
+			}
+			o->dry_run = true;
+			break;
+		default:
+			return usage_error("unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind < argc) {
+		return usage_error("unexpected argument '%s'", argv[optind]);
+	}
+	return 0;
+}
+
+static int cmd_start(struct cli *c, int argc, char **argv)
+{
+	struct opts o;
+	int r = parse_opts(argc, argv, "start", true, false, &o);
+	if (r || (r = setup(c, true))) {
+		return r;
+	}
+	r = desktop_start(&c->settings, &c->p, o.wait_ms, &c->err);
+	if (r < 0) {
+		return fail(c, r);
+	}
+	print_status(c, o.json);
+	return 0;
+}
+
+static int cmd_stop(struct cli *c, int argc, char **argv)
+{
+	struct opts o;
+	int r = parse_opts(argc, argv, "stop", false, false, &o);
+	if (r || (r = setup(c, false))) {
+		return r;
+	}
+	bool stopped;
+	r = desktop_stop(&c->settings, &c->p, &stopped, &c->err);
+	if (r < 0) {
+		return fail(c, r);
+	}
+	if (o.json) {
+		printf("{\"profile\":");
+		json_write_string(stdout, c->p.name);
+		printf(",\"stopped\":%s}\n", stopped ? "true" : "false");
+	} else {
+		printf(stopped ? "stopped the desktop of profile '%s'\n"
+			       : "profile '%s' had no desktop running\n",
+		       c->p.name);
+	}
+	return stopped ? 0 : EXIT_NOT_RUNNING;
+}
+
+static int cmd_status(struct cli *c, int argc, char **argv)
+{
+	struct opts o;
+	int r = parse_opts(argc, argv, "status", false, false, &o);
+	if (r || (r = setup(c, false))) {
+		return r;
+	}
+	print_status(c, o.json);
+	return 0;
+}
+
+/* The verified running desktop's probe, or exit 3 with a word on what to do. */
+static int need_running(struct cli *c, struct desktop_probe *probe)
+{
+	desktop_probe(&c->p, probe);
+	if (!probe->running) {
+		log_error("no desktop is running for profile '%s'; start one with 'botdesk%s%s "
+			  "start'",
+			  c->p.name, streq(c->p.name, "default") ? "" : " --profile ",
+			  streq(c->p.name, "default") ? "" : c->p.name);
+		return EXIT_NOT_RUNNING;
+	}
+	return 0;
+}
+
+static int cmd_env(struct cli *c, int argc, char **argv)
+{
+	struct opts o;
+	int r = parse_opts(argc, argv, "env", false, false, &o);
+	if (r || (r = setup(c, false))) {
+		return r;
+	}
+	struct desktop_probe probe;
+	if ((r = need_running(c, &probe))) {
+		return r;
+	}
+	for (size_t i = 0; i < probe.env.n; i++) {
+		printf("%s=%s\n", probe.env.keys[i], probe.env.values[i]);
+	}
+	return 0;
+}
+
+static int cmd_exec(struct cli *c, int argc, char **argv)
+{
+	int first = 1;
+	if (first < argc && streq(argv[first], "--")) {
+		first++;
+	} else if (first < argc && argv[first][0] == '-') {
+		return usage_error("exec takes no option '%s'; put the program after --",
+				   argv[first]);
+	}
+	if (first >= argc) {
+		return usage_error("%s", "exec needs a program: botdesk exec -- PROGRAM [ARG...]");
+	}
+	int r = setup(c, false);
+	if (r) {
+		return r;
+	}
+	struct desktop_probe probe;
+	if ((r = need_running(c, &probe))) {
+		return r;
+	}
+	/* The program talks to this desktop only: never to a Wayland compositor it might find. */
+	unsetenv("WAYLAND_DISPLAY");
+	for (size_t i = 0; i < probe.env.n; i++) {
+		if (setenv(probe.env.keys[i], probe.env.values[i], 1) < 0) {
+			return fail(c, negative_errno());
+		}
+	}
+	desktop_stamp_activity(&c->p);
+	profile_close(&c->p);
+	execvp(argv[first], argv + first);
+	log_error("cannot run '%s': %s", argv[first], strerror(errno));
+	return EXIT_FAILURE;
+}
+
+static int cmd_install(struct cli *c, int argc, char **argv)
+{
+	struct opts o;
+	int r = parse_opts(argc, argv, "install", false, true, &o);
+	if (r) {
+		return r;
+	}
+	r = settings_load(&c->settings, &c->err);
+	if (r < 0) {
+		return fail(c, r);
+	}
+	r = install_run(&c->settings, o.dry_run, stdout, &c->err);
+	return r < 0 ? fail(c, r) : 0;
+}
+
+struct command {
+	const char *name;
+	int (*run)(struct cli *c, int argc, char **argv);
+};
+
+static const struct command commands[] = {
+	{"start", cmd_start}, {"stop", cmd_stop}, {"status", cmd_status},
+	{"env", cmd_env},     {"exec", cmd_exec}, {"install", cmd_install},
+};
+
+int main(int argc, char **argv)
+{
+	log_set_program("botdesk");
+	log_set_debug(getenv("BOTDESK_DEBUG") != NULL);
+	static const struct option longopts[] = {
+		{"profile", required_argument, NULL, 'p'},
+		{"help", no_argument, NULL, 'h'},
+		{"version", no_argument, NULL, 'V'},
+		{NULL, 0, NULL, 0},
+	};
+	struct cli c = {.profile = getenv("BOTDESK_PROFILE"), .p = {.dirfd = -1}};
+	if (!c.profile || !*c.profile) {
+		c.profile = "default";
+	}
+	opterr = 0;
+	int ch;
+	while ((ch = getopt_long(argc, argv, "+hV", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'p':
+			c.profile = optarg;
+			break;
+		case 'h':
+			fputs(usage_text, stdout);
+			return 0;
+		case 'V':
+			printf("botdesk %s\n", BOTDESK_VERSION);
+			return 0;
+		default:
+			return usage_error("unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (!profile_name_valid(c.profile)) {
+		return usage_error("'%s' is not a valid profile name: use 1-64 characters of A-Z "
+				   "a-z 0-9 . _ - not starting with '.'",
+				   c.profile);
+	}
+	if (optind >= argc) {
+		fputs(usage_text, stderr);
+		return EXIT_USAGE;
+	}
+	const char *name = argv[optind];
+	for (size_t i = 0; i < ARRAY_SIZE(commands); i++) {
+		if (streq(commands[i].name, name)) {
+			int r = commands[i].run(&c, argc - optind, argv + optind);
+			fflush(stdout);
+			profile_close(&c.p);
+			settings_free(&c.settings);
+			return r;
+		}
+	}
+	return usage_error("unknown command '%s'", name);
 }

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "fileio.h"
 #include "util.h"
 
 bool profile_name_valid(const char *name)
@@ -22,29 +23,6 @@ bool profile_name_valid(const char *name)
 		}
 	}
 	return true;
-}
-
-/* mkdir -p with mode 0700 for every component we create; existing ones are left as they are. */
-static int mkdir_parents(const char *path)
-{
-	_cleanup_free_ char *p = strdup(path);
-	if (!p) {
-		return -ENOMEM;
-	}
-	for (char *s = p + 1; *s; s++) {
-		if (*s != '/') {
-			continue;
-		}
-		*s = '\0';
-		if (mkdir(p, 0700) < 0 && errno != EEXIST) {
-			return negative_errno();
-		}
-		*s = '/';
-	}
-	if (mkdir(p, 0700) < 0 && errno != EEXIST) {
-		return negative_errno();
-	}
-	return 0;
 }
 
 /* Our directory must be ours and private: a directory another user can write to could have its
@@ -87,7 +65,7 @@ int profile_open(const struct settings *s, const char *name, bool create, struct
 	}
 	int r;
 	if (create) {
-		r = mkdir_parents(p.dir);
+		r = mkdir_p(p.dir, 0700);
 		if (r < 0) {
 			error_set(err, r, "cannot create the state directory %s: %s", p.dir,
 				  strerror(-r));

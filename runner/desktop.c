@@ -1,0 +1,195 @@
+#include "desktop.h"
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "fileio.h"
+#include "group.h"
+#include "install.h"
+#include "launch.h"
+#include "lockfile.h"
+#include "log.h"
+#include "memory.h"
+#include "programs.h"
+#include "reap.h"
+#include "util.h"
+
+/* stop: TERM to the launcher's group, KILL after this long. */
+#define STOP_GRACE_MS 5000
+/* How long a stop waits for a start in progress to finish with the start lock. */
+#define STOP_LOCK_WAIT_MS 60000
+/* A start waits for another start of the same profile at most its own wait plus this. */
+#define START_LOCK_SLACK_MS 10000
+
+void desktop_probe(struct profile *p, struct desktop_probe *ret)
+{
+	*ret = (struct desktop_probe){0};
+	if (p->dirfd < 0 || identity_live_launcher(p->dirfd, &ret->launcher) < 0) {
+		return;
+	}
+	ret->launcher_live = true;
+	if (envfile_read(p->dirfd, STATE_ENV, ret->envbuf, sizeof(ret->envbuf), &ret->env) == 0 &&
+	    envfile_get(&ret->env, "DISPLAY")) {
+		ret->running = true;
+	} else {
+		ret->env = (struct envfile){0};
+	}
+}
+
+void desktop_stamp_activity(struct profile *p)
+{
+	if (p->dirfd >= 0) {
+		(void)write_file_atomic_at(p->dirfd, STATE_ACTIVITY, "", 0, 0600);
+	}
+}
+
+int64_t desktop_idle_seconds(struct profile *p)
+{
+	struct stat st;
+	if (p->dirfd < 0 || (fstatat(p->dirfd, STATE_ACTIVITY, &st, AT_SYMLINK_NOFOLLOW) < 0 &&
+			     fstatat(p->dirfd, STATE_ENV, &st, AT_SYMLINK_NOFOLLOW) < 0)) {
+		return -1;
+	}
+	time_t now = time(NULL);
+	return now > st.st_mtime ? (int64_t)(now - st.st_mtime) : 0;
+}
+
+static int take_start_lock(struct profile *p, uint64_t timeout_ms, struct error *err)
+{
+	int fd = lockfile_take(p->dirfd, STATE_START_LOCK, timeout_ms);
+	if (fd == -ETIMEDOUT) {
+		return error_set(err, fd,
+				 "another botdesk start or stop of profile '%s' is still running; "
+				 "retry when it has finished",
+				 p->name);
+	}
+	if (fd < 0) {
+		return error_set(err, fd, "cannot take %s/%s: %s%s", p->dir, STATE_START_LOCK,
+				 strerror(-fd),
+				 fd == -ELOOP ? " (a symbolic link: remove it)" : "");
+	}
+	return fd;
+}
+
+static int check_programs(const struct settings *s, struct error *err)
+{
+	const char *missing[POLICY_PROGRAM_COUNT + 1];
+	if (programs_missing(s->search_path, missing) == 0) {
+		return 0;
+	}
+	struct install_decision d;
+	int r = install_decide(s, missing, &d, err);
+	if (r < 0) {
+		return r;
+	}
+	return error_set(err, -ENOENT, "%s", d.message);
+}
+
+static int check_memory(const struct settings *s, struct error *err)
+{
+	struct memory_info m;
+	memory_read(s, &m);
+	switch (memory_judge(&m, s->min_free_mb)) {
+	case MEMORY_SHORT: {
+		char msg[512];
+		memory_blocker(&m, s->min_free_mb, msg, sizeof(msg));
+		return error_set(err, -ENOMEM,
+				 "%s. Free some memory, or lower BOTDESK_MIN_FREE_MB (0 turns the "
+				 "check off)",
+				 msg);
+	}
+	case MEMORY_TIGHT:
+		log_warn("starting with only %lld MB available (%llu MB is the minimum): the "
+			 "desktop has little room for a browser",
+			 (long long)m.available_mb, (unsigned long long)s->min_free_mb);
+		return 0;
+	case MEMORY_OK:
+	default:
+		return 0;
+	}
+}
+
+int desktop_start(const struct settings *s, struct profile *p, uint64_t wait_ms, struct error *err)
+{
+	_cleanup_close_ int lock = take_start_lock(p, wait_ms + START_LOCK_SLACK_MS, err);
+	if (lock < 0) {
+		return lock;
+	}
+	struct desktop_probe probe;
+	desktop_probe(p, &probe);
+	if (probe.running) {
+		/* The gate guards a new spawn only: a running desktop uses the memory it has. */
+		return 0;
+	}
+	if (probe.launcher_live) {
+		/* Alive but unpublished with no start in progress (we hold the start lock): its
+		 * starter died mid-start. Start over rather than adopt a desktop of unknown state.
+		 */
+		log_warn("the launcher (pid %d) of profile '%s' never published its desktop; "
+			 "stopping it and starting afresh",
+			 (int)probe.launcher.pid, p->name);
+		(void)group_terminate(probe.launcher.pid, STOP_GRACE_MS, NULL);
+		(void)unlink_at_if_exists(p->dirfd, STATE_PIDFILE);
+	}
+	bool reaped;
+	int r = reap_orphan(s, p, &reaped, err);
+	if (r < 0) {
+		return r;
+	}
+	r = check_programs(s, err);
+	if (r < 0) {
+		return r;
+	}
+	r = check_memory(s, err);
+	if (r < 0) {
+		return r;
+	}
+	struct identity id;
+	r = launch_desktop(s, p, wait_ms, &id, err);
+	if (r < 0) {
+		return r;
+	}
+	desktop_stamp_activity(p);
+	return 0;
+}
+
+int desktop_stop(const struct settings *s, struct profile *p, bool *ret_stopped, struct error *err)
+{
+	*ret_stopped = false;
+	if (p->dirfd < 0) {
+		return 0;
+	}
+	_cleanup_close_ int lock = take_start_lock(p, STOP_LOCK_WAIT_MS, err);
+	if (lock < 0) {
+		return lock;
+	}
+	struct identity id;
+	if (identity_live_launcher(p->dirfd, &id) == 0) {
+		bool signalled = false;
+		int r = group_terminate(id.pid, STOP_GRACE_MS, &signalled);
+		if (r < 0) {
+			return error_set(
+				err, r,
+				"the desktop of profile '%s' (launcher pid %d) did not stop "
+				"even after SIGKILL: %s",
+				p->name, (int)id.pid, strerror(-r));
+		}
+		*ret_stopped = signalled;
+	} else {
+		int r = reap_orphan(s, p, ret_stopped, err);
+		if (r < 0) {
+			return r;
+		}
+	}
+	(void)unlink_at_if_exists(p->dirfd, STATE_PIDFILE);
+	(void)unlink_at_if_exists(p->dirfd, STATE_ENV);
+	(void)unlink_at_if_exists(p->dirfd, STATE_ACTIVITY);
+	if (*ret_stopped) {
+		/* A killed X server leaves its socket file behind; nothing serves it any more. */
+		(void)unlink_at_if_exists(p->dirfd, STATE_SOCKET);
+	}
+	return 0;
+}

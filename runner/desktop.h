@@ -1,0 +1,35 @@
+/* A profile's desktop as a whole: is it running, start it, stop it. */
+#pragma once
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "envfile.h"
+#include "error.h"
+#include "identity.h"
+#include "profile.h"
+#include "settings.h"
+
+struct desktop_probe {
+	bool launcher_live; /* launcher.pid names a live process born at the recorded time */
+	struct identity launcher;
+	bool running; /* ... and it has published an env file with DISPLAY */
+	struct envfile env;
+	char envbuf[4096];
+};
+
+/* A handful of file reads: launcher.pid, /proc/<pid>/stat, env. No /proc scan, no child. */
+void desktop_probe(struct profile *p, struct desktop_probe *ret);
+
+/* Starts the profile's desktop unless it runs already (idempotent). Holds the profile's start
+ * lock throughout, so concurrent starts spawn one launcher. */
+int desktop_start(const struct settings *s, struct profile *p, uint64_t wait_ms, struct error *err);
+
+/* Stops the launcher's whole process group, or an X server a dead launcher left behind.
+ * ret_stopped says whether anything was stopped. */
+int desktop_stop(const struct settings *s, struct profile *p, bool *ret_stopped, struct error *err);
+
+/* Marks the desktop as used now (the idle clock). */
+void desktop_stamp_activity(struct profile *p);
+/* Seconds since the last activity stamp, else since the env was published; -1 when unknown. */
+int64_t desktop_idle_seconds(struct profile *p);

@@ -1,0 +1,28 @@
+/* X display numbers: which are taken, which one a profile gets, and the allocation lock that keeps
+ * two of our own starts from picking the same one. */
+#pragma once
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+#include "error.h"
+#include "settings.h"
+
+/* The X lock "<x_lock_dir>/.X<n>-lock" names a live, non-zombie pid (returned in ret_pid). */
+bool display_lock_live(const char *x_lock_dir, unsigned n, pid_t *ret_pid);
+/* The X socket of :n is bound in the unix table (abstract "@/tmp/.X11-unix/X<n>" or the path
+ * form, exact match). Returns 1 or 0, or -errno when there is no table to read. */
+int display_socket_bound(const char *unix_table, unsigned n);
+/* Taken by any server: a live lock, or a bound socket. With no table, the lock alone decides. */
+bool display_in_use(const struct settings *s, unsigned n);
+
+/* Picks a number for the profile: its recorded one (the "display" file under dirfd) when no live
+ * server holds it, else the first free one of the band; avoid (if non-zero) is skipped. Must be
+ * called with the allocation lock held. */
+int display_pick(const struct settings *s, int dirfd, unsigned avoid, unsigned *ret,
+		 struct error *err);
+/* The profile's recorded number, or -ENOENT / -EINVAL. */
+int display_recorded(int dirfd, unsigned *ret);
+
+/* Takes the allocation lock (creating its parent directory 0700), waiting at most timeout_ms. */
+int display_alloc_lock(const struct settings *s, uint64_t timeout_ms, struct error *err);

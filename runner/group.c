@@ -1,0 +1,148 @@
+#include "group.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <sys/pidfd.h>
+#include <time.h>
+
+#include "parse.h"
+#include "proc.h"
+#include "util.h"
+
+/* After KILL, the kernel needs only to schedule the victims; a second is generous. */
+#define KILL_WAIT_MS 2000
+
+static uint64_t now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+int group_live_members(pid_t pgid, pid_t *out, size_t cap, size_t *ret_n)
+{
+	DIR *d = opendir("/proc");
+	if (!d) {
+		return negative_errno();
+	}
+	size_t n = 0;
+	struct dirent *de;
+	while ((de = readdir(d))) {
+		uint64_t pid;
+		if (parse_u64(de->d_name, UINT64_MAX, &pid) < 0 || !pid_is_plausible(pid)) {
+			continue;
+		}
+		struct proc_stat st;
+		if (proc_stat_read((pid_t)pid, &st) < 0) {
+			continue;
+		}
+		if (st.pgid == pgid && proc_stat_is_live(&st) && n < cap) {
+			out[n++] = (pid_t)pid;
+		}
+	}
+	closedir(d);
+	*ret_n = n;
+	return 0;
+}
+
+/* Polls pidfds of the given processes until one exits or the deadline passes. */
+static void wait_any_exit(const pid_t *pids, size_t n, uint64_t deadline)
+{
+	struct pollfd pfd[GROUP_MAX_MEMBERS];
+	size_t m = 0;
+	for (size_t i = 0; i < n; i++) {
+		int fd = pidfd_open(pids[i], 0);
+		if (fd < 0) {
+			/* Gone between the scan and now: the caller rescans at once. */
+			for (size_t j = 0; j < m; j++) {
+				close(pfd[j].fd);
+			}
+			return;
+		}
+		pfd[m++] = (struct pollfd){.fd = fd, .events = POLLIN};
+	}
+	uint64_t now = now_ms();
+	if (m > 0 && now < deadline) {
+		(void)poll(pfd, m, (int)(deadline - now));
+	}
+	for (size_t j = 0; j < m; j++) {
+		close(pfd[j].fd);
+	}
+}
+
+int group_wait_gone(pid_t pgid, uint64_t timeout_ms)
+{
+	uint64_t deadline = now_ms() + timeout_ms;
+	pid_t members[GROUP_MAX_MEMBERS];
+	for (;;) {
+		size_t n;
+		int r = group_live_members(pgid, members, ARRAY_SIZE(members), &n);
+		if (r < 0) {
+			return r;
+		}
+		if (n == 0) {
+			return 0;
+		}
+		if (now_ms() >= deadline) {
+			return -ETIMEDOUT;
+		}
+		wait_any_exit(members, n, deadline);
+	}
+}
+
+int group_terminate(pid_t pgid, uint64_t grace_ms, bool *ret_signalled)
+{
+	if (!pid_is_plausible((uint64_t)pgid)) {
+		return -EINVAL;
+	}
+	bool signalled = kill(-pgid, SIGTERM) == 0;
+	if (ret_signalled) {
+		*ret_signalled = signalled;
+	}
+	if (!signalled) {
+		return errno == ESRCH ? 0 : negative_errno();
+	}
+	/* SIGCONT too: a stopped member would otherwise sit on its pending TERM until KILL. */
+	(void)kill(-pgid, SIGCONT);
+	int r = group_wait_gone(pgid, grace_ms);
+	if (r != -ETIMEDOUT) {
+		return r;
+	}
+	(void)kill(-pgid, SIGKILL);
+	return group_wait_gone(pgid, KILL_WAIT_MS);
+}
+
+static int wait_pidfd(int fd, uint64_t timeout_ms)
+{
+	struct pollfd p = {.fd = fd, .events = POLLIN};
+	int n = poll(&p, 1, (int)timeout_ms);
+	return n > 0 ? 0 : -ETIMEDOUT;
+}
+
+int process_terminate(pid_t pid, uint64_t starttime, uint64_t grace_ms)
+{
+	/* Pin the process with a pidfd first, then check its identity: from here on a signal can
+	 * only reach the process we checked, even if the pid is recycled meanwhile. */
+	_cleanup_close_ int fd = pidfd_open(pid, 0);
+	if (fd < 0) {
+		return errno == ESRCH ? 0 : negative_errno();
+	}
+	struct proc_stat st;
+	if (proc_stat_read(pid, &st) < 0 || st.starttime != starttime) {
+		return -ESRCH;
+	}
+	if (!proc_stat_is_live(&st)) {
+		return 0;
+	}
+	if (pidfd_send_signal(fd, SIGTERM, NULL, 0) < 0) {
+		return errno == ESRCH ? 0 : negative_errno();
+	}
+	if (wait_pidfd(fd, grace_ms) == 0) {
+		return 0;
+	}
+	(void)pidfd_send_signal(fd, SIGKILL, NULL, 0);
+	return wait_pidfd(fd, KILL_WAIT_MS);
+}

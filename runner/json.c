@@ -1,0 +1,91 @@
+#include "json.h"
+
+static void key(struct json *j, const char *k)
+{
+	fputs(j->first ? "" : ",", j->f);
+	j->first = false;
+	json_write_string(j->f, k);
+	fputc(':', j->f);
+}
+
+void json_write_string(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		switch (*p) {
+		case '"':
+			fputs("\\\"", f);
+			break;
+		case '\\':
+			fputs("\\\\", f);
+			break;
+		case '\n':
+			fputs("\\n", f);
+			break;
+		case '\t':
+			fputs("\\t", f);
+			break;
+		case '\r':
+			fputs("\\r", f);
+			break;
+		default:
+			if (*p < 0x20) {
+				fprintf(f, "\\u%04x", *p);
+			} else {
+				fputc(*p, f);
+			}
+		}
+	}
+	fputc('"', f);
+}
+
+void json_begin(struct json *j, FILE *f)
+{
+	j->f = f;
+	j->first = true;
+	fputc('{', f);
+}
+
+void json_end(struct json *j)
+{
+	fputs("}\n", j->f);
+}
+
+void json_string(struct json *j, const char *k, const char *value)
+{
+	key(j, k);
+	if (value) {
+		json_write_string(j->f, value);
+	} else {
+		fputs("null", j->f);
+	}
+}
+
+void json_bool(struct json *j, const char *k, bool value)
+{
+	key(j, k);
+	fputs(value ? "true" : "false", j->f);
+}
+
+void json_int(struct json *j, const char *k, int64_t value, bool is_null)
+{
+	key(j, k);
+	if (is_null) {
+		fputs("null", j->f);
+	} else {
+		fprintf(j->f, "%lld", (long long)value);
+	}
+}
+
+void json_string_array(struct json *j, const char *k, const char *const *values)
+{
+	key(j, k);
+	fputc('[', j->f);
+	for (size_t i = 0; values[i]; i++) {
+		if (i > 0) {
+			fputc(',', j->f);
+		}
+		json_write_string(j->f, values[i]);
+	}
+	fputc(']', j->f);
+}

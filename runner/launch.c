@@ -1,0 +1,477 @@
+#include "launch.h"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/inotify.h>
+#include <sys/pidfd.h>
+#include <sys/signalfd.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+
+#include "display.h"
+#include "envfile.h"
+#include "fileio.h"
+#include "group.h"
+#include "log.h"
+#include "util.h"
+
+/* A launcher that gave up or was given up on gets this long to take its desktop down. */
+#define LAUNCH_GRACE_MS 2000
+#define LOG_TAIL_BYTES 2000
+
+extern char **environ;
+
+static const char *const removed_vars[] = {
+	"DISPLAY",         "XAUTHORITY",        "WAYLAND_DISPLAY",       "DBUS_SESSION_BUS_ADDRESS",
+	"SESSION_MANAGER", "AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN",
+};
+static const char *const credential_suffixes[] = {"_TOKEN", "_SECRET", "_API_KEY", "_PASSWORD"};
+static const char *const contract_vars[] = {
+	"BOTDESK_PROFILE",  "BOTDESK_DISPLAY_NUM", "BOTDESK_SOCKET",
+	"BOTDESK_XAUTH",    "BOTDESK_ENV_FILE",    "BOTDESK_CONFIG_HOME",
+	"BOTDESK_GEOMETRY", "BOTDESK_X_LOCK_DIR",  "BOTDESK_BROWSER",
+};
+
+static uint64_t now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+static bool name_is(const char *entry, size_t name_len, const char *name)
+{
+	return strlen(name) == name_len && strncmp(entry, name, name_len) == 0;
+}
+
+static bool var_dropped(const char *entry)
+{
+	const char *eq = strchr(entry, '=');
+	if (!eq) {
+		return true;
+	}
+	size_t len = (size_t)(eq - entry);
+	for (size_t i = 0; i < ARRAY_SIZE(removed_vars); i++) {
+		if (name_is(entry, len, removed_vars[i])) {
+			return true;
+		}
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(contract_vars); i++) {
+		if (name_is(entry, len, contract_vars[i])) {
+			return true;
+		}
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(credential_suffixes); i++) {
+		size_t sl = strlen(credential_suffixes[i]);
+		if (len >= sl && strncmp(eq - sl, credential_suffixes[i], sl) == 0) {
+			return true;
+		}
+	}
+	return false;
+}
+
+void launch_environment_free(char **env)
+{
+	if (!env) {
+		return;
+	}
+	for (char **e = env; *e; e++) {
+		free(*e);
+	}
+	free(env);
+}
+
+char **launch_environment(char *const *envp, const struct settings *s, const struct profile *p,
+			  unsigned display)
+{
+	size_t n = 0;
+	while (envp[n]) {
+		n++;
+	}
+	char **env = calloc(n + ARRAY_SIZE(contract_vars) + 1, sizeof(char *));
+	if (!env) {
+		return NULL;
+	}
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (!var_dropped(envp[i]) && !(env[k++] = strdup(envp[i]))) {
+			goto oom;
+		}
+	}
+	const char *d = p->dir;
+#define ADD(...)                                          \
+	do {                                              \
+		if (asprintf(&env[k], __VA_ARGS__) < 0) { \
+			env[k] = NULL;                    \
+			goto oom;                         \
+		}                                         \
+		k++;                                      \
+	} while (0)
+	ADD("BOTDESK_PROFILE=%s", p->name);
+	ADD("BOTDESK_DISPLAY_NUM=%u", display);
+	ADD("BOTDESK_SOCKET=%s/%s", d, STATE_SOCKET);
+	ADD("BOTDESK_XAUTH=%s/%s", d, STATE_XAUTHORITY);
+	ADD("BOTDESK_ENV_FILE=%s/%s", d, STATE_ENV);
+	ADD("BOTDESK_CONFIG_HOME=%s/%s", d, STATE_XDG);
+	ADD("BOTDESK_GEOMETRY=%s", s->geometry);
+	ADD("BOTDESK_X_LOCK_DIR=%s", s->x_lock_dir);
+	if (s->browser) {
+		ADD("BOTDESK_BROWSER=%s", s->browser);
+	}
+#undef ADD
+	return env;
+oom:
+	launch_environment_free(env);
+	return NULL;
+}
+
+/* In the child: never returns. Only async-signal-safe calls between fork and exec. */
+_noreturn_ static void exec_launcher(char *const *argv, char **env, int nullfd, int logfd)
+{
+	sigset_t none;
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	signal(SIGPIPE, SIG_DFL);
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGHUP, SIG_DFL);
+	/* A session of its own: its process group is its whole desktop, which stop and the
+	 * deadline signal as one, and no terminal of ours can signal it. */
+	if (setsid() < 0 || dup2(nullfd, 0) < 0 || dup2(logfd, 1) < 0 || dup2(logfd, 2) < 0) {
+		_exit(127);
+	}
+	close_range(3, ~0U, 0);
+	execve(argv[0], argv, env);
+	static const char msg[] = "botdesk: cannot execute the launcher\n";
+	(void)!write(2, msg, sizeof(msg) - 1);
+	_exit(127);
+}
+
+struct launch {
+	const struct settings *s;
+	struct profile *p;
+	unsigned display;
+	pid_t pid;
+	int pidfd;
+	int alloc_fd;
+};
+
+static int spawn(struct launch *l, struct error *err)
+{
+	struct profile *p = l->p;
+	int logfd = open_regular_at(p->dirfd, STATE_LOG, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	if (logfd < 0) {
+		return error_set(err, logfd, "cannot open %s/%s for the launcher's output: %s%s",
+				 p->dir, STATE_LOG, strerror(-logfd),
+				 logfd == -ELOOP ? " (a symbolic link: remove it)" : "");
+	}
+	int nullfd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	char **env = launch_environment(environ, l->s, p, l->display);
+	_cleanup_free_ char *path = strdup(l->s->launcher);
+	char *const argv[] = {path, NULL};
+	int r = 0;
+	if (nullfd < 0 || !env || !path) {
+		r = error_set(err, -ENOMEM, "cannot prepare the launcher's environment");
+		goto out;
+	}
+	pid_t pid = fork();
+	if (pid < 0) {
+		r = error_set(err, negative_errno(), "cannot start the launcher: %s",
+			      strerror(errno));
+		goto out;
+	}
+	if (pid == 0) {
+		exec_launcher(argv, env, nullfd, logfd);
+	}
+	l->pid = pid;
+	/* Our own unreaped child cannot be recycled, so this pidfd is the launcher's. */
+	l->pidfd = pidfd_open(pid, 0);
+	if (l->pidfd < 0) {
+		r = error_set(err, negative_errno(), "cannot watch the launcher: %s",
+			      strerror(errno));
+	}
+out:
+	launch_environment_free(env);
+	safe_close(nullfd);
+	safe_close(logfd);
+	return r;
+}
+
+static bool published(struct profile *p)
+{
+	char buf[4096];
+	struct envfile e;
+	struct stat st;
+	return envfile_read(p->dirfd, STATE_ENV, buf, sizeof(buf), &e) == 0 &&
+	       envfile_get(&e, "DISPLAY") &&
+	       fstatat(p->dirfd, STATE_SOCKET, &st, AT_SYMLINK_NOFOLLOW) == 0;
+}
+
+/* The last lines of the launcher's log, for an error message. */
+static void log_tail(struct profile *p, char *buf, size_t size)
+{
+	buf[0] = '\0';
+	_cleanup_close_ int fd = open_regular_at(p->dirfd, STATE_LOG, O_RDONLY, 0);
+	struct stat st;
+	if (fd < 0 || fstat(fd, &st) < 0) {
+		return;
+	}
+	off_t from = st.st_size > LOG_TAIL_BYTES ? st.st_size - LOG_TAIL_BYTES : 0;
+	size_t want = size - 1 < LOG_TAIL_BYTES ? size - 1 : LOG_TAIL_BYTES;
+	ssize_t n = pread(fd, buf, want, from);
+	if (n <= 0) {
+		return;
+	}
+	buf[n] = '\0';
+	/* Start at a whole line when we cut into the middle of one. */
+	char *start = buf;
+	if (from > 0 && (start = strchr(buf, '\n'))) {
+		start++;
+	} else {
+		start = buf;
+	}
+	size_t len = strlen(start);
+	while (len > 0 && start[len - 1] == '\n') {
+		start[--len] = '\0';
+	}
+	memmove(buf, start, len + 1);
+}
+
+/* Undoes everything a failed launch left: its processes, its published files, its number. */
+static void abandon(struct launch *l)
+{
+	(void)group_terminate(l->pid, LAUNCH_GRACE_MS, NULL);
+	(void)waitpid(l->pid, NULL, WNOHANG);
+	int fd = l->p->dirfd;
+	(void)unlink_at_if_exists(fd, STATE_PIDFILE);
+	(void)unlink_at_if_exists(fd, STATE_ENV);
+	(void)unlink_at_if_exists(fd, STATE_SOCKET);
+	/* A number that just failed must not be reused first next time, or every retry wedges. */
+	(void)unlink_at_if_exists(fd, STATE_DISPLAY);
+}
+
+static void describe_exit(int status, char *buf, size_t size)
+{
+	if (WIFEXITED(status)) {
+		snprintf(buf, size, "exited with status %d", WEXITSTATUS(status));
+	} else if (WIFSIGNALED(status)) {
+		snprintf(buf, size, "was killed by signal %d (%s)", WTERMSIG(status),
+			 strsignal(WTERMSIG(status)));
+	} else {
+		snprintf(buf, size, "ended");
+	}
+}
+
+enum wait_outcome { WAIT_PUBLISHED, WAIT_EXITED, WAIT_TIMEOUT, WAIT_INTERRUPTED };
+
+static void release_alloc(struct launch *l)
+{
+	l->alloc_fd = safe_close(l->alloc_fd);
+}
+
+static bool event_names(const struct inotify_event *ev, const char *name)
+{
+	return ev->len > 0 && streq(ev->name, name);
+}
+
+/* Waits for publish, exit or deadline, releasing the allocation lock as soon as the number is
+ * claimed (its X lock names a live server) so other profiles never queue behind our bring-up. */
+static enum wait_outcome wait_launch(struct launch *l, int ifd, int wd_x, int sigfd,
+				     uint64_t deadline, int *ret_status)
+{
+	char lockname[64];
+	snprintf(lockname, sizeof(lockname), ".X%u-lock", l->display);
+	bool check_lock = true, check_pub = true;
+	for (;;) {
+		if (check_lock && l->alloc_fd >= 0 &&
+		    display_lock_live(l->s->x_lock_dir, l->display, NULL)) {
+			release_alloc(l);
+		}
+		if (check_pub && published(l->p)) {
+			release_alloc(l);
+			return WAIT_PUBLISHED;
+		}
+		check_lock = check_pub = false;
+		uint64_t now = now_ms();
+		if (now >= deadline) {
+			return WAIT_TIMEOUT;
+		}
+		struct pollfd pfd[3] = {{.fd = ifd, .events = POLLIN},
+					{.fd = l->pidfd, .events = POLLIN},
+					{.fd = sigfd, .events = POLLIN}};
+		int n = poll(pfd, 3, (int)(deadline - now));
+		if (n < 0 && errno != EINTR) {
+			return WAIT_TIMEOUT;
+		}
+		if (pfd[2].revents & POLLIN) {
+			return WAIT_INTERRUPTED;
+		}
+		if (pfd[1].revents & POLLIN) {
+			/* It may have published just before exiting: that is still a failure, since
+			 * the desktop it published is gone with it. */
+			if (waitpid(l->pid, ret_status, 0) < 0) {
+				*ret_status = 0;
+			}
+			return WAIT_EXITED;
+		}
+		if (!(pfd[0].revents & POLLIN)) {
+			continue;
+		}
+		char buf[8192] __attribute__((aligned(__alignof__(struct inotify_event))));
+		ssize_t len = read(ifd, buf, sizeof(buf));
+		if (len <= 0) {
+			/* Overflowed or interrupted: look at everything again. */
+			check_lock = check_pub = true;
+			continue;
+		}
+		for (char *q = buf; q < buf + len;) {
+			const struct inotify_event *ev = (const struct inotify_event *)q;
+			if (ev->mask & IN_Q_OVERFLOW) {
+				check_lock = check_pub = true;
+			} else if (ev->wd == wd_x && event_names(ev, lockname)) {
+				check_lock = true;
+			} else if (ev->wd != wd_x &&
+				   (event_names(ev, STATE_ENV) || event_names(ev, STATE_SOCKET))) {
+				check_pub = true;
+			}
+			q += sizeof(struct inotify_event) + ev->len;
+		}
+	}
+}
+
+static int fail_exited(struct launch *l, int status, struct error *err)
+{
+	char how[128], tail[LOG_TAIL_BYTES + 1];
+	describe_exit(status, how, sizeof(how));
+	abandon(l);
+	log_tail(l->p, tail, sizeof(tail));
+	return error_set(err, -ECHILD,
+			 "the desktop launcher %s before publishing its desktop on :%u. Its log, "
+			 "%s/%s, ends with:\n%s",
+			 how, l->display, l->p->dir, STATE_LOG, tail[0] ? tail : "(nothing)");
+}
+
+static int one_attempt(struct launch *l, uint64_t deadline, unsigned avoid, int sigfd,
+		       bool *ret_taken, struct error *err)
+{
+	const struct settings *s = l->s;
+	struct profile *p = l->p;
+	uint64_t now = now_ms();
+	l->alloc_fd = display_alloc_lock(s, deadline > now ? deadline - now : 1, err);
+	if (l->alloc_fd < 0) {
+		return l->alloc_fd;
+	}
+	int r = display_pick(s, p->dirfd, avoid, &l->display, err);
+	if (r < 0) {
+		release_alloc(l);
+		return r;
+	}
+	char num[16];
+	int nl = snprintf(num, sizeof(num), "%u\n", l->display);
+	r = write_file_atomic_at(p->dirfd, STATE_DISPLAY, num, (size_t)nl, 0600);
+	if (r < 0) {
+		release_alloc(l);
+		return error_set(err, r, "cannot record the display in %s: %s", p->dir,
+				 strerror(-r));
+	}
+	/* Old published files would make a new launch look ready before it is. */
+	(void)unlink_at_if_exists(p->dirfd, STATE_ENV);
+	(void)unlink_at_if_exists(p->dirfd, STATE_SOCKET);
+
+	/* Watch before spawning, so no event can slip between spawn and watch. */
+	_cleanup_close_ int ifd = inotify_init1(IN_CLOEXEC | IN_NONBLOCK);
+	if (ifd < 0) {
+		release_alloc(l);
+		return error_set(err, negative_errno(), "inotify: %s", strerror(errno));
+	}
+	int wd_x = inotify_add_watch(ifd, s->x_lock_dir,
+				     IN_CREATE | IN_MOVED_TO | IN_CLOSE_WRITE | IN_MODIFY);
+	if (inotify_add_watch(ifd, p->dir, IN_CREATE | IN_MOVED_TO | IN_CLOSE_WRITE) < 0) {
+		release_alloc(l);
+		return error_set(err, negative_errno(), "cannot watch %s: %s", p->dir,
+				 strerror(errno));
+	}
+	r = spawn(l, err);
+	if (r < 0) {
+		release_alloc(l);
+		(void)unlink_at_if_exists(p->dirfd, STATE_DISPLAY);
+		return r;
+	}
+	r = identity_write(p->dirfd, l->pid, NULL);
+	if (r < 0) {
+		abandon(l);
+		release_alloc(l);
+		return error_set(err, r, "cannot record the launcher in %s: %s", p->dir,
+				 strerror(-r));
+	}
+	int status = 0;
+	enum wait_outcome w = wait_launch(l, ifd, wd_x, sigfd, deadline, &status);
+	release_alloc(l);
+	switch (w) {
+	case WAIT_PUBLISHED:
+		return 0;
+	case WAIT_EXITED:
+		if (WIFEXITED(status) && WEXITSTATUS(status) == LAUNCH_EXIT_DISPLAY_TAKEN) {
+			*ret_taken = true;
+		}
+		return fail_exited(l, status, err);
+	case WAIT_INTERRUPTED:
+		abandon(l);
+		return error_set(err, -EINTR,
+				 "interrupted: the launch on :%u was stopped and nothing of it is "
+				 "left running",
+				 l->display);
+	case WAIT_TIMEOUT:
+	default:
+		abandon(l);
+		return error_set(
+			err, -ETIMEDOUT,
+			"the desktop did not publish within the wait; the launch on :%u was "
+			"stopped and nothing of it is left running. Its log is %s/%s; retry "
+			"with a longer --wait if the host is slow",
+			l->display, p->dir, STATE_LOG);
+	}
+}
+
+int launch_desktop(const struct settings *s, struct profile *p, uint64_t wait_ms,
+		   struct identity *ret, struct error *err)
+{
+	uint64_t deadline = now_ms() + wait_ms;
+	/* Ctrl-C or a TERM while we wait must take the half-started desktop down with us. */
+	sigset_t mask, old;
+	sigemptyset(&mask);
+	sigaddset(&mask, SIGINT);
+	sigaddset(&mask, SIGTERM);
+	sigaddset(&mask, SIGHUP);
+	sigprocmask(SIG_BLOCK, &mask, &old);
+	_cleanup_close_ int sigfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
+	int r = -EAGAIN;
+	unsigned avoid = 0;
+	for (int attempt = 0; attempt < 2 && r < 0; attempt++) {
+		struct launch l = {.s = s, .p = p, .pidfd = -1, .alloc_fd = -1};
+		bool taken = false;
+		struct error attempt_err = {{0}};
+		r = one_attempt(&l, deadline, avoid, sigfd, &taken, &attempt_err);
+		safe_close(l.pidfd);
+		if (r == 0) {
+			(void)identity_read(p->dirfd, ret);
+			break;
+		}
+		if (!taken || attempt == 1) {
+			error_set(err, r, "%s", attempt_err.msg);
+			break;
+		}
+		/* Another user's server took the number between our check and the launcher's
+		 * claim (our allocation lock is per user): once more, on a fresh number. */
+		log_warn("display :%u was taken by another X server as the desktop started; "
+			 "retrying on another number",
+			 l.display);
+		avoid = l.display;
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	return r;
+}

@@ -1,0 +1,26 @@
+/* Starting a profile's launcher and waiting, on events, until it has published its desktop, has
+ * died, or has missed the deadline. */
+#pragma once
+
+#include <stdint.h>
+
+#include "error.h"
+#include "identity.h"
+#include "profile.h"
+#include "settings.h"
+
+/* The launcher's exit status that means "the display number was taken under us by another X
+ * server": the start retries once on a fresh number. */
+#define LAUNCH_EXIT_DISPLAY_TAKEN 75
+
+/* Picks a display under the allocation lock, spawns the launcher, and returns once it has
+ * published (ret: its identity). On failure nothing of the launch is left running or recorded.
+ * The caller holds the profile's start lock. */
+int launch_desktop(const struct settings *s, struct profile *p, uint64_t wait_ms,
+		   struct identity *ret, struct error *err);
+
+/* Builds the launcher's environment from envp: the runner's minus display, bus and session
+ * variables and credentials, plus the BOTDESK_* contract. NULL-terminated, malloc'ed strings. */
+char **launch_environment(char *const *envp, const struct settings *s, const struct profile *p,
+			  unsigned display);
+void launch_environment_free(char **env);

@@ -1,0 +1,191 @@
+#include "reap.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "display.h"
+#include "fileio.h"
+#include "group.h"
+#include "identity.h"
+#include "log.h"
+#include "parse.h"
+#include "proc.h"
+#include "util.h"
+
+/* An X server gets this long to exit on TERM before KILL. */
+#define REAP_GRACE_MS 2000
+
+struct orphan {
+	pid_t pid;
+	struct proc_stat st;
+	int display; /* -1 when unknown */
+};
+
+bool reap_cmdline_is_our_server(const char *cmdline, size_t len, const char *socket_path)
+{
+	const char *end = cmdline + len;
+	const char *base = strrchr(cmdline, '/');
+	base = base ? base + 1 : cmdline;
+	if (!strstr(base, "Xvnc") && !strstr(base, "Xtigervnc")) {
+		return false;
+	}
+	for (const char *a = cmdline + strlen(cmdline) + 1; a < end; a += strlen(a) + 1) {
+		if (streq(a, socket_path)) {
+			return true;
+		}
+	}
+	return false;
+}
+
+/* The ":N" argument of an X server's command line, or -1. */
+static int cmdline_display(const char *cmdline, size_t len)
+{
+	const char *end = cmdline + len;
+	for (const char *a = cmdline; a < end; a += strlen(a) + 1) {
+		unsigned n;
+		if (a[0] == ':' && parse_uint_range(a + 1, 0, 32767, &n) == 0) {
+			return (int)n;
+		}
+	}
+	return -1;
+}
+
+/* A process is a candidate only if it is alive and runs as us: we never signal anyone else's. */
+static bool ours_and_live(pid_t pid, struct proc_stat *st)
+{
+	uid_t uid;
+	return proc_stat_read(pid, st) == 0 && proc_stat_is_live(st) &&
+	       proc_owner(pid, &uid) == 0 && uid == geteuid();
+}
+
+static bool names_socket(pid_t pid, const char *socket_path, int *ret_display)
+{
+	_cleanup_free_ char *cmd = NULL;
+	size_t len;
+	if (proc_cmdline_read(pid, &cmd, &len) < 0) {
+		return false;
+	}
+	if (!reap_cmdline_is_our_server(cmd, len, socket_path)) {
+		return false;
+	}
+	if (ret_display) {
+		*ret_display = cmdline_display(cmd, len);
+	}
+	return true;
+}
+
+static bool find_by_lock(const struct settings *s, struct profile *p, pid_t dead_pgid,
+			 const char *socket_path, struct orphan *ret)
+{
+	unsigned n;
+	pid_t pid;
+	if (display_recorded(p->dirfd, &n) < 0 || !display_lock_live(s->x_lock_dir, n, &pid)) {
+		return false;
+	}
+	struct proc_stat st;
+	if (!ours_and_live(pid, &st)) {
+		return false;
+	}
+	if ((dead_pgid > 0 && st.pgid == dead_pgid) || names_socket(pid, socket_path, NULL)) {
+		*ret = (struct orphan){.pid = pid, .st = st, .display = (int)n};
+		return true;
+	}
+	return false;
+}
+
+static bool find_by_cmdline(const char *socket_path, struct orphan *ret)
+{
+	DIR *d = opendir("/proc");
+	if (!d) {
+		return false;
+	}
+	bool found = false;
+	struct dirent *de;
+	while (!found && (de = readdir(d))) {
+		uint64_t pid;
+		struct proc_stat st;
+		int disp = -1;
+		if (parse_u64(de->d_name, UINT64_MAX, &pid) < 0 || !pid_is_plausible(pid) ||
+		    !ours_and_live((pid_t)pid, &st)) {
+			continue;
+		}
+		if (names_socket((pid_t)pid, socket_path, &disp)) {
+			*ret = (struct orphan){.pid = (pid_t)pid, .st = st, .display = disp};
+			found = true;
+		}
+	}
+	closedir(d);
+	return found;
+}
+
+/* Removes the X lock and path socket of :n, but only while the lock still names the server we
+ * stopped: a new server may already own the number. */
+static void drop_x_files(const struct settings *s, int n, pid_t server)
+{
+	if (n < 0) {
+		return;
+	}
+	char lock[4096], sock[4096], buf[64];
+	snprintf(lock, sizeof(lock), "%s/.X%d-lock", s->x_lock_dir, n);
+	snprintf(sock, sizeof(sock), "%s/.X11-unix/X%d", s->x_lock_dir, n);
+	if (read_file_at(AT_FDCWD, lock, buf, sizeof(buf), NULL) < 0) {
+		return;
+	}
+	const char *q = buf;
+	while (*q == ' ') {
+		q++;
+	}
+	uint64_t pid;
+	if (parse_u64_n(q, strcspn(q, "\n"), UINT64_MAX, &pid) < 0 || (pid_t)pid != server) {
+		return;
+	}
+	(void)unlink(lock);
+	struct stat st;
+	if (lstat(sock, &st) == 0 && S_ISSOCK(st.st_mode) && st.st_uid == geteuid()) {
+		(void)unlink(sock);
+	}
+}
+
+int reap_orphan(const struct settings *s, struct profile *p, bool *ret_reaped, struct error *err)
+{
+	*ret_reaped = false;
+	if (p->dirfd < 0) {
+		return 0;
+	}
+	_cleanup_free_ char *socket_path = profile_path(p, STATE_SOCKET);
+	if (!socket_path) {
+		return -ENOMEM;
+	}
+	struct identity dead = {0};
+	(void)identity_read(p->dirfd, &dead);
+
+	struct orphan o;
+	if (!find_by_lock(s, p, dead.pid, socket_path, &o) && !find_by_cmdline(socket_path, &o)) {
+		return 0;
+	}
+	int r;
+	if (dead.pid > 0 && o.st.pgid == dead.pid) {
+		/* The server is in the dead launcher's group: the rest of that desktop (bus, Xfce
+		 * components) is there too and goes with it. */
+		r = group_terminate(dead.pid, REAP_GRACE_MS, NULL);
+	} else {
+		r = process_terminate(o.pid, o.st.starttime, REAP_GRACE_MS);
+	}
+	if (r < 0 && r != -ESRCH) {
+		return error_set(err, r,
+				 "could not stop the X server (pid %d) left by a dead launcher of "
+				 "profile '%s': %s",
+				 (int)o.pid, p->name, strerror(-r));
+	}
+	log_warn("stopped the X server (pid %d) left behind by a dead launcher of profile '%s'",
+		 (int)o.pid, p->name);
+	drop_x_files(s, o.display, o.pid);
+	(void)unlink_at_if_exists(p->dirfd, STATE_PIDFILE);
+	(void)unlink_at_if_exists(p->dirfd, STATE_ENV);
+	(void)unlink_at_if_exists(p->dirfd, STATE_SOCKET);
+	*ret_reaped = true;
+	return 0;
+}

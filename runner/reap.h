@@ -1,0 +1,20 @@
+/* Finding and stopping an X server a dead launcher of this profile left behind. Any other server
+ * is somebody else's and is never touched. */
+#pragma once
+
+#include <stdbool.h>
+
+#include "error.h"
+#include "profile.h"
+#include "settings.h"
+
+/* Call only when the profile has no live launcher. Looks for the orphan through the recorded
+ * display's X lock (its pid in the dead launcher's process group, or its command line naming our
+ * socket), else by scanning for an Xvnc whose arguments name our socket; stops it (with its
+ * whole group when that is the dead launcher's), and drops the profile's stale state.
+ * ret_reaped says whether a process was stopped. */
+int reap_orphan(const struct settings *s, struct profile *p, bool *ret_reaped, struct error *err);
+
+/* Whether the NUL-separated command line names an X server ("Xvnc" or "Xtigervnc" in argv[0]'s
+ * basename) and has socket_path as one of its arguments. */
+bool reap_cmdline_is_our_server(const char *cmdline, size_t len, const char *socket_path);

@@ -1,0 +1,33 @@
+/* What `botdesk status` reports, gathered from a handful of file reads. */
+#pragma once
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "desktop.h"
+#include "memory.h"
+#include "policy.h"
+#include "profile.h"
+#include "settings.h"
+
+struct status {
+	const char *profile;
+	bool supported;
+	const char *missing[POLICY_PROGRAM_COUNT + 1];
+	size_t n_missing;
+	bool running;
+	int pid;           /* 0: none */
+	char display[32];  /* empty: null */
+	char socket[4096]; /* empty: null */
+	const char *geometry;
+	char install_command[1024]; /* empty: null */
+	char blocker[2048];         /* empty: null */
+	struct memory_info memory;
+	int64_t idle_seconds; /* -1: null */
+};
+
+void status_gather(const struct settings *s, struct profile *p, const struct desktop_probe *probe,
+		   struct status *ret);
+void status_print_json(const struct status *st, FILE *f);
+void status_print_text(const struct status *st, FILE *f);
