@@ -85,7 +85,7 @@ void launch_environment_free(char **env)
 	free(env);
 }
 
-char **launch_environment(char *const *envp, const struct settings *s, const struct profile *p,
+char **launch_environment(const char *const *envp, const struct settings *s, const struct profile *p,
 			  unsigned display)
 {
 	size_t n = 0;
@@ -170,7 +170,7 @@ static int spawn(struct launch *l, struct error *err)
 				 logfd == -ELOOP ? " (a symbolic link: remove it)" : "");
 	}
 	int nullfd = open("/dev/null", O_RDONLY | O_CLOEXEC);
-	char **env = launch_environment(environ, l->s, p, l->display);
+	char **env = launch_environment((const char *const *)environ, l->s, p, l->display);
 	_cleanup_free_ char *path = strdup(l->s->launcher);
 	char *const argv[] = {path, NULL};
 	int r = 0;

@@ -1,0 +1,94 @@
+#include "unit.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <sys/wait.h>
+
+#include "proc.h"
+
+static void parses_names_with_spaces_and_parentheses(void **state)
+{
+	struct proc_stat st;
+	const char *text = "1234 (my (evil) ) name) S 1 1234 1234 0 -1 4194560 100 0 0 0 1 2 0 0 "
+			   "20 0 1 0 987654321 1000 100 18446744073709551615\n";
+	assert_int_equal(proc_stat_parse(text, &st), 0);
+	assert_int_equal(st.state, 'S');
+	assert_int_equal(st.ppid, 1);
+	assert_int_equal(st.pgid, 1234);
+	assert_int_equal(st.sid, 1234);
+	assert_true(st.starttime == 987654321ULL);
+}
+
+static void refuses_truncated_and_garbage(void **state)
+{
+	struct proc_stat st;
+	assert_int_equal(proc_stat_parse("", &st), -EINVAL);
+	assert_int_equal(proc_stat_parse("1 (x) S 1 2 3", &st), -EINVAL);
+	assert_int_equal(
+		proc_stat_parse("1 x S 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19", &st),
+		-EINVAL);
+	assert_int_equal(
+		proc_stat_parse("1 (x) SS 1 1 1 0 -1 0 0 0 0 0 0 0 0 0 20 0 1 0 5 0 0", &st),
+		-EINVAL);
+	assert_int_equal(proc_stat_parse("1 (x) S 1 1 1 0 -1 0 0 0 0 0 0 0 0 0 20 0 1 0 5x 0", &st),
+			 -EINVAL);
+}
+
+static void reads_ourselves_and_sees_zombies(void **state)
+{
+	struct proc_stat self;
+	assert_int_equal(proc_stat_read(getpid(), &self), 0);
+	assert_true(proc_stat_is_live(&self));
+	assert_int_equal(self.pgid, getpgrp());
+
+	pid_t child = fork();
+	assert_true(child >= 0);
+	if (child == 0) {
+		_exit(0);
+	}
+	/* Wait until it is a zombie without reaping it: waitid with WNOWAIT. */
+	siginfo_t si;
+	assert_int_equal(waitid(P_PID, (id_t)child, &si, WEXITED | WNOWAIT), 0);
+	struct proc_stat st;
+	assert_int_equal(proc_stat_read(child, &st), 0);
+	assert_int_equal(st.state, 'Z');
+	assert_false(proc_stat_is_live(&st));
+	waitpid(child, NULL, 0);
+	assert_true(proc_stat_read(child, &st) < 0);
+}
+
+static void implausible_pids(void **state)
+{
+	struct proc_stat st;
+	assert_int_equal(proc_stat_read(0, &st), -ESRCH);
+	assert_int_equal(proc_stat_read(1, &st), -ESRCH);
+	assert_int_equal(proc_stat_read(-5, &st), -ESRCH);
+	assert_false(pid_is_plausible(0));
+	assert_false(pid_is_plausible(1));
+	assert_true(pid_is_plausible(2));
+	assert_false(pid_is_plausible(99999999999ULL));
+}
+
+static void cmdline(void **state)
+{
+	char *buf;
+	size_t len;
+	assert_int_equal(proc_cmdline_read(getpid(), &buf, &len), 0);
+	assert_non_null(strstr(buf, "test-proc"));
+	free(buf);
+	uid_t uid;
+	assert_int_equal(proc_owner(getpid(), &uid), 0);
+	assert_int_equal(uid, getuid());
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(parses_names_with_spaces_and_parentheses),
+		cmocka_unit_test(refuses_truncated_and_garbage),
+		cmocka_unit_test(reads_ourselves_and_sees_zombies),
+		cmocka_unit_test(implausible_pids),
+		cmocka_unit_test(cmdline),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

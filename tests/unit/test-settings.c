@@ -1,0 +1,128 @@
+#include "unit.h"
+
+#include <errno.h>
+
+#include "settings.h"
+
+static const char *const vars[] = {
+	"BOTDESK_STATE_DIR",       "BOTDESK_LAUNCHER",   "BOTDESK_X_LOCK_DIR",
+	"BOTDESK_X_UNIX_TABLE",    "BOTDESK_ALLOC_LOCK", "BOTDESK_DISPLAY_BAND",
+	"BOTDESK_MIN_FREE_MB",     "BOTDESK_MEMINFO",    "BOTDESK_CGROUP_ROOT",
+	"BOTDESK_GEOMETRY",        "BOTDESK_HELPER",     "BOTDESK_BROWSER",
+	"BOTDESK_PACKAGE_MANAGER", "XDG_STATE_HOME",     "XDG_CONFIG_HOME",
+	"XDG_RUNTIME_DIR",         "XDG_CACHE_HOME",
+};
+
+static char *home;
+
+static int setup(void **state)
+{
+	for (size_t i = 0; i < sizeof(vars) / sizeof(vars[0]); i++) {
+		unsetenv(vars[i]);
+	}
+	home = unit_mkdtemp();
+	setenv("HOME", home, 1);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	unit_rm_rf(home);
+	return 0;
+}
+
+static void defaults(void **state)
+{
+	struct settings s;
+	struct error err = {{0}};
+	assert_int_equal(settings_load(&s, &err), 0);
+	char want[4200];
+	snprintf(want, sizeof(want), "%s/.local/state/botdesk", home);
+	assert_string_equal(s.state_root, want);
+	snprintf(want, sizeof(want), "%s/.cache/botdesk/alloc.lock", home);
+	assert_string_equal(s.alloc_lock, want);
+	assert_string_equal(s.x_lock_dir, "/tmp");
+	assert_string_equal(s.x_unix_table, "/proc/net/unix");
+	assert_int_equal(s.band_lo, 20);
+	assert_int_equal(s.band_hi, 89);
+	assert_true(s.min_free_mb == 1536);
+	assert_string_equal(s.geometry, "1440x900");
+	assert_true(s.launcher_is_default);
+	settings_free(&s);
+
+	setenv("XDG_RUNTIME_DIR", "/run/user/4242", 1);
+	setenv("XDG_STATE_HOME", "/xdg/state", 1);
+	assert_int_equal(settings_load(&s, &err), 0);
+	assert_string_equal(s.alloc_lock, "/run/user/4242/botdesk-alloc.lock");
+	assert_string_equal(s.state_root, "/xdg/state/botdesk");
+	settings_free(&s);
+	/* A relative XDG directory is ignored, as the spec says. */
+	setenv("XDG_RUNTIME_DIR", "relative", 1);
+	assert_int_equal(settings_load(&s, &err), 0);
+	assert_null(strstr(s.alloc_lock, "relative"));
+	assert_int_equal(strncmp(s.alloc_lock, home, strlen(home)), 0);
+	settings_free(&s);
+}
+
+static void malformed_values_name_the_variable(void **state)
+{
+	static const char *const cases[][2] = {
+		{"BOTDESK_DISPLAY_BAND", "89-20"},  {"BOTDESK_DISPLAY_BAND", "20"},
+		{"BOTDESK_GEOMETRY", "big"},        {"BOTDESK_GEOMETRY", "1x1"},
+		{"BOTDESK_MIN_FREE_MB", "-1"},      {"BOTDESK_MIN_FREE_MB", "lots"},
+		{"BOTDESK_X_LOCK_DIR", "tmp"},      {"BOTDESK_LAUNCHER", "launcher.sh"},
+		{"BOTDESK_PACKAGE_MANAGER", "yum"}, {"BOTDESK_STATE_DIR", "state"},
+		{"BOTDESK_GEOMETRY", ""},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		setenv(cases[i][0], cases[i][1], 1);
+		struct settings s;
+		struct error err = {{0}};
+		assert_int_equal(settings_load(&s, &err), -EINVAL);
+		assert_non_null(strstr(err.msg, cases[i][0]));
+		unsetenv(cases[i][0]);
+	}
+}
+
+static void config_file_and_environment_wins(void **state)
+{
+	char dir[4200];
+	snprintf(dir, sizeof(dir), "%s/.config/botdesk", home);
+	char cmd[4300];
+	snprintf(cmd, sizeof(cmd), "mkdir -p '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+	unit_write(dir, "botdesk.conf",
+		   "# comment\n\ngeometry = 800x600\n display_band=30-31 \nmin_free_mb = 0\n");
+	struct settings s;
+	struct error err = {{0}};
+	assert_int_equal(settings_load(&s, &err), 0);
+	assert_string_equal(s.geometry, "800x600");
+	assert_int_equal(s.band_lo, 30);
+	assert_true(s.min_free_mb == 0);
+	settings_free(&s);
+	setenv("BOTDESK_GEOMETRY", "1024x768", 1);
+	assert_int_equal(settings_load(&s, &err), 0);
+	assert_string_equal(s.geometry, "1024x768");
+	settings_free(&s);
+	unsetenv("BOTDESK_GEOMETRY");
+
+	unit_write(dir, "botdesk.conf", "geometry = 800x600\nbogus = 1\n");
+	assert_int_equal(settings_load(&s, &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "botdesk.conf:2"));
+	assert_non_null(strstr(err.msg, "bogus"));
+	memset(&err, 0, sizeof(err));
+	unit_write(dir, "botdesk.conf", "geometry = huge\n");
+	assert_int_equal(settings_load(&s, &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "BOTDESK_GEOMETRY"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(defaults, setup, teardown),
+		cmocka_unit_test_setup_teardown(malformed_values_name_the_variable, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(config_file_and_environment_wins, setup, teardown),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
