@@ -25,7 +25,7 @@ static inline char *unit_mkdtemp(void)
 
 static inline void unit_write(const char *dir, const char *name, const char *text)
 {
-	char path[4096];
+	char path[8192];
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
 	FILE *f = fopen(path, "we");
 	assert_non_null(f);
