@@ -134,6 +134,16 @@ int desktop_start(const struct settings *s, struct profile *p, uint64_t wait_ms,
 		(void)group_terminate(probe.launcher.pid, STOP_GRACE_MS, NULL);
 		(void)unlink_at_if_exists(p->dirfd, STATE_PIDFILE);
 	}
+	if (access(s->launcher, X_OK) < 0) {
+		return error_set(err, negative_errno(),
+				 s->launcher_is_default
+					 ? "the desktop session program %s is not installed (%s): "
+					   "install botdesk fully, or point BOTDESK_LAUNCHER at a "
+					   "launcher"
+					 : "BOTDESK_LAUNCHER=%s cannot be run (%s): point it at an "
+					   "executable launcher",
+				 s->launcher, strerror(errno));
+	}
 	bool reaped;
 	int r = reap_orphan(s, p, &reaped, err);
 	if (r < 0) {

@@ -85,8 +85,8 @@ void launch_environment_free(char **env)
 	free(env);
 }
 
-char **launch_environment(const char *const *envp, const struct settings *s, const struct profile *p,
-			  unsigned display)
+char **launch_environment(const char *const *envp, const struct settings *s,
+			  const struct profile *p, unsigned display)
 {
 	size_t n = 0;
 	while (envp[n]) {

@@ -64,15 +64,16 @@ int profile_open(const struct settings *s, const char *name, bool create, struct
 		return -ENOMEM;
 	}
 	int r;
-	if (create) {
+	p.dirfd = open(p.dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (p.dirfd < 0 && errno == ENOENT && create) {
 		r = mkdir_p(p.dir, 0700);
 		if (r < 0) {
 			error_set(err, r, "cannot create the state directory %s: %s", p.dir,
 				  strerror(-r));
 			goto fail;
 		}
+		p.dirfd = open(p.dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	}
-	p.dirfd = open(p.dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (p.dirfd < 0) {
 		r = negative_errno();
 		if (!create && r == -ENOENT) {

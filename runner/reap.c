@@ -163,7 +163,15 @@ int reap_orphan(const struct settings *s, struct profile *p, bool *ret_reaped, s
 	(void)identity_read(p->dirfd, &dead);
 
 	struct orphan o;
-	if (!find_by_lock(s, p, dead.pid, socket_path, &o) && !find_by_cmdline(socket_path, &o)) {
+	bool found = find_by_lock(s, p, dead.pid, socket_path, &o);
+	/* The /proc scan is the expensive part: only a launch that left its marks (a pid file or a
+	 * socket) can have left a server behind, and a clean stop removes both. */
+	struct stat st;
+	if (!found && (fstatat(p->dirfd, STATE_PIDFILE, &st, AT_SYMLINK_NOFOLLOW) == 0 ||
+		       fstatat(p->dirfd, STATE_SOCKET, &st, AT_SYMLINK_NOFOLLOW) == 0)) {
+		found = find_by_cmdline(socket_path, &o);
+	}
+	if (!found) {
 		return 0;
 	}
 	int r;
