@@ -241,17 +241,24 @@ static void log_tail(struct profile *p, char *buf, size_t size)
 	memmove(buf, start, len + 1);
 }
 
-/* Undoes everything a failed launch left: its processes, its published files, its number. */
-static void abandon(struct launch *l)
+/* Undoes everything a failed launch left: its processes, its published files, its number.
+ * Returns the launcher's wait status (0 when it could not be collected). */
+static int abandon(struct launch *l)
 {
+	/* The leader is reaped only after its group is gone: while it is an unreaped zombie its
+	 * pid, and so the group id we signal, cannot be recycled. */
 	(void)group_terminate(l->pid, LAUNCH_GRACE_MS, NULL);
-	(void)waitpid(l->pid, NULL, WNOHANG);
+	int status = 0;
+	if (waitpid(l->pid, &status, WNOHANG) <= 0) {
+		status = 0;
+	}
 	int fd = l->p->dirfd;
 	(void)unlink_at_if_exists(fd, STATE_PIDFILE);
 	(void)unlink_at_if_exists(fd, STATE_ENV);
 	(void)unlink_at_if_exists(fd, STATE_SOCKET);
 	/* A number that just failed must not be reused first next time, or every retry wedges. */
 	(void)unlink_at_if_exists(fd, STATE_DISPLAY);
+	return status;
 }
 
 static void describe_exit(int status, char *buf, size_t size)
@@ -281,7 +288,7 @@ static bool event_names(const struct inotify_event *ev, const char *name)
 /* Waits for publish, exit or deadline, releasing the allocation lock as soon as the number is
  * claimed (its X lock names a live server) so other profiles never queue behind our bring-up. */
 static enum wait_outcome wait_launch(struct launch *l, int ifd, int wd_x, int sigfd,
-				     uint64_t deadline, int *ret_status)
+				     uint64_t deadline)
 {
 	char lockname[64];
 	snprintf(lockname, sizeof(lockname), ".X%u-lock", l->display);
@@ -312,10 +319,8 @@ static enum wait_outcome wait_launch(struct launch *l, int ifd, int wd_x, int si
 		}
 		if (pfd[1].revents & POLLIN) {
 			/* It may have published just before exiting: that is still a failure, since
-			 * the desktop it published is gone with it. */
-			if (waitpid(l->pid, ret_status, 0) < 0) {
-				*ret_status = 0;
-			}
+			 * the desktop it published is gone with it. Not reaped here: see abandon().
+			 */
 			return WAIT_EXITED;
 		}
 		if (!(pfd[0].revents & POLLIN)) {
@@ -343,11 +348,12 @@ static enum wait_outcome wait_launch(struct launch *l, int ifd, int wd_x, int si
 	}
 }
 
-static int fail_exited(struct launch *l, int status, struct error *err)
+static int fail_exited(struct launch *l, bool *ret_taken, struct error *err)
 {
 	char how[128], tail[LOG_TAIL_BYTES + 1];
+	int status = abandon(l);
 	describe_exit(status, how, sizeof(how));
-	abandon(l);
+	*ret_taken = WIFEXITED(status) && WEXITSTATUS(status) == LAUNCH_EXIT_DISPLAY_TAKEN;
 	log_tail(l->p, tail, sizeof(tail));
 	return error_set(err, -ECHILD,
 			 "the desktop launcher %s before publishing its desktop on :%u. Its log, "
@@ -408,17 +414,13 @@ static int one_attempt(struct launch *l, uint64_t deadline, unsigned avoid, int 
 		return error_set(err, r, "cannot record the launcher in %s: %s", p->dir,
 				 strerror(-r));
 	}
-	int status = 0;
-	enum wait_outcome w = wait_launch(l, ifd, wd_x, sigfd, deadline, &status);
+	enum wait_outcome w = wait_launch(l, ifd, wd_x, sigfd, deadline);
 	release_alloc(l);
 	switch (w) {
 	case WAIT_PUBLISHED:
 		return 0;
 	case WAIT_EXITED:
-		if (WIFEXITED(status) && WEXITSTATUS(status) == LAUNCH_EXIT_DISPLAY_TAKEN) {
-			*ret_taken = true;
-		}
-		return fail_exited(l, status, err);
+		return fail_exited(l, ret_taken, err);
 	case WAIT_INTERRUPTED:
 		abandon(l);
 		return error_set(err, -EINTR,
