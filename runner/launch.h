@@ -21,6 +21,6 @@ int launch_desktop(const struct settings *s, struct profile *p, uint64_t wait_ms
 
 /* Builds the launcher's environment from envp: the runner's minus display, bus and session
  * variables and credentials, plus the BOTDESK_* contract. NULL-terminated, malloc'ed strings. */
-char **launch_environment(const char *const *envp, const struct settings *s, const struct profile *p,
-			  unsigned display);
+char **launch_environment(const char *const *envp, const struct settings *s,
+			  const struct profile *p, unsigned display);
 void launch_environment_free(char **env);

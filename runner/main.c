@@ -8,6 +8,7 @@
 #include "config.h"
 #include "desktop.h"
 #include "error.h"
+#include "foreground.h"
 #include "install.h"
 #include "json.h"
 #include "log.h"
@@ -41,6 +42,7 @@ static const char usage_text[] =
 	"  status [--json]                   report it\n"
 	"  env                               print DISPLAY, XAUTHORITY, ... (exit 3 when down)\n"
 	"  exec -- PROGRAM [ARG...]          run PROGRAM on the desktop (exit 3 when down)\n"
+	"  run [--wait SECONDS]              start (or adopt) it and stay in the foreground\n"
 	"  install [--dry-run]               install the desktop's packages, or say who must\n"
 	"\n"
 	"The profile is --profile, else $BOTDESK_PROFILE, else 'default'.\n"
@@ -262,6 +264,17 @@ static int cmd_exec(struct cli *c, int argc, char **argv)
 	return EXIT_FAILURE;
 }
 
+static int cmd_run(struct cli *c, int argc, char **argv)
+{
+	struct opts o;
+	int r = parse_opts(argc, argv, "run", true, false, &o);
+	if (r || (r = setup(c, true))) {
+		return r;
+	}
+	r = foreground_run(&c->settings, &c->p, o.wait_ms, &c->err);
+	return r < 0 ? fail(c, r) : 0;
+}
+
 static int cmd_install(struct cli *c, int argc, char **argv)
 {
 	struct opts o;
@@ -283,8 +296,8 @@ struct command {
 };
 
 static const struct command commands[] = {
-	{"start", cmd_start}, {"stop", cmd_stop}, {"status", cmd_status},
-	{"env", cmd_env},     {"exec", cmd_exec}, {"install", cmd_install},
+	{"start", cmd_start}, {"stop", cmd_stop},       {"status", cmd_status}, {"env", cmd_env},
+	{"exec", cmd_exec},   {"install", cmd_install}, {"run", cmd_run},
 };
 
 int main(int argc, char **argv)
