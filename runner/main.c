@@ -7,6 +7,7 @@
 
 #include "config.h"
 #include "desktop.h"
+#include "doctor.h"
 #include "error.h"
 #include "foreground.h"
 #include "install.h"
@@ -44,6 +45,7 @@ static const char usage_text[] =
 	"  exec -- PROGRAM [ARG...]          run PROGRAM on the desktop (exit 3 when down)\n"
 	"  run [--wait SECONDS]              start (or adopt) it and stay in the foreground\n"
 	"  install [--dry-run]               install the desktop's packages, or say who must\n"
+	"  doctor                            what this host lacks, and the fix for each\n"
 	"\n"
 	"The profile is --profile, else $BOTDESK_PROFILE, else 'default'.\n"
 	"Exit status: 0 success, 1 failure, 2 usage error, 3 not running.\n"
@@ -275,6 +277,20 @@ static int cmd_run(struct cli *c, int argc, char **argv)
 	return r < 0 ? fail(c, r) : 0;
 }
 
+static int cmd_doctor(struct cli *c, int argc, char **argv)
+{
+	struct opts o;
+	int r = parse_opts(argc, argv, "doctor", false, false, &o);
+	if (r) {
+		return r;
+	}
+	r = settings_load(&c->settings, &c->err);
+	if (r < 0) {
+		return fail(c, r);
+	}
+	return doctor_run(&c->settings, stdout) == 0 ? 0 : EXIT_FAILURE;
+}
+
 static int cmd_install(struct cli *c, int argc, char **argv)
 {
 	struct opts o;
@@ -296,8 +312,9 @@ struct command {
 };
 
 static const struct command commands[] = {
-	{"start", cmd_start}, {"stop", cmd_stop},       {"status", cmd_status}, {"env", cmd_env},
-	{"exec", cmd_exec},   {"install", cmd_install}, {"run", cmd_run},
+	{"start", cmd_start}, {"stop", cmd_stop},     {"status", cmd_status},
+	{"env", cmd_env},     {"exec", cmd_exec},     {"install", cmd_install},
+	{"run", cmd_run},     {"doctor", cmd_doctor},
 };
 
 int main(int argc, char **argv)

@@ -1,0 +1,188 @@
+#include "doctor.h"
+
+#include <fcntl.h>
+#include <grp.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
+
+#include "display.h"
+#include "fileio.h"
+#include "install.h"
+#include "memory.h"
+#include "proc.h"
+#include "programs.h"
+
+#define HELPER_GROUP "botdesk"
+
+struct report {
+	FILE *out;
+	int problems;
+};
+
+static void line(struct report *r, bool ok, const char *what, const char *detail, const char *fix)
+{
+	fprintf(r->out, "%-4s %-18s %s\n", ok ? "ok" : "FIX", what, detail);
+	if (!ok) {
+		r->problems++;
+		if (fix && *fix) {
+			fprintf(r->out, "     %-18s -> %s\n", "", fix);
+		}
+	}
+}
+
+static bool in_group(gid_t gid)
+{
+	if (getegid() == gid) {
+		return true;
+	}
+	gid_t groups[256];
+	int n = getgroups(256, groups);
+	for (int i = 0; i < n; i++) {
+		if (groups[i] == gid) {
+			return true;
+		}
+	}
+	return false;
+}
+
+static bool no_new_privs(void)
+{
+	char buf[8192];
+	if (read_file_at(AT_FDCWD, "/proc/self/status", buf, sizeof(buf), NULL) < 0) {
+		return false;
+	}
+	return strstr(buf, "\nNoNewPrivs:\t1") != NULL;
+}
+
+static void check_programs(const struct settings *s, struct report *r)
+{
+	const char *missing[POLICY_PROGRAM_COUNT + 1];
+	size_t n = programs_missing(s->search_path, missing);
+	char detail[512] = "all on PATH";
+	if (n > 0) {
+		size_t k = (size_t)snprintf(detail, sizeof(detail), "missing:");
+		for (size_t i = 0; i < n && k < sizeof(detail); i++) {
+			k += (size_t)snprintf(detail + k, sizeof(detail) - k, " %s", missing[i]);
+		}
+	}
+	struct install_decision d = {0};
+	if (n > 0) {
+		(void)install_decide(s, missing, &d, NULL);
+	}
+	line(r, n == 0, "desktop programs", detail, d.message);
+	const char *pm = access("/usr/bin/apt-get", X_OK) == 0 ? "apt-get (/usr/bin/apt-get)"
+			 : access("/usr/bin/dnf", X_OK) == 0   ? "dnf (/usr/bin/dnf)"
+							       : NULL;
+	line(r, pm != NULL, "package manager", pm ? pm : "none found (apt-get, dnf)",
+	     "install the programs above with the distribution's own tools");
+}
+
+static void check_helper(const struct settings *s, struct report *r)
+{
+	struct stat st;
+	char detail[1024], fix[1024] = "";
+	struct group *g = getgrnam(HELPER_GROUP);
+	bool ok = false;
+	if (stat(s->helper, &st) < 0) {
+		snprintf(detail, sizeof(detail), "%s: %s", s->helper, strerror(errno));
+		snprintf(fix, sizeof(fix),
+			 "install botdesk (scripts/setup, or the botdesk package)");
+	} else {
+		bool setuid_root = st.st_uid == 0 && (st.st_mode & S_ISUID);
+		bool right_group = g && st.st_gid == g->gr_gid;
+		snprintf(detail, sizeof(detail), "%s mode %04o owner %u group %u%s", s->helper,
+			 (unsigned)(st.st_mode & 07777), (unsigned)st.st_uid, (unsigned)st.st_gid,
+			 setuid_root ? "" : " (not setuid root)");
+		ok = setuid_root && right_group && (st.st_mode & 07777) == 04750;
+		if (!ok) {
+			snprintf(fix, sizeof(fix),
+				 "as root: groupadd --system %s; chown root:%s %s; chmod 4750 %s",
+				 HELPER_GROUP, HELPER_GROUP, s->helper, s->helper);
+		}
+		struct statvfs vfs;
+		if (ok && statvfs(s->helper, &vfs) == 0 && (vfs.f_flag & ST_NOSUID)) {
+			ok = false;
+			snprintf(detail + strlen(detail), sizeof(detail) - strlen(detail),
+				 " on a nosuid mount");
+			snprintf(fix, sizeof(fix),
+				 "the setuid bit has no effect here: bake the packages into the "
+				 "image");
+		}
+	}
+	line(r, ok, "helper", detail, fix);
+	if (geteuid() != 0) {
+		bool member = g && in_group(g->gr_gid);
+		char who[256];
+		snprintf(who, sizeof(who), "uid %u %s group %s", (unsigned)getuid(),
+			 member ? "is in" : "is not in", HELPER_GROUP);
+		char gfix[256];
+		snprintf(gfix, sizeof(gfix),
+			 "as root: usermod -aG %s $(id -un %u), then log in again", HELPER_GROUP,
+			 (unsigned)getuid());
+		line(r, member, "group", who, gfix);
+	}
+	bool nnp = no_new_privs();
+	line(r, !nnp, "no_new_privs",
+	     nnp ? "set: a setuid helper cannot gain root here" : "not set",
+	     "this process tree cannot install: bake the packages into the image, or ask an admin");
+}
+
+static void check_memory(const struct settings *s, struct report *r)
+{
+	struct memory_info m;
+	memory_read(s, &m);
+	char detail[256];
+	enum memory_verdict v = memory_judge(&m, s->min_free_mb);
+	if (m.available_mb < 0) {
+		snprintf(detail, sizeof(detail), "unknown (never blocks a start)");
+	} else {
+		snprintf(detail, sizeof(detail),
+			 "%lld MB available of %lld MB; a desktop needs %llu",
+			 (long long)m.available_mb, (long long)m.limit_mb,
+			 (unsigned long long)s->min_free_mb);
+	}
+	line(r, v != MEMORY_SHORT, "memory", detail,
+	     "free memory, or lower BOTDESK_MIN_FREE_MB (0 turns the gate off)");
+}
+
+/* With hidepid, other users' processes are invisible: their X servers still hold sockets (seen in
+ * the unix table), but their lock files name pids we cannot check. */
+static void check_proc(struct report *r)
+{
+	struct stat st;
+	bool sees = stat("/proc/1/stat", &st) == 0;
+	line(r, true, "/proc",
+	     sees ? "shows other users' processes"
+		  : "hides other users' processes "
+		    "(hidepid): X locks of other users count only through their sockets",
+	     NULL);
+}
+
+static void check_band(const struct settings *s, struct report *r)
+{
+	unsigned used = 0, total = s->band_hi - s->band_lo + 1;
+	for (unsigned n = s->band_lo; n <= s->band_hi; n++) {
+		used += display_in_use(s, n);
+	}
+	char detail[128];
+	snprintf(detail, sizeof(detail), "%u-%u: %u of %u numbers in use", s->band_lo, s->band_hi,
+		 used, total);
+	line(r, used < total, "display band", detail,
+	     "stop desktops no longer needed, or widen BOTDESK_DISPLAY_BAND");
+}
+
+int doctor_run(const struct settings *s, FILE *out)
+{
+	struct report r = {.out = out};
+	fprintf(out, "botdesk doctor: uid %u, state in %s\n", (unsigned)getuid(), s->state_root);
+	check_programs(s, &r);
+	check_helper(s, &r);
+	check_memory(s, &r);
+	check_proc(&r);
+	check_band(s, &r);
+	fprintf(out, r.problems ? "%d thing(s) to fix\n" : "nothing to fix\n", r.problems);
+	return r.problems;
+}
