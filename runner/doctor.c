@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <grp.h>
+#include <pwd.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -119,9 +120,9 @@ static void check_helper(const struct settings *s, struct report *r)
 		snprintf(who, sizeof(who), "uid %u %s group %s", (unsigned)getuid(),
 			 member ? "is in" : "is not in", HELPER_GROUP);
 		char gfix[256];
-		snprintf(gfix, sizeof(gfix),
-			 "as root: usermod -aG %s $(id -un %u), then log in again", HELPER_GROUP,
-			 (unsigned)getuid());
+		struct passwd *pw = getpwuid(getuid());
+		snprintf(gfix, sizeof(gfix), "as root: usermod -aG %s %s, then log in again",
+			 HELPER_GROUP, pw ? pw->pw_name : "USER");
 		line(r, member, "group", who, gfix);
 	}
 	bool nnp = no_new_privs();
