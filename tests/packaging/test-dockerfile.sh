@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# The Dockerfile keeps its contract with policy/packages.tsv, and the check really fails when the
+# policy's apt list changes without the Dockerfile following (or the Dockerfile breaks a rule).
+source "$BD_SRCDIR/tests/lib.sh"
+check=$BD_SRCDIR/tests/packaging/check-dockerfile.sh
+policy=$BD_SRCDIR/policy/packages.tsv
+dockerfile=$BD_SRCDIR/Dockerfile
+
+bash "$check" "$dockerfile" "$policy" || bd_fail "the Dockerfile breaks its contract"
+python3 "$BD_SRCDIR/scripts/sync-dockerfile" --check || bd_fail "scripts/sync-dockerfile would change the Dockerfile"
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# A package added to the policy but not to the image.
+cp "$policy" "$tmp/policy.tsv"
+printf 'extra\t-\tx11-apps\txorg-x11-apps\txorg-xclock\n' >>"$tmp/policy.tsv"
+if bash "$check" "$dockerfile" "$tmp/policy.tsv" 2>"$tmp/err"; then
+    bd_fail "a policy package missing from the image went unnoticed"
+fi
+grep -q 'x11-apps' "$tmp/err" || bd_fail "the breach does not name the package: $(cat "$tmp/err")"
+
+# A package the image installs beyond the policy (a browser is the only allowed extra).
+sed 's/^         fonts-dejavu-core \\$/         fonts-dejavu-core \\\n         chromium \\\n         vim \\/' "$dockerfile" >"$tmp/Dockerfile"
+if bash "$check" "$tmp/Dockerfile" "$policy" 2>"$tmp/err"; then
+    bd_fail "an unexpected extra package went unnoticed"
+fi
+grep -q 'vim' "$tmp/err" || bd_fail "the breach does not name vim: $(cat "$tmp/err")"
+grep -q 'chromium' "$tmp/err" && bd_fail "chromium is an allowed extra"
+
+# Each rule, broken one at a time.
+mutate() {
+    local what=$1 expr=$2
+    sed "$expr" "$dockerfile" >"$tmp/Dockerfile"
+    if bash "$check" "$tmp/Dockerfile" "$policy" 2>/dev/null; then
+        bd_fail "breaking '$what' went unnoticed"
+    fi
+}
+mutate "--no-install-recommends" '/BEGIN desktop/,/END desktop/s/--no-install-recommends//'
+mutate "apt lists removed" '/BEGIN desktop/,/END desktop/s/rm -rf \/var\/lib\/apt\/lists\/\*;/true;/'
+mutate "non-root USER" 's/^USER 10000/USER root/'
+mutate "no setuid" 's/^RUN useradd/RUN chmod u+s \/usr\/libexec\/botdesk-helper \&\& useradd/'
+mutate "the ARG switch" 's/^ARG BOTDESK_DESKTOP=1/ARG OTHER=1/'
+mutate "CMD botdesk run" 's/^CMD .*/CMD ["bash"]/'
+echo "Dockerfile contract: ok"
