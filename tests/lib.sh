@@ -9,6 +9,18 @@ BD_USER_A=${BD_USER_A:-bdtest-a}
 BD_USER_B=${BD_USER_B:-bdtest-b}
 BD_USER_OUT=${BD_USER_OUT:-bdtest-out}
 
+# The binaries under test: the build tree's, or with BD_INSTALLED=1 the installed package's
+# (scripts/test-package runs the end-to-end suite that way).
+if [ "${BD_INSTALLED:-0}" = 1 ]; then
+    BOTDESK_BIN=/usr/bin/botdesk
+    BD_SESSION_BIN=/usr/lib/botdesk/botdesk-session
+    BD_HELPER_BIN=/usr/lib/botdesk/botdesk-helper
+else
+    BD_SESSION_BIN=${BD_BUILDDIR:-}/session/botdesk-session
+    BD_HELPER_BIN=${BD_BUILDDIR:-}/helper/botdesk-helper
+fi
+export BOTDESK_BIN BD_SESSION_BIN BD_HELPER_BIN
+
 bd_fail() {
     echo "FAIL: $*" >&2
     exit 1
