@@ -1,5 +1,6 @@
 /* botdesk: one headless desktop per profile. The only place that prints results, turns errors
  * into messages and picks exit codes: 0 success, 1 failure, 2 usage, 3 not running. */
+#include <fcntl.h>
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -9,6 +10,7 @@
 #include "desktop.h"
 #include "doctor.h"
 #include "error.h"
+#include "fileio.h"
 #include "foreground.h"
 #include "install.h"
 #include "json.h"
@@ -17,6 +19,7 @@
 #include "profile.h"
 #include "settings.h"
 #include "status.h"
+#include "thumbnail.h"
 
 #define EXIT_USAGE 2
 #define EXIT_NOT_RUNNING 3
@@ -45,6 +48,7 @@ static const char usage_text[] =
 	"  exec -- PROGRAM [ARG...]          run PROGRAM on the desktop (exit 3 when down)\n"
 	"  run [--wait SECONDS]              start (or adopt) it and stay in the foreground\n"
 	"  install [--dry-run]               install the desktop's packages, or say who must\n"
+	"  thumbnail [--max WxH] [--output FILE]  a PNG of the screen (default 960x600)\n"
 	"  doctor                            what this host lacks, and the fix for each\n"
 	"\n"
 	"The profile is --profile, else $BOTDESK_PROFILE, else 'default'.\n"
@@ -266,6 +270,108 @@ static int cmd_exec(struct cli *c, int argc, char **argv)
 	return EXIT_FAILURE;
 }
 
+static void print_data_url(const unsigned char *data, size_t len)
+{
+	static const char b64[] =
+		"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+	fputs("data:image/png;base64,", stdout);
+	for (size_t i = 0; i < len; i += 3) {
+		uint32_t v = (uint32_t)data[i] << 16;
+		v |= i + 1 < len ? (uint32_t)data[i + 1] << 8 : 0;
+		v |= i + 2 < len ? data[i + 2] : 0;
+		char out[4] = {b64[(v >> 18) & 63], b64[(v >> 12) & 63],
+			       i + 1 < len ? b64[(v >> 6) & 63] : '=',
+			       i + 2 < len ? b64[v & 63] : '='};
+		fwrite(out, 1, 4, stdout);
+	}
+	fputc('\n', stdout);
+}
+
+/* Writes the PNG to path by a temporary beside it and a rename, so a reader never sees half. */
+static int write_output(const char *path, const unsigned char *png, size_t len, struct error *err)
+{
+	_cleanup_free_ char *copy = strdup(path);
+	if (!copy) {
+		return -ENOMEM;
+	}
+	char *slash = strrchr(copy, '/');
+	const char *dir = slash ? (slash == copy ? "/" : copy) : ".";
+	const char *base = slash ? slash + 1 : copy;
+	if (slash) {
+		*slash = '\0';
+	}
+	if (!*base) {
+		return error_set(err, -EINVAL, "--output '%s' names a directory, not a file", path);
+	}
+	_cleanup_close_ int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int r = dfd < 0 ? negative_errno() : write_file_atomic_at(dfd, base, png, len, 0644);
+	if (r < 0) {
+		return error_set(err, r, "cannot write %s: %s", path, strerror(-r));
+	}
+	return 0;
+}
+
+static int cmd_thumbnail(struct cli *c, int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{"max", required_argument, NULL, 'm'},
+		{"output", required_argument, NULL, 'o'},
+		{NULL, 0, NULL, 0},
+	};
+	unsigned max_w = 960, max_h = 600;
+	const char *output = NULL;
+	optind = 1;
+	opterr = 0;
+	int ch;
+	while ((ch = getopt_long(argc, argv, "+", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'm':
+			if (parse_geometry(optarg, 16, 8192, &max_w, &max_h) < 0) {
+				return usage_error(
+					"--max takes WIDTHxHEIGHT (16 to 8192 each), not "
+					"'%s'",
+					optarg);
+			}
+			break;
+		case 'o':
+			output = optarg;
+			break;
+		default:
+			return usage_error("unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind < argc) {
+		return usage_error("unexpected argument '%s'", argv[optind]);
+	}
+	int r = setup(c, false);
+	if (r) {
+		return r;
+	}
+	/* Decided from files alone: no X connection is opened for a desktop that is not ours. */
+	struct desktop_probe probe;
+	if ((r = need_running(c, &probe))) {
+		return r;
+	}
+	const char *display = envfile_get(&probe.env, "DISPLAY");
+	const char *xauth = envfile_get(&probe.env, "XAUTHORITY");
+	_cleanup_free_ char *fallback = xauth ? NULL : profile_path(&c->p, STATE_XAUTHORITY);
+	_cleanup_free_ unsigned char *png = NULL;
+	size_t len = 0;
+	r = thumbnail_png(display, xauth ? xauth : fallback, max_w, max_h, &png, &len, &c->err);
+	if (r < 0) {
+		return fail(c, r);
+	}
+	if (output) {
+		r = write_output(output, png, len, &c->err);
+		if (r < 0) {
+			return fail(c, r);
+		}
+	} else {
+		print_data_url(png, len);
+	}
+	return 0;
+}
+
 static int cmd_run(struct cli *c, int argc, char **argv)
 {
 	struct opts o;
@@ -314,7 +420,7 @@ struct command {
 static const struct command commands[] = {
 	{"start", cmd_start}, {"stop", cmd_stop},     {"status", cmd_status},
 	{"env", cmd_env},     {"exec", cmd_exec},     {"install", cmd_install},
-	{"run", cmd_run},     {"doctor", cmd_doctor},
+	{"run", cmd_run},     {"doctor", cmd_doctor}, {"thumbnail", cmd_thumbnail},
 };
 
 int main(int argc, char **argv)

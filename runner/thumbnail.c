@@ -1,0 +1,628 @@
+/* The thumbnail: grab the root window through libX11 (MIT-SHM when the server offers it), fit it
+ * inside a box with an area-averaging filter, encode a PNG with settings chosen for speed. */
+#include "thumbnail.h"
+
+#include <X11/Xauth.h>
+#include <X11/Xlib.h>
+#include <X11/Xutil.h>
+#include <X11/extensions/XShm.h>
+#include <fcntl.h>
+#include <png.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ipc.h>
+#include <sys/mman.h>
+#include <sys/shm.h>
+#include <zlib.h>
+
+#include "parse.h"
+#include "util.h"
+
+#define COOKIE_NAME "MIT-MAGIC-COOKIE-1"
+#define COOKIE_MAX 64
+
+/* ":N" or ":N.S", the number the Xauthority entries are keyed by. */
+static int display_number(const char *display, char *ret, size_t size)
+{
+	if (display[0] != ':') {
+		return -EINVAL;
+	}
+	size_t len = strcspn(display + 1, ".");
+	uint64_t n;
+	if (len >= size || parse_u64_n(display + 1, len, 65535, &n) < 0) {
+		return -EINVAL;
+	}
+	snprintf(ret, size, "%u", (unsigned)n);
+	return 0;
+}
+
+/* The profile's own cookie, read with libXau from its file (never through a symlink). */
+static int read_cookie(const char *path, const char *number, char *ret, int *ret_len)
+{
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0) {
+		return negative_errno();
+	}
+	FILE *f = fdopen(fd, "r");
+	if (!f) {
+		int r = negative_errno();
+		close(fd);
+		return r;
+	}
+	int r = -ENOENT;
+	Xauth *a;
+	while (r == -ENOENT && (a = XauReadAuth(f))) {
+		if (a->number_length == strlen(number) &&
+		    memcmp(a->number, number, a->number_length) == 0 &&
+		    a->name_length == strlen(COOKIE_NAME) &&
+		    memcmp(a->name, COOKIE_NAME, a->name_length) == 0 && a->data_length > 0 &&
+		    a->data_length <= COOKIE_MAX) {
+			memcpy(ret, a->data, a->data_length);
+			*ret_len = a->data_length;
+			r = 0;
+		}
+		XauDisposeAuth(a);
+	}
+	fclose(f);
+	return r;
+}
+
+/* libX11 reports errors through process-wide handlers. While a grab runs, a protocol error sets
+ * a flag (MIT-SHM refused: fall back to XGetImage), and a broken connection jumps back out of
+ * the grab instead of letting Xlib end the process. */
+static sigjmp_buf connection_lost;
+static volatile sig_atomic_t x_error;
+
+static int on_error(Display *dpy, XErrorEvent *ev)
+{
+	x_error = 1;
+	return 0;
+}
+
+static int on_io_error(Display *dpy)
+{
+	siglongjmp(connection_lost, 1);
+}
+
+static Display *open_display(const char *display, const char *cookie, int cookie_len)
+{
+	char name[] = COOKIE_NAME;
+	char data[COOKIE_MAX];
+	memcpy(data, cookie, (size_t)cookie_len);
+	/* The authorization applies to the connections opened until it is reset: this one. */
+	XSetAuthorization(name, (int)strlen(name), data, cookie_len);
+	Display *dpy = XOpenDisplay(display);
+	XSetAuthorization(NULL, 0, NULL, 0);
+	explicit_bzero(data, sizeof(data));
+	return dpy;
+}
+
+/* The largest size inside the box with the screen's aspect ratio; never larger than the
+ * screen. */
+static void fit(unsigned sw, unsigned sh, unsigned max_w, unsigned max_h, unsigned *ow,
+		unsigned *oh)
+{
+	if (sw <= max_w && sh <= max_h) {
+		*ow = sw;
+		*oh = sh;
+		return;
+	}
+	if ((uint64_t)sw * max_h >= (uint64_t)sh * max_w) {
+		*ow = max_w;
+		*oh = (unsigned)(((uint64_t)sh * max_w + sw / 2) / sw);
+	} else {
+		*oh = max_h;
+		*ow = (unsigned)(((uint64_t)sw * max_h + sh / 2) / sh);
+	}
+	*ow = *ow ? *ow : 1;
+	*oh = *oh ? *oh : 1;
+}
+
+/* Area averaging: every output pixel is the mean of the source area it covers, partly covered
+ * source pixels weighted by how much of them it covers. Weights are fractions of 256 that sum to
+ * exactly 256 per output pixel, so both passes are integer multiply-adds and shifts. */
+struct axis {
+	unsigned *first;  /* per output index: its first source index */
+	unsigned *n;      /* how many source indexes it covers */
+	unsigned *off;    /* where its weights start in w */
+	uint16_t *w;
+};
+
+static void axis_free(struct axis *a)
+{
+	free(a->first);
+	free(a->n);
+	free(a->off);
+	free(a->w);
+}
+
+static int axis_make(unsigned src, unsigned dst, struct axis *a)
+{
+	*a = (struct axis){0};
+	/* Each source index lands in at most two outputs when reducing. */
+	size_t cap = (size_t)src + dst;
+	a->first = calloc(dst, sizeof(unsigned));
+	a->n = calloc(dst, sizeof(unsigned));
+	a->off = calloc(dst, sizeof(unsigned));
+	a->w = calloc(cap, sizeof(uint16_t));
+	if (!a->first || !a->n || !a->off || !a->w) {
+		axis_free(a);
+		return -ENOMEM;
+	}
+	/* In units where a source pixel is dst long and an output pixel src long, the overlaps
+	 * are exact integers summing to src. */
+	size_t k = 0;
+	for (unsigned o = 0; o < dst; o++) {
+		uint64_t lo = (uint64_t)o * src, hi = lo + src;
+		unsigned i = (unsigned)(lo / dst);
+		a->first[o] = i;
+		a->off[o] = (unsigned)k;
+		unsigned total = 0;
+		size_t biggest = k;
+		for (; (uint64_t)i * dst < hi && i < src && k < cap; i++) {
+			uint64_t from = (uint64_t)i * dst, to = from + dst;
+			from = from > lo ? from : lo;
+			to = to < hi ? to : hi;
+			unsigned w = (unsigned)((((to - from) << 8) + src / 2) / src);
+			if (w > a->w[biggest]) {
+				biggest = k;
+			}
+			a->w[k++] = (uint16_t)w;
+			total += w;
+			a->n[o]++;
+		}
+		/* Rounding leaves the sum a little off 256: the largest weight absorbs it. */
+		a->w[biggest] = (uint16_t)(a->w[biggest] + 256 - total);
+	}
+	return 0;
+}
+
+/* Streams source rows (32-bit BGRX) in, writes output rows (RGB) to libpng. Rows are
+ * accumulated vertically as they arrive (a row counts towards at most two output rows), and an
+ * output row is reduced horizontally once its last source row was added. Nothing larger than a
+ * few rows is ever allocated: on a virtual machine, touching fresh memory costs more than the
+ * arithmetic. */
+struct scaler {
+	unsigned sw, sh, ow, oh;
+	struct axis xs, ys;
+	uint16_t *acc[2]; /* the vertical sums of two output rows, 4 channels a pixel */
+	uint8_t *vrow;    /* a finished vertical sum as levels */
+	unsigned char *out;
+	unsigned next_row; /* the next source row expected */
+	unsigned oy;       /* the first output row not finished */
+	png_structp png;
+};
+
+static void scaler_free(struct scaler *sc)
+{
+	axis_free(&sc->xs);
+	axis_free(&sc->ys);
+	free(sc->acc[0]);
+	free(sc->acc[1]);
+	free(sc->vrow);
+	free(sc->out);
+}
+
+static int scaler_init(struct scaler *sc, unsigned sw, unsigned sh, unsigned ow, unsigned oh,
+		       png_structp png)
+{
+	*sc = (struct scaler){.sw = sw, .sh = sh, .ow = ow, .oh = oh, .png = png};
+	int r = axis_make(sw, ow, &sc->xs);
+	if (r == 0) {
+		r = axis_make(sh, oh, &sc->ys);
+	}
+	sc->acc[0] = calloc((size_t)sw * 4, sizeof(uint16_t));
+	sc->acc[1] = calloc((size_t)sw * 4, sizeof(uint16_t));
+	sc->vrow = malloc((size_t)sw * 4);
+	sc->out = malloc((size_t)ow * 3);
+	if (r == 0 && (!sc->acc[0] || !sc->acc[1] || !sc->vrow || !sc->out)) {
+		r = -ENOMEM;
+	}
+	return r;
+}
+
+/* The arithmetic runs on GCC/Clang vector types, 16-bit lanes throughout (a weight of at most
+ * 256 times a level of at most 255, summed over weights that total 256, fits): sixteen bytes of a
+ * row at a time for the vertical pass, the four channels of a pixel at once for the horizontal
+ * one. At -O2 the compiler would leave these loops scalar. */
+typedef uint8_t u8x4 __attribute__((vector_size(4)));
+typedef uint16_t u16x4 __attribute__((vector_size(8)));
+typedef uint8_t u8x16 __attribute__((vector_size(16)));
+typedef uint16_t u16x16 __attribute__((vector_size(32)));
+
+/* The vertical sums back to levels (rounded), then the row reduced horizontally. */
+static void finish_row(struct scaler *sc)
+{
+	uint16_t *acc = sc->acc[sc->oy & 1];
+	uint8_t *restrict v = sc->vrow;
+	size_t n = (size_t)sc->sw * 4, i = 0;
+	for (; i + 16 <= n; i += 16) {
+		u16x16 a;
+		memcpy(&a, acc + i, sizeof(a));
+		u8x16 b = __builtin_convertvector((a + 128) >> 8, u8x16);
+		memcpy(v + i, &b, sizeof(b));
+	}
+	for (; i < n; i++) {
+		v[i] = (uint8_t)((acc[i] + 128) >> 8);
+	}
+	/* Locals, so that the byte stores below (which may alias anything) do not make the
+	 * compiler reload them for every pixel. */
+	const unsigned *restrict first = sc->xs.first, *restrict taps = sc->xs.n,
+			       *restrict off = sc->xs.off;
+	const uint16_t *restrict weights = sc->xs.w;
+	unsigned char *restrict out = sc->out;
+	unsigned ow = sc->ow;
+	for (unsigned ox = 0; ox < ow; ox++) {
+		const uint8_t *p = v + 4 * (size_t)first[ox];
+		const uint16_t *w = weights + off[ox];
+		u16x4 sum = {0, 0, 0, 0};
+		for (unsigned j = 0; j < taps[ox]; j++, p += 4) {
+			u8x4 px;
+			memcpy(&px, p, sizeof(px));
+			sum += __builtin_convertvector(px, u16x4) * w[j];
+		}
+		sum = (sum + 128) >> 8;
+		/* The pixel is B, G, R, X. */
+		out[3 * ox] = (unsigned char)sum[2];
+		out[3 * ox + 1] = (unsigned char)sum[1];
+		out[3 * ox + 2] = (unsigned char)sum[0];
+	}
+	png_write_row(sc->png, sc->out);
+	memset(acc, 0, n * sizeof(uint16_t));
+	sc->oy++;
+}
+
+static void accumulate(uint16_t *restrict acc, const uint8_t *restrict row, size_t n, uint16_t w)
+{
+	size_t i = 0;
+	for (; i + 16 <= n; i += 16) {
+		u8x16 b;
+		u16x16 a;
+		memcpy(&b, row + i, sizeof(b));
+		memcpy(&a, acc + i, sizeof(a));
+		a += __builtin_convertvector(b, u16x16) * w;
+		memcpy(acc + i, &a, sizeof(a));
+	}
+	for (; i < n; i++) {
+		acc[i] = (uint16_t)(acc[i] + w * row[i]);
+	}
+}
+
+static void scaler_push(struct scaler *sc, const uint8_t *row)
+{
+	unsigned y = sc->next_row++;
+	const struct axis *ys = &sc->ys;
+	for (unsigned o = sc->oy; o < sc->oh && ys->first[o] <= y; o++) {
+		unsigned k = y - ys->first[o];
+		if (k < ys->n[o]) {
+			accumulate(sc->acc[o & 1], row, (size_t)sc->sw * 4, ys->w[ys->off[o] + k]);
+		}
+	}
+	while (sc->oy < sc->oh && y + 1 >= ys->first[sc->oy] + ys->n[sc->oy]) {
+		finish_row(sc);
+	}
+}
+
+/* Pixels in any other layout than 32-bit BGRX in the host's order, converted through the
+ * visual's masks. */
+static unsigned mask_shift(unsigned long mask)
+{
+	unsigned s = 0;
+	while (mask && !(mask & 1)) {
+		mask >>= 1;
+		s++;
+	}
+	return s;
+}
+
+static bool is_bgrx(const XImage *img)
+{
+	return img->bits_per_pixel == 32 && img->byte_order == LSBFirst &&
+	       img->red_mask == 0xff0000 && img->green_mask == 0xff00 && img->blue_mask == 0xff;
+}
+
+static void convert_row(XImage *img, int y, uint8_t *out)
+{
+	unsigned rs = mask_shift(img->red_mask), gs = mask_shift(img->green_mask),
+		 bs = mask_shift(img->blue_mask);
+	unsigned long rm = img->red_mask >> rs, gm = img->green_mask >> gs,
+		      bm = img->blue_mask >> bs;
+	for (int x = 0; x < img->width; x++) {
+		unsigned long p = XGetPixel(img, x, y);
+		out[4 * x] = (uint8_t)(bm ? ((p >> bs) & bm) * 255 / bm : 0);
+		out[4 * x + 1] = (uint8_t)(gm ? ((p >> gs) & gm) * 255 / gm : 0);
+		out[4 * x + 2] = (uint8_t)(rm ? ((p >> rs) & rm) * 255 / rm : 0);
+		out[4 * x + 3] = 0;
+	}
+}
+
+/* Feeds rows [from, img height) of a strip grabbed at source row y0. */
+static int push_strip(struct scaler *sc, XImage *img, unsigned y0, uint8_t *tmp)
+{
+	for (unsigned y = sc->next_row; y < y0 + (unsigned)img->height && y < sc->sh; y++) {
+		int iy = (int)(y - y0);
+		const uint8_t *row;
+		if (is_bgrx(img)) {
+			row = (const uint8_t *)img->data + (size_t)iy * (size_t)img->bytes_per_line;
+		} else {
+			convert_row(img, iy, tmp);
+			row = tmp;
+		}
+		scaler_push(sc, row);
+	}
+	return 0;
+}
+
+/* The screen is read in strips of STRIP_BYTES: with MIT-SHM through one small segment the
+ * server fills again and again (each page the server touches the first time costs a fault, and
+ * faults are what a whole-screen segment would spend its time on), else with XGetImage. */
+#define STRIP_BYTES (192 * 1024)
+
+struct grabber {
+	Display *dpy;
+	Window root;
+	XWindowAttributes wa;
+	XShmSegmentInfo shm;
+	XImage *shm_img;
+	unsigned rows;
+};
+
+static void grabber_done(struct grabber *g)
+{
+	if (g->shm_img) {
+		XShmDetach(g->dpy, &g->shm);
+		shmdt(g->shm.shmaddr);
+		g->shm_img->data = NULL;
+		XDestroyImage(g->shm_img);
+		g->shm_img = NULL;
+	}
+}
+
+/* MIT-SHM when the server offers it and can attach our segment (same IPC namespace and uid). */
+static void grabber_try_shm(struct grabber *g)
+{
+	if (!XShmQueryExtension(g->dpy)) {
+		return;
+	}
+	XImage *img = XShmCreateImage(g->dpy, g->wa.visual, (unsigned)g->wa.depth, ZPixmap, NULL,
+				      &g->shm, (unsigned)g->wa.width, g->rows);
+	if (!img) {
+		return;
+	}
+	size_t size = (size_t)img->bytes_per_line * g->rows;
+	g->shm.shmid = shmget(IPC_PRIVATE, size, IPC_CREAT | 0600);
+	g->shm.shmaddr = g->shm.shmid < 0 ? (char *)-1 : shmat(g->shm.shmid, NULL, 0);
+	if (g->shm.shmid >= 0) {
+		/* Gone with its last user, even if we crash. */
+		shmctl(g->shm.shmid, IPC_RMID, NULL);
+	}
+	if (g->shm.shmaddr == (char *)-1) {
+		XDestroyImage(img);
+		return;
+	}
+#ifdef MADV_POPULATE_WRITE
+	(void)madvise(g->shm.shmaddr, size, MADV_POPULATE_WRITE);
+#endif
+	img->data = g->shm.shmaddr;
+	g->shm.readOnly = False;
+	x_error = 0;
+	bool ok = XShmAttach(g->dpy, &g->shm);
+	XSync(g->dpy, False);
+	if (!ok || x_error) {
+		shmdt(g->shm.shmaddr);
+		img->data = NULL;
+		XDestroyImage(img);
+		return;
+	}
+	g->shm_img = img;
+}
+
+static XImage *grab_strip(struct grabber *g, unsigned y0)
+{
+	if (g->shm_img) {
+		x_error = 0;
+		if (XShmGetImage(g->dpy, g->root, g->shm_img, 0, (int)y0, AllPlanes) && !x_error) {
+			return g->shm_img;
+		}
+		return NULL;
+	}
+	x_error = 0;
+	XImage *img = XGetImage(g->dpy, g->root, 0, (int)y0, (unsigned)g->wa.width, g->rows,
+				AllPlanes, ZPixmap);
+	if (img && x_error) {
+		XDestroyImage(img);
+		return NULL;
+	}
+	return img;
+}
+struct membuf {
+	unsigned char *data;
+	size_t len, cap;
+	bool failed;
+};
+
+static void png_write_mem(png_structp png, png_bytep data, png_size_t len)
+{
+	struct membuf *m = png_get_io_ptr(png);
+	if (m->failed) {
+		return;
+	}
+	if (m->len + len > m->cap) {
+		size_t cap = m->cap ? m->cap : 64 * 1024;
+		while (cap < m->len + len) {
+			cap *= 2;
+		}
+		unsigned char *d = realloc(m->data, cap);
+		if (!d) {
+			m->failed = true;
+			return;
+		}
+		m->data = d;
+		m->cap = cap;
+	}
+	memcpy(m->data + m->len, data, len);
+	m->len += len;
+}
+
+static void png_flush_mem(png_structp png)
+{
+}
+
+/* Everything one thumbnail holds, so that both ways out of the middle (libpng's error jump and
+ * a broken X connection) can release it. */
+struct job {
+	Display *dpy;
+	unsigned max_w, max_h;
+	struct grabber g;
+	struct scaler sc;
+	png_structp png;
+	png_infop info;
+	uint8_t *tmp;
+	struct membuf m;
+	struct error *err;
+};
+
+static void job_free(struct job *j, bool connected)
+{
+	if (connected) {
+		grabber_done(&j->g);
+	} else if (j->g.shm_img) {
+		shmdt(j->g.shm.shmaddr);
+	}
+	scaler_free(&j->sc);
+	png_destroy_write_struct(&j->png, &j->info);
+	free(j->tmp);
+}
+
+/* zlib level 1 with one cheap filter (SUB) and run-length matching only: a screen is mostly runs
+ * of one colour, and this is several times faster than libpng's defaults for a slightly larger
+ * file. Run-length matching needs no window and no hash table, so both are kept small: less
+ * memory to touch. */
+static void png_setup(struct job *j, unsigned ow, unsigned oh)
+{
+	png_set_write_fn(j->png, &j->m, png_write_mem, png_flush_mem);
+	png_set_IHDR(j->png, j->info, ow, oh, 8, PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE,
+		     PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+	png_set_compression_level(j->png, 1);
+	png_set_compression_strategy(j->png, Z_RLE);
+	png_set_compression_window_bits(j->png, 15);
+	png_set_compression_mem_level(j->png, 5);
+	png_set_filter(j->png, PNG_FILTER_TYPE_BASE, PNG_FILTER_SUB);
+	png_write_info(j->png, j->info);
+}
+
+/* Grabs, scales and encodes, strip by strip. */
+static int run_job(struct job *j)
+{
+	if (setjmp(png_jmpbuf(j->png))) {
+		return error_set(j->err, -EIO, "cannot encode the PNG");
+	}
+	struct grabber *g = &j->g;
+	unsigned sw = (unsigned)g->wa.width, sh = (unsigned)g->wa.height, ow, oh;
+	fit(sw, sh, j->max_w, j->max_h, &ow, &oh);
+	int r = scaler_init(&j->sc, sw, sh, ow, oh, j->png);
+	j->tmp = malloc((size_t)sw * 4);
+	if (r < 0 || !j->tmp) {
+		return error_set(j->err, -ENOMEM, "out of memory");
+	}
+	png_setup(j, ow, oh);
+	for (unsigned y = 0; y < sh; y += g->rows) {
+		/* The last strip is moved up to end at the screen's bottom edge; rows already
+		 * fed are skipped. */
+		unsigned y0 = y + g->rows > sh ? sh - g->rows : y;
+		XImage *img = grab_strip(g, y0);
+		if (!img) {
+			return error_set(j->err, -EIO, "cannot read the screen's pixels");
+		}
+		push_strip(&j->sc, img, y0, j->tmp);
+		if (img != g->shm_img) {
+			XDestroyImage(img);
+		}
+	}
+	png_write_end(j->png, NULL);
+	if (j->m.failed) {
+		return error_set(j->err, -ENOMEM, "out of memory");
+	}
+	return 0;
+}
+
+/* A broken connection lands here instead of ending the process. */
+static int run_guarded(struct job *j)
+{
+	if (sigsetjmp(connection_lost, 1) != 0) {
+		return -ECONNRESET;
+	}
+	struct grabber *g = &j->g;
+	g->dpy = j->dpy;
+	g->root = DefaultRootWindow(j->dpy);
+	if (!XGetWindowAttributes(j->dpy, g->root, &g->wa) || g->wa.width <= 0 ||
+	    g->wa.height <= 0) {
+		return error_set(j->err, -EIO, "cannot read the screen's size");
+	}
+	unsigned per_row = (unsigned)g->wa.width * 4;
+	g->rows = STRIP_BYTES / per_row ? STRIP_BYTES / per_row : 1;
+	if (g->rows > (unsigned)g->wa.height) {
+		g->rows = (unsigned)g->wa.height;
+	}
+	grabber_try_shm(g);
+	return run_job(j);
+}
+
+int thumbnail_png(const char *display, const char *xauthority, unsigned max_w, unsigned max_h,
+		  unsigned char **ret_png, size_t *ret_len, struct error *err)
+{
+	char number[16];
+	if (!display || display_number(display, number, sizeof(number)) < 0) {
+		return error_set(err, -EINVAL, "'%s' is not a local X display", display);
+	}
+	if (max_w == 0 || max_h == 0) {
+		return error_set(err, -EINVAL, "the thumbnail box must not be empty");
+	}
+	char cookie[COOKIE_MAX];
+	int cookie_len = 0;
+	int r = read_cookie(xauthority, number, cookie, &cookie_len);
+	if (r < 0) {
+		return error_set(err, r, "no X cookie for %s in %s: %s", display, xauthority,
+				 strerror(-r));
+	}
+	struct job j = {.max_w = max_w, .max_h = max_h, .err = err};
+	j.png = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, NULL, NULL);
+	j.info = j.png ? png_create_info_struct(j.png) : NULL;
+	if (!j.info) {
+		png_destroy_write_struct(&j.png, NULL);
+		return error_set(err, -ENOMEM, "out of memory");
+	}
+	int (*old_error)(Display *, XErrorEvent *) = XSetErrorHandler(on_error);
+	int (*old_io)(Display *) = XSetIOErrorHandler(on_io_error);
+	j.dpy = open_display(display, cookie, cookie_len);
+	explicit_bzero(cookie, sizeof(cookie));
+	if (!j.dpy) {
+		r = error_set(err, -ECONNREFUSED,
+			      "cannot connect to the desktop's X server %s with its cookie",
+			      display);
+	} else {
+		r = run_guarded(&j);
+	}
+	/* After a broken connection the Display is abandoned, not closed. */
+	bool connected = j.dpy && r != -ECONNRESET;
+	job_free(&j, connected);
+	if (connected) {
+		XCloseDisplay(j.dpy);
+	}
+	XSetErrorHandler(old_error);
+	XSetIOErrorHandler(old_io);
+	if (r == -ECONNRESET) {
+		r = error_set(err, r, "the desktop's X server %s went away", display);
+	}
+	if (r < 0) {
+		free(j.m.data);
+		return r;
+	}
+	*ret_png = j.m.data;
+	*ret_len = j.m.len;
+	return 0;
+}
