@@ -3,7 +3,8 @@
 #include <stdarg.h>
 #include <stdio.h>
 
-static void vset(struct error *err, const char *fmt, va_list ap)
+__attribute__((format(printf, 2, 0))) static void vset(struct error *err, const char *fmt,
+						       va_list ap)
 {
 	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
 }

@@ -15,7 +15,8 @@ void log_set_debug(bool on)
 	debug = on;
 }
 
-static void vlog(const char *prefix, const char *fmt, va_list ap)
+__attribute__((format(printf, 2, 0))) static void vlog(const char *prefix, const char *fmt,
+						       va_list ap)
 {
 	/* One buffered write per message, so concurrent writers do not interleave mid-line. */
 	char buf[2048];

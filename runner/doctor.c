@@ -9,6 +9,7 @@
 #include <sys/statvfs.h>
 #include <unistd.h>
 
+#include "config.h"
 #include "display.h"
 #include "fileio.h"
 #include "install.h"
@@ -16,7 +17,7 @@
 #include "proc.h"
 #include "programs.h"
 
-#define HELPER_GROUP "botdesk"
+#define HELPER_GROUP BOTDESK_HELPER_GROUP
 
 struct report {
 	FILE *out;

@@ -7,6 +7,7 @@
 
 #include "error.h"
 #include "policy.h"
+#include "proto.h"
 #include "settings.h"
 
 enum install_verdict {
@@ -39,3 +40,40 @@ int install_decide(const struct settings *s, const char *const *missing,
  * helper, relaying its output to out. Returns 0 when the packages are installed (or, for a dry
  * run, when an install could run), else -errno with err saying why and what to do next. */
 int install_run(const struct settings *s, bool dry_run, FILE *out, struct error *err);
+
+/* What install_decide() looks at, gathered once, so the table of verdicts can be tested on its
+ * own. */
+struct install_facts {
+	bool root;         /* real uid 0 */
+	bool have_manager; /* apt-get, dnf or pacman (pacman only for the words) */
+	enum policy_manager manager;
+	bool helper_exists;
+	bool helper_setuid_root; /* owned by root, S_ISUID */
+	bool helper_usable;      /* the caller is in its group and may execute it */
+	bool no_new_privs;       /* /proc/self/status NoNewPrivs: 1 */
+	bool nosuid;             /* the helper's filesystem is mounted nosuid */
+	char user[64];           /* the caller's name (or uid) */
+	char group[64];          /* the helper's group, or the default one */
+	char helper[512];        /* the helper's path */
+};
+
+int install_facts_gather(const struct settings *s, struct install_facts *ret);
+/* The verdict and the words for it; never fails. */
+void install_decide_from(const struct install_facts *f, const char *const *missing,
+			 struct install_decision *ret);
+
+/* The helper's answer to one request. */
+struct install_outcome {
+	enum proto_outcome outcome;
+	enum proto_manager manager;
+	int32_t detail;
+	int wait_status; /* the helper's exit, as waitpid() reports it */
+};
+
+typedef void (*install_line_fn)(const char *line, void *userdata);
+
+/* Runs the helper at path with the socket on fd 3, sends op, hands every output line to on_line
+ * and fills ret from the final result (or from the exit status when none came). -EACCES or
+ * -ENOENT when the helper cannot be executed. */
+int install_helper_call(const char *path, enum proto_op op, install_line_fn on_line, void *userdata,
+			struct install_outcome *ret);

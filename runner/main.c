@@ -433,8 +433,9 @@ int main(int argc, char **argv)
 		{"version", no_argument, NULL, 'V'},
 		{NULL, 0, NULL, 0},
 	};
+	/* Set but empty is a malformed name, not "unset": it is a usage error below. */
 	struct cli c = {.profile = getenv("BOTDESK_PROFILE"), .p = {.dirfd = -1}};
-	if (!c.profile || !*c.profile) {
+	if (!c.profile) {
 		c.profile = "default";
 	}
 	opterr = 0;

@@ -75,6 +75,7 @@ static int read_cookie(const char *path, const char *number, char *ret, int *ret
  * a flag (MIT-SHM refused: fall back to XGetImage), and a broken connection jumps back out of
  * the grab instead of letting Xlib end the process. */
 static sigjmp_buf connection_lost;
+static volatile sig_atomic_t connection_armed;
 static volatile sig_atomic_t x_error;
 
 static int on_error(Display *dpy, XErrorEvent *ev)
@@ -85,7 +86,12 @@ static int on_error(Display *dpy, XErrorEvent *ev)
 
 static int on_io_error(Display *dpy)
 {
-	siglongjmp(connection_lost, 1);
+	if (connection_armed) {
+		connection_armed = 0;
+		siglongjmp(connection_lost, 1);
+	}
+	/* Not inside a guarded call: Xlib's own handling (it ends the process). */
+	return 0;
 }
 
 static Display *open_display(const char *display, const char *cookie, int cookie_len)
@@ -126,9 +132,9 @@ static void fit(unsigned sw, unsigned sh, unsigned max_w, unsigned max_h, unsign
  * source pixels weighted by how much of them it covers. Weights are fractions of 256 that sum to
  * exactly 256 per output pixel, so both passes are integer multiply-adds and shifts. */
 struct axis {
-	unsigned *first;  /* per output index: its first source index */
-	unsigned *n;      /* how many source indexes it covers */
-	unsigned *off;    /* where its weights start in w */
+	unsigned *first; /* per output index: its first source index */
+	unsigned *n;     /* how many source indexes it covers */
+	unsigned *off;   /* where its weights start in w */
 	uint16_t *w;
 };
 
@@ -252,7 +258,7 @@ static void finish_row(struct scaler *sc)
 	/* Locals, so that the byte stores below (which may alias anything) do not make the
 	 * compiler reload them for every pixel. */
 	const unsigned *restrict first = sc->xs.first, *restrict taps = sc->xs.n,
-			       *restrict off = sc->xs.off;
+				 *restrict off = sc->xs.off;
 	const uint16_t *restrict weights = sc->xs.w;
 	unsigned char *restrict out = sc->out;
 	unsigned ow = sc->ow;
@@ -486,12 +492,14 @@ struct job {
 	struct error *err;
 };
 
-static void job_free(struct job *j, bool connected)
+/* What is left once the connection is closed or abandoned. */
+static void job_free(struct job *j)
 {
-	if (connected) {
-		grabber_done(&j->g);
-	} else if (j->g.shm_img) {
+	if (j->g.shm_img) {
 		shmdt(j->g.shm.shmaddr);
+		j->g.shm_img->data = NULL;
+		XDestroyImage(j->g.shm_img);
+		j->g.shm_img = NULL;
 	}
 	scaler_free(&j->sc);
 	png_destroy_write_struct(&j->png, &j->info);
@@ -550,12 +558,9 @@ static int run_job(struct job *j)
 	return 0;
 }
 
-/* A broken connection lands here instead of ending the process. */
-static int run_guarded(struct job *j)
+/* Sizes the strips and grabs with MIT-SHM when the server takes our segment. */
+static int run_job_on(struct job *j)
 {
-	if (sigsetjmp(connection_lost, 1) != 0) {
-		return -ECONNRESET;
-	}
 	struct grabber *g = &j->g;
 	g->dpy = j->dpy;
 	g->root = DefaultRootWindow(j->dpy);
@@ -570,6 +575,29 @@ static int run_guarded(struct job *j)
 	}
 	grabber_try_shm(g);
 	return run_job(j);
+}
+
+/* A broken connection lands here instead of ending the process; the Display is then abandoned,
+ * not closed. */
+static int run_guarded(struct job *j)
+{
+	if (sigsetjmp(connection_lost, 1) != 0) {
+		return -ECONNRESET;
+	}
+	connection_armed = 1;
+	int r = run_job_on(j);
+	connection_armed = 0;
+	return r;
+}
+
+static void close_guarded(struct job *j)
+{
+	if (sigsetjmp(connection_lost, 1) == 0) {
+		connection_armed = 1;
+		grabber_done(&j->g);
+		XCloseDisplay(j->dpy);
+	}
+	connection_armed = 0;
 }
 
 int thumbnail_png(const char *display, const char *xauthority, unsigned max_w, unsigned max_h,
@@ -607,12 +635,10 @@ int thumbnail_png(const char *display, const char *xauthority, unsigned max_w, u
 	} else {
 		r = run_guarded(&j);
 	}
-	/* After a broken connection the Display is abandoned, not closed. */
-	bool connected = j.dpy && r != -ECONNRESET;
-	job_free(&j, connected);
-	if (connected) {
-		XCloseDisplay(j.dpy);
+	if (j.dpy && r != -ECONNRESET) {
+		close_guarded(&j);
 	}
+	job_free(&j);
 	XSetErrorHandler(old_error);
 	XSetIOErrorHandler(old_io);
 	if (r == -ECONNRESET) {

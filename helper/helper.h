@@ -1,0 +1,97 @@
+/* botdesk-helper's modules. The helper is run by botdesk (setuid root, group botdesk, mode 4750)
+ * with one end of a SOCK_SEQPACKET pair on fd 3; see docs/SECURITY.md for the whole picture. */
+#pragma once
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "proto.h"
+
+/* Exit statuses besides the proto_outcome values (0-12), for the cases where no reply can be
+ * sent or none should be. */
+#define HELPER_EXIT_USAGE 64       /* argc is not 1 (argc 0 included) */
+#define HELPER_EXIT_BAD_SOCKET 65  /* fd 3 is not the caller's own unix SEQPACKET socket */
+#define HELPER_EXIT_SETUP 70       /* a start-up hardening step failed */
+#define HELPER_EXIT_TEST_SETUID 71 /* the test build refuses to run setuid */
+
+/* The unprivileged identity of the parser child (nobody/nogroup on Debian and Fedora). Numeric,
+ * so no NSS module is loaded as root to find it. */
+#define HELPER_PARSER_UID 65534
+#define HELPER_PARSER_GID 65534
+
+/* settings.c is the one file that differs between the installed helper and its test build. */
+struct helper_settings {
+	const char *apt_path;      /* absolute, fixed */
+	const char *dnf_path;      /* absolute, fixed */
+	const char *lock_path;     /* the host-wide "one install at a time" lock */
+	const char *apt_lists_dir; /* empty means "refresh first" */
+	const char *extra_env;     /* test build only: one more NAME=value for the stub */
+	int forced_manager;        /* test build only: a proto_manager, or -1 to detect */
+	uint64_t request_timeout_ms;
+	uint64_t reply_timeout_ms;
+	uint64_t install_timeout_ms;
+	uint64_t grace_ms; /* TERM -> KILL, and how long stragglers may outlive the leader */
+	unsigned dpkg_lock_timeout_s;
+	/* test build only: run in the parser child after the drop / after the filter. */
+	void (*probe_dropped)(void);
+	void (*probe_filtered)(void);
+};
+
+/* Called before the environment is cleared: the test build reads its knobs there. -EPERM when the
+ * test build finds itself setuid. */
+int helper_settings_init(struct helper_settings *ret);
+
+/* prologue.c: the start-up hardening, in the order main() calls it. */
+int prologue_stdio(void);
+int prologue_socket(int fd, uint64_t reply_timeout_ms);
+void prologue_close_fds(int keep_upto);
+int prologue_signals(void);
+/* Every disposition SIG_DFL, nothing blocked: what the package manager starts with. */
+int prologue_signals_default(void);
+int prologue_no_dump(void);
+int prologue_rlimits(void);
+
+/* caps.c */
+/* Permitted and effective sets become exactly what the privileged side uses from here on. */
+int caps_keep_broker(void);
+/* The bounding set keeps only what installing packages needs (needs CAP_SETPCAP). */
+int caps_bound_install(void);
+/* Bounding, permitted, effective, inheritable and ambient all empty (needs CAP_SETPCAP). */
+int caps_clear_bound(void);
+int caps_clear_proc(void);
+bool caps_proc_empty(void);
+
+/* decide.c: which manager, and whether this caller may install. */
+enum proto_manager decide_manager(const struct helper_settings *hs, const char **ret_path);
+/* The caller may use the helper: root, or a member of the group owning the helper binary. */
+int decide_permitted(uid_t ruid, gid_t rgid, gid_t helper_gid);
+/* The exact argv the install runs (update when update is set). argv must hold 32 entries. */
+int decide_argv(const struct helper_settings *hs, enum proto_manager m, const char *path,
+		bool update, const char *argv[32], char lock_opt[64]);
+/* argv joined with single spaces, for the decide reply. */
+int decide_command_line(const char *const *argv, char *buf, size_t size);
+
+/* parser.c: the confined child that alone reads the runner's bytes. */
+struct parser_result {
+	enum proto_outcome outcome; /* PROTO_OK, PROTO_BAD_REQUEST, PROTO_REQUEST_TIMEOUT, ... */
+	enum proto_op op;           /* when PROTO_OK */
+	int32_t detail;             /* PROTO_INTERNAL: the child's wait status */
+};
+int parser_run(int sock, const struct helper_settings *hs, struct parser_result *ret);
+int parser_drop(void);
+int parser_filter_load(int sock, int channel);
+
+/* reply.c: the only writer to the runner. A runner that went away is no error: the install goes
+ * on (an interrupted dpkg is worse than an unread line). */
+struct reply {
+	int fd;
+	bool gone;
+};
+void reply_line(struct reply *r, const char *text, size_t len);
+void reply_result(struct reply *r, enum proto_outcome outcome, enum proto_manager m,
+		  int32_t detail);
+
+/* install.c: run the package manager as full root and relay its output. */
+enum proto_outcome install_run_manager(const struct helper_settings *hs, enum proto_manager m,
+				       const char *path, struct reply *r, int32_t *ret_detail);

@@ -1,0 +1,185 @@
+/* Start-up hardening: everything the caller could have arranged before exec (fds, signals,
+ * limits, dumpability) is put back into a known state before the helper does anything else. */
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+
+#include "helper.h"
+#include "util.h"
+
+int prologue_stdio(void)
+{
+	/* With fd 2 closed, the next open() would become "stderr" and our messages would land in
+	 * whatever file that is (polkit#429). Fill any hole in 0-2 with /dev/null first. */
+	for (int fd = 0; fd <= 2; fd++) {
+		if (fcntl(fd, F_GETFD) >= 0) {
+			continue;
+		}
+		if (errno != EBADF) {
+			return negative_errno();
+		}
+		int nfd = open("/dev/null", O_RDWR | O_NOCTTY);
+		if (nfd < 0) {
+			return negative_errno();
+		}
+		if (nfd != fd) {
+			close(nfd);
+			return -EBADF;
+		}
+	}
+	return 0;
+}
+
+static int set_timeout(int fd, int opt, uint64_t ms)
+{
+	struct timeval tv = {.tv_sec = (time_t)(ms / 1000),
+			     .tv_usec = (suseconds_t)(ms % 1000) * 1000};
+	if (setsockopt(fd, SOL_SOCKET, opt, &tv, sizeof(tv)) < 0) {
+		return negative_errno();
+	}
+	return 0;
+}
+
+int prologue_socket(int fd, uint64_t reply_timeout_ms)
+{
+	struct stat st;
+	if (fstat(fd, &st) < 0 || !S_ISSOCK(st.st_mode)) {
+		return -ENOTSOCK;
+	}
+	int v;
+	socklen_t len = sizeof(v);
+	if (getsockopt(fd, SOL_SOCKET, SO_DOMAIN, &v, &len) < 0 || v != AF_UNIX) {
+		return -EPROTOTYPE;
+	}
+	len = sizeof(v);
+	if (getsockopt(fd, SOL_SOCKET, SO_TYPE, &v, &len) < 0 || v != SOCK_SEQPACKET) {
+		return -EPROTOTYPE;
+	}
+	/* The peer must be the caller itself: a socket connected to somebody else's service
+	 * (another uid) would make us talk on their behalf. */
+	struct ucred cred;
+	len = sizeof(cred);
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) < 0 || len != sizeof(cred)) {
+		return -EPERM;
+	}
+	if (cred.uid != getuid()) {
+		return -EPERM;
+	}
+	if (fcntl(fd, F_SETFD, FD_CLOEXEC) < 0) {
+		return negative_errno();
+	}
+	/* A runner that stops reading must not pin a root process: replies give up after this. */
+	return set_timeout(fd, SO_SNDTIMEO, reply_timeout_ms);
+}
+
+void prologue_close_fds(int keep_upto)
+{
+	/* close_range() in one call, not a loop to RLIMIT_NOFILE that can take minutes
+	 * (polkit#572); glibc falls back to /proc/self/fd on old kernels. */
+	closefrom(keep_upto + 1);
+}
+
+int prologue_signals_default(void)
+{
+	struct sigaction sa = {.sa_handler = SIG_DFL};
+	sigemptyset(&sa.sa_mask);
+	for (int sig = 1; sig < NSIG; sig++) {
+		if (sig == SIGKILL || sig == SIGSTOP) {
+			continue;
+		}
+		/* glibc reserves two real-time signals for itself and refuses them: harmless. */
+		if (sigaction(sig, &sa, NULL) < 0 && errno != EINVAL) {
+			return negative_errno();
+		}
+	}
+	sigset_t none;
+	sigemptyset(&none);
+	if (sigprocmask(SIG_SETMASK, &none, NULL) < 0) {
+		return negative_errno();
+	}
+	return 0;
+}
+
+int prologue_signals(void)
+{
+	/* A caller's SIG_IGN survives exec; so does its signal mask. Start from the defaults. */
+	int r = prologue_signals_default();
+	if (r < 0) {
+		return r;
+	}
+	/* Writes to a runner that went away must fail with EPIPE, not kill us mid-install. */
+	if (signal(SIGPIPE, SIG_IGN) == SIG_ERR) {
+		return negative_errno();
+	}
+	return 0;
+}
+
+int prologue_no_dump(void)
+{
+	/* Not dumpable: the caller (our real uid) can neither ptrace us nor read our memory, and no
+	 * core file of a root process lands where the caller chose. */
+	struct rlimit none = {0, 0};
+	if (setrlimit(RLIMIT_CORE, &none) < 0 || prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0) {
+		return negative_errno();
+	}
+	return 0;
+}
+
+static int set_limit(int resource, rlim_t soft, rlim_t hard)
+{
+	struct rlimit want = {soft, hard};
+	if (setrlimit(resource, &want) == 0) {
+		return 0;
+	}
+	/* Some hosts (and sandboxes) refuse to raise a hard limit even to root. Then init's limits,
+	 * which no caller can touch, and at worst the soft limit raised to the hard one. */
+	struct rlimit init, cur;
+	if (prlimit(1, resource, NULL, &init) == 0 && setrlimit(resource, &init) == 0) {
+		return 0;
+	}
+	if (getrlimit(resource, &cur) < 0) {
+		return negative_errno();
+	}
+	cur.rlim_cur = soft < cur.rlim_max ? soft : cur.rlim_max;
+	if (setrlimit(resource, &cur) < 0) {
+		return negative_errno();
+	}
+	return 0;
+}
+
+int prologue_rlimits(void)
+{
+	/* Limits the caller set (a file size of one block, a handful of fds) would make the install
+	 * fail half-way, leaving dpkg with half-unpacked packages. The package manager gets one
+	 * fixed set instead; raising a hard limit needs CAP_SYS_RESOURCE, which we still hold here.
+	 */
+	static const struct {
+		int resource;
+		rlim_t soft, hard;
+	} limits[] = {
+		{RLIMIT_CPU, RLIM_INFINITY, RLIM_INFINITY},
+		{RLIMIT_FSIZE, RLIM_INFINITY, RLIM_INFINITY},
+		{RLIMIT_DATA, RLIM_INFINITY, RLIM_INFINITY},
+		{RLIMIT_STACK, 8u << 20, RLIM_INFINITY},
+		{RLIMIT_RSS, RLIM_INFINITY, RLIM_INFINITY},
+		{RLIMIT_NPROC, RLIM_INFINITY, RLIM_INFINITY},
+		{RLIMIT_NOFILE, 1024, 524288},
+		{RLIMIT_MEMLOCK, 8u << 20, 8u << 20},
+		{RLIMIT_AS, RLIM_INFINITY, RLIM_INFINITY},
+		{RLIMIT_LOCKS, RLIM_INFINITY, RLIM_INFINITY},
+		{RLIMIT_NICE, 0, 0},
+		{RLIMIT_RTPRIO, 0, 0},
+		{RLIMIT_RTTIME, RLIM_INFINITY, RLIM_INFINITY},
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(limits); i++) {
+		int r = set_limit(limits[i].resource, limits[i].soft, limits[i].hard);
+		if (r < 0) {
+			return r;
+		}
+	}
+	return 0;
+}

@@ -1,0 +1,411 @@
+/* A runner stand-in for the helper's tests: starts botdesk-helper the way botdesk does, or in
+ * every hostile way a caller could (argc 0, closed stdio, the wrong thing on fd 3, stray fds, a
+ * poisoned umask, tiny limits, blocked or ignored signals, a controlling terminal), speaks the
+ * protocol (or sends raw records), and prints what came back:
+ *   line: TEXT / result: OUTCOME manager=M detail=D / exit: N / signal: N / exec-error: MSG
+ * `bdh-client --serve NAME` listens on the abstract socket @NAME: a foreign peer for --fd3. */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "parse.h"
+#include "proto.h"
+
+#define MAX_RAW 8
+
+struct opts {
+	const char *helper;
+	const char *op; /* decide, install, none */
+	const char *raw[MAX_RAW];
+	size_t nraw;
+	bool keep_open, hold, close_stdio, many_fds, block_signals, ignore_signals, pty;
+	const char *argv_mode; /* normal, argc0, empty, extra */
+	const char *fd3;       /* socket, file, none, stream, dgram, foreign:NAME */
+	int umask_value;
+	struct {
+		int res;
+		rlim_t soft, hard;
+	} limits[8];
+	size_t nlimits;
+};
+
+static _Noreturn void die(const char *what)
+{
+	fprintf(stderr, "bdh-client: %s: %s\n", what, strerror(errno));
+	exit(2);
+}
+
+static int abstract_addr(const char *name, struct sockaddr_un *sa, socklen_t *len)
+{
+	memset(sa, 0, sizeof(*sa));
+	sa->sun_family = AF_UNIX;
+	size_t n = strlen(name);
+	if (n + 1 > sizeof(sa->sun_path)) {
+		return -1;
+	}
+	memcpy(sa->sun_path + 1, name, n);
+	*len = (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 + n);
+	return 0;
+}
+
+static int serve(const char *name)
+{
+	struct sockaddr_un sa;
+	socklen_t len;
+	int fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
+	if (fd < 0 || abstract_addr(name, &sa, &len) < 0 ||
+	    bind(fd, (struct sockaddr *)&sa, len) < 0 || listen(fd, 16) < 0) {
+		die("serve");
+	}
+	printf("ready\n");
+	fflush(stdout);
+	for (;;) {
+		/* Accepted connections are held open, never answered. */
+		if (accept4(fd, NULL, NULL, SOCK_CLOEXEC) < 0 && errno != EINTR) {
+			die("accept");
+		}
+	}
+}
+
+static int parse_limit(const char *spec, struct opts *o)
+{
+	static const struct {
+		const char *name;
+		int res;
+	} names[] = {{"fsize", RLIMIT_FSIZE}, {"nofile", RLIMIT_NOFILE}, {"nproc", RLIMIT_NPROC},
+		     {"stack", RLIMIT_STACK}, {"core", RLIMIT_CORE},     {"cpu", RLIMIT_CPU},
+		     {"as", RLIMIT_AS},       {"data", RLIMIT_DATA}};
+	const char *eq = strchr(spec, '=');
+	if (!eq || o->nlimits >= 8) {
+		return -1;
+	}
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		if (strncmp(spec, names[i].name, (size_t)(eq - spec)) == 0 &&
+		    names[i].name[eq - spec] == '\0') {
+			const char *value = eq + 1, *colon = strchr(value, ':');
+			uint64_t soft, hard;
+			size_t n = colon ? (size_t)(colon - value) : strlen(value);
+			if (parse_u64_n(value, n, UINT64_MAX, &soft) < 0) {
+				return -1;
+			}
+			hard = soft;
+			if (colon && parse_u64(colon + 1, UINT64_MAX, &hard) < 0) {
+				return -1;
+			}
+			o->limits[o->nlimits].res = names[i].res;
+			o->limits[o->nlimits].soft = (rlim_t)soft;
+			o->limits[o->nlimits].hard = (rlim_t)hard;
+			o->nlimits++;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+static int parse_octal(const char *s)
+{
+	int v = 0;
+	if (!*s || strlen(s) > 4) {
+		return -1;
+	}
+	for (; *s; s++) {
+		if (*s < '0' || *s > '7') {
+			return -1;
+		}
+		v = v * 8 + (*s - '0');
+	}
+	return v;
+}
+
+static void usage(void)
+{
+	fprintf(stderr,
+		"usage: bdh-client [--op decide|install|none] [--raw HEX]... [--keep-open] "
+		"[--hold] [--argv normal|argc0|empty|extra] [--close-stdio] [--fd3 "
+		"socket|file|none|stream|dgram|foreign:NAME] [--many-fds] [--umask OCTAL] "
+		"[--rlimit RES=SOFT[:HARD]]... [--block-signals] [--ignore-signals] [--pty] "
+		"HELPER\n       bdh-client --serve NAME\n");
+	exit(2);
+}
+
+static void parse_args(int argc, char **argv, struct opts *o)
+{
+	*o = (struct opts){
+		.op = "decide", .argv_mode = "normal", .fd3 = "socket", .umask_value = -1};
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+		if (strcmp(a, "--serve") == 0 && v) {
+			exit(serve(v));
+		} else if (strcmp(a, "--op") == 0 && v) {
+			o->op = v, i++;
+		} else if (strcmp(a, "--raw") == 0 && v && o->nraw < MAX_RAW) {
+			o->raw[o->nraw++] = v, i++;
+		} else if (strcmp(a, "--argv") == 0 && v) {
+			o->argv_mode = v, i++;
+		} else if (strcmp(a, "--fd3") == 0 && v) {
+			o->fd3 = v, i++;
+		} else if (strcmp(a, "--umask") == 0 && v) {
+			o->umask_value = parse_octal(v), i++;
+			if (o->umask_value < 0) {
+				usage();
+			}
+		} else if (strcmp(a, "--rlimit") == 0 && v) {
+			if (parse_limit(v, o) < 0) {
+				usage();
+			}
+			i++;
+		} else if (strcmp(a, "--keep-open") == 0) {
+			o->keep_open = true;
+		} else if (strcmp(a, "--hold") == 0) {
+			o->hold = true;
+		} else if (strcmp(a, "--close-stdio") == 0) {
+			o->close_stdio = true;
+		} else if (strcmp(a, "--many-fds") == 0) {
+			o->many_fds = true;
+		} else if (strcmp(a, "--block-signals") == 0) {
+			o->block_signals = true;
+		} else if (strcmp(a, "--ignore-signals") == 0) {
+			o->ignore_signals = true;
+		} else if (strcmp(a, "--pty") == 0) {
+			o->pty = true;
+		} else if (a[0] != '-' && !o->helper) {
+			o->helper = a;
+		} else {
+			usage();
+		}
+	}
+	if (!o->helper) {
+		usage();
+	}
+}
+
+/* What the child puts on fd 3. */
+static int make_fd3(const char *how, int sock)
+{
+	if (strcmp(how, "socket") == 0) {
+		return sock;
+	}
+	if (strcmp(how, "file") == 0) {
+		return open("/etc/hostname", O_RDONLY);
+	}
+	if (strcmp(how, "stream") == 0 || strcmp(how, "dgram") == 0) {
+		int sv[2];
+		int type = how[0] == 's' ? SOCK_STREAM : SOCK_DGRAM;
+		return socketpair(AF_UNIX, type, 0, sv) == 0 ? sv[1] : -1;
+	}
+	if (strncmp(how, "foreign:", 8) == 0) {
+		struct sockaddr_un sa;
+		socklen_t len;
+		int fd = socket(AF_UNIX, SOCK_SEQPACKET, 0);
+		if (fd < 0 || abstract_addr(how + 8, &sa, &len) < 0 ||
+		    connect(fd, (struct sockaddr *)&sa, len) < 0) {
+			return -1;
+		}
+		return fd;
+	}
+	return -2; /* none */
+}
+
+static _Noreturn void child(const struct opts *o, int sock, int pty_master)
+{
+	if (o->pty) {
+		/* A session of our own with the pty as its controlling terminal. */
+		setsid();
+		int t = open(ptsname(pty_master), O_RDWR);
+		if (t < 0) {
+			_exit(120);
+		}
+		dup2(t, 0), dup2(t, 1), dup2(t, 2);
+	}
+	int fd = make_fd3(o->fd3, sock);
+	if (fd == -1) {
+		_exit(121);
+	}
+	if (fd >= 0) {
+		if (dup2(fd, 3) < 0) {
+			_exit(122);
+		}
+	} else {
+		close(3);
+	}
+	if (o->many_fds) {
+		/* Stray fds, one far up: the helper must close them without walking to the
+		 * limit. */
+		struct rlimit rl;
+		getrlimit(RLIMIT_NOFILE, &rl);
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+		for (int i = 4; i < 40; i++) {
+			dup2(3, i);
+		}
+		if (rl.rlim_cur > 1000) {
+			dup2(3, (int)rl.rlim_cur - 1);
+		}
+	}
+	if (o->close_stdio) {
+		close(0), close(1), close(2);
+	}
+	if (o->umask_value >= 0) {
+		umask((mode_t)o->umask_value);
+	}
+	for (size_t i = 0; i < o->nlimits; i++) {
+		struct rlimit rl = {o->limits[i].soft, o->limits[i].hard};
+		if (setrlimit(o->limits[i].res, &rl) < 0) {
+			_exit(123);
+		}
+	}
+	if (o->ignore_signals) {
+		for (int s = 1; s < NSIG; s++) {
+			signal(s, SIG_IGN);
+		}
+	}
+	if (o->block_signals) {
+		sigset_t all;
+		sigfillset(&all);
+		sigprocmask(SIG_BLOCK, &all, NULL);
+	}
+	char name[] = "botdesk-helper", empty[] = "", extra[] = "--help";
+	char *normal[] = {name, NULL}, *argc0[] = {NULL}, *emptyv[] = {empty, NULL},
+	     *extrav[] = {name, extra, NULL};
+	char **argv = strcmp(o->argv_mode, "argc0") == 0   ? argc0
+		      : strcmp(o->argv_mode, "empty") == 0 ? emptyv
+		      : strcmp(o->argv_mode, "extra") == 0 ? extrav
+							   : normal;
+	extern char **environ;
+	execve(o->helper, argv, environ);
+	dprintf(2, "exec-error: %s\n", strerror(errno));
+	_exit(126);
+}
+
+static int hex_digit(char c)
+{
+	if (c >= '0' && c <= '9') {
+		return c - '0';
+	}
+	if (c >= 'a' && c <= 'f') {
+		return c - 'a' + 10;
+	}
+	if (c >= 'A' && c <= 'F') {
+		return c - 'A' + 10;
+	}
+	return -1;
+}
+
+static int hex_record(const char *hex, uint8_t *buf, size_t size)
+{
+	size_t n = strlen(hex);
+	if (n % 2 || n / 2 > size) {
+		return -1;
+	}
+	for (size_t i = 0; i < n / 2; i++) {
+		int hi = hex_digit(hex[2 * i]), lo = hex_digit(hex[2 * i + 1]);
+		if (hi < 0 || lo < 0) {
+			return -1;
+		}
+		buf[i] = (uint8_t)(hi << 4 | lo);
+	}
+	return (int)(n / 2);
+}
+
+static void send_request(const struct opts *o, int sock)
+{
+	if (o->nraw > 0) {
+		for (size_t i = 0; i < o->nraw; i++) {
+			uint8_t buf[4096];
+			int n = hex_record(o->raw[i], buf, sizeof(buf));
+			if (n < 0) {
+				fprintf(stderr, "bdh-client: bad hex\n");
+				exit(2);
+			}
+			(void)!send(sock, buf, (size_t)n, MSG_NOSIGNAL);
+		}
+	} else if (strcmp(o->op, "none") != 0) {
+		struct proto_request rq = {.op = strcmp(o->op, "install") == 0 ? PROTO_OP_INSTALL
+									       : PROTO_OP_DECIDE};
+		uint8_t buf[PROTO_REQUEST_SIZE];
+		proto_request_encode(&rq, buf);
+		(void)!send(sock, buf, sizeof(buf), MSG_NOSIGNAL);
+	}
+	if (!o->keep_open) {
+		shutdown(sock, SHUT_WR);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	struct opts o;
+	parse_args(argc, argv, &o);
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	int sv[2];
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0) {
+		die("socketpair");
+	}
+	int master = -1;
+	if (o.pty) {
+		master = posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC);
+		if (master < 0 || grantpt(master) < 0 || unlockpt(master) < 0) {
+			die("pty");
+		}
+	}
+	/* The child's socket end must survive exec: drop CLOEXEC on a copy. */
+	int child_end = fcntl(sv[1], F_DUPFD, 10);
+	pid_t pid = fork();
+	if (pid < 0) {
+		die("fork");
+	}
+	if (pid == 0) {
+		child(&o, child_end, master);
+	}
+	close(sv[1]);
+	close(child_end);
+	if (o.hold) {
+		printf("helper-pid: %d\n", (int)pid);
+		char line[16];
+		if (!fgets(line, sizeof(line), stdin)) {
+			/* EOF: go on */
+		}
+	}
+	send_request(&o, sv[0]);
+	for (;;) {
+		uint8_t buf[PROTO_REPLY_SIZE + 1];
+		ssize_t n = recv(sv[0], buf, sizeof(buf), 0);
+		if (n < 0 && (errno == EINTR || errno == ECONNRESET)) {
+			continue;
+		}
+		if (n <= 0) {
+			break;
+		}
+		struct proto_reply rep;
+		if (proto_reply_decode(buf, (size_t)n, &rep) < 0) {
+			printf("garbage: %zd bytes\n", n);
+		} else if (rep.kind == PROTO_REPLY_LINE) {
+			printf("line: %s\n", rep.text);
+		} else {
+			printf("result: %s manager=%s detail=%d\n", proto_outcome_name(rep.outcome),
+			       proto_manager_name(rep.manager), (int)rep.detail);
+		}
+	}
+	int status;
+	while (waitpid(pid, &status, 0) < 0) {
+		if (errno != EINTR) {
+			die("waitpid");
+		}
+	}
+	if (WIFEXITED(status)) {
+		printf("exit: %d\n", WEXITSTATUS(status));
+	} else {
+		printf("signal: %d\n", WTERMSIG(status));
+	}
+	return 0;
+}

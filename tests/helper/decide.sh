@@ -1,0 +1,120 @@
+#!/usr/bin/env bash
+# The decision table of `botdesk install --dry-run`, row by row, with real processes: real
+# non-root users in and out of group botdesk, with and without no_new_privs, against a helper
+# made setuid root here, one left without the bit, and one on a nosuid mount. The helper's own
+# answers (not permitted, not privileged) are checked beside the runner's words.
+source "$BD_SRCDIR/tests/helper/helper-lib.sh"
+bdh_need_root
+bdh_need_users
+
+out=$(mktemp)
+state=$(bd_scratch "$BD_USER_A")
+state_out=$(bd_scratch "$BD_USER_OUT")
+bdh_on_exit 'rm -rf "$out" "$state" "$state_out"'
+bdh_setuid_copy decide
+suid=$BDH_SUID
+mapfile -t apt_pkgs < <(python3 "$BD_SRCDIR/policy/gen-policy.py" list "$BD_SRCDIR/policy/packages.tsv" apt)
+admin_cmd="apt-get install -y --no-install-recommends ${apt_pkgs[*]}"
+docker_line="RUN apt-get update && apt-get install -y --no-install-recommends ${apt_pkgs[*]} && rm -rf /var/lib/apt/lists/*"
+
+# dry_run USER HELPER [WRAPPER...]: `botdesk install --dry-run` as USER; output in $out, status in $rc.
+dry_run() {
+    local user=$1 helper=$2 dir=$state
+    shift 2
+    [ "$user" != "$BD_USER_OUT" ] || dir=$state_out
+    set +e
+    BOTDESK_HELPER=$helper BOTDESK_STATE_DIR=$dir bd_as "$user" "$@" "$BOTDESK_BIN" install --dry-run >"$out" 2>&1
+    rc=$?
+    set -e
+}
+contains() {
+    local t
+    for t in "$@"; do
+        grep -qF -- "$t" "$out" || { cat "$out" >&2; bd_fail "expected '$t'"; }
+    done
+}
+lacks() {
+    local t
+    for t in "$@"; do
+        if grep -qiF -- "$t" "$out"; then
+            cat "$out" >&2
+            bd_fail "did not expect '$t'"
+        fi
+    done
+}
+
+# A member of group botdesk, with the setuid helper: the install can run; the helper names it.
+dry_run "$BD_USER_A" "$suid"
+[ "$rc" = 0 ] || { cat "$out" >&2; bd_fail "group member: dry run exited $rc"; }
+contains "would run, as root" "/usr/bin/apt-get" "--no-install-recommends install ${apt_pkgs[*]}"
+
+# The same user under no_new_privs (a container's usual state): baked into the image.
+dry_run "$BD_USER_A" "$suid" setpriv --no-new-privs
+[ "$rc" = 1 ] || bd_fail "no_new_privs: exit $rc"
+contains "baked in" "no_new_privs" "$docker_line"
+lacks "sudo"
+
+# Not a member of the group: the exact admin command, and how to grant the right instead.
+dry_run "$BD_USER_OUT" "$suid"
+[ "$rc" = 1 ] || bd_fail "not in group: exit $rc"
+contains "$BD_USER_OUT is not in group botdesk" "$admin_cmd" "usermod -aG botdesk $BD_USER_OUT" \
+    "chown root:botdesk $suid && chmod 4750 $suid"
+lacks "sudo"
+
+# A helper without the setuid bit (as a plain build leaves it): ask the admin.
+dry_run "$BD_USER_A" "$BDH_HELPER"
+[ "$rc" = 1 ] || bd_fail "not setuid: exit $rc"
+contains "is not installed setuid root" "$admin_cmd" "usermod -aG botdesk $BD_USER_A"
+
+# No helper at all.
+dry_run "$BD_USER_A" "/nonexistent/botdesk-helper"
+[ "$rc" = 1 ] || bd_fail "no helper: exit $rc"
+contains "/nonexistent/botdesk-helper is not installed" "$admin_cmd"
+
+# The helper on a nosuid mount (a private mount namespace, so nothing outlives the test).
+nosuid_dir=$(mktemp -d)
+set +e
+unshare -m --propagation private bash -c '
+    set -e
+    mount -t tmpfs -o nosuid,mode=0755 tmpfs "$1"
+    install -m 4750 -o root -g botdesk "$2" "$1/botdesk-helper"
+    source "$BD_SRCDIR/tests/lib.sh"
+    BOTDESK_HELPER=$1/botdesk-helper BOTDESK_STATE_DIR=$4 bd_as "$3" "$BOTDESK_BIN" install --dry-run
+' _ "$nosuid_dir" "$BDH_HELPER" "$BD_USER_A" "$state" >"$out" 2>&1
+rc=$?
+set -e
+rmdir "$nosuid_dir"
+if grep -q "mount: .*permission denied\|mount: .*not permitted" "$out"; then
+    echo "decide: no nosuid mount possible here; that row is covered by the unit test" >&2
+else
+    [ "$rc" = 1 ] || { cat "$out" >&2; bd_fail "nosuid: exit $rc"; }
+    contains "baked in" "nosuid" "$docker_line"
+fi
+
+# Root: runs, through the helper as well.
+set +e
+BOTDESK_HELPER=$BDH_HELPER BOTDESK_STATE_DIR=$state "$BOTDESK_BIN" install --dry-run >"$out" 2>&1
+rc=$?
+set -e
+[ "$rc" = 0 ] || { cat "$out" >&2; bd_fail "root: dry run exited $rc"; }
+contains "would run, as root" "${apt_pkgs[*]}"
+
+# No package manager (the test override only changes the runner's words): no word of privilege.
+dry_run "$BD_USER_A" "$suid" env BOTDESK_PACKAGE_MANAGER=none
+[ "$rc" = 1 ] || bd_fail "no manager: exit $rc"
+contains "package manager" "with your distribution's own tools" "Xvnc"
+lacks "sudo" "unprivileged" "root" "privilege" "admin"
+
+# The helper's own view of the same rows, from bdh-client.
+bd_as "$BD_USER_OUT" "$BDH_CLIENT" "$suid" >"$out" 2>&1 || true
+contains "exec-error: Permission denied"
+bdh_setuid_copy decide-loose
+loose=$BDH_SUID
+chmod 4755 "$loose"
+bd_as "$BD_USER_OUT" "$BDH_CLIENT" "$loose" >"$out" 2>&1
+contains "result: not-permitted manager=none detail=0" "exit: 3"
+bd_as "$BD_USER_A" setpriv --no-new-privs "$BDH_CLIENT" "$suid" >"$out" 2>&1
+contains "result: not-privileged manager=none detail=0" "exit: 2"
+bd_as "$BD_USER_A" "$BDH_CLIENT" "$BDH_HELPER" >"$out" 2>&1
+contains "result: not-privileged manager=none detail=0" "exit: 2"
+echo "decide: every row of the table, with real users and a real setuid helper"

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# The real thing: a package of the desktop is removed, then installed again by `botdesk install`
+# run by a non-root member of group botdesk, through the helper made setuid root, with the real
+# apt-get. A DPkg::Pre-Invoke hook (root's own apt configuration, written here, not something the
+# helper passes) records the capability sets of a process apt starts: the install works with the
+# cut bounding set, and a capability outside it (CAP_SYS_MODULE) is absent.
+source "$BD_SRCDIR/tests/helper/helper-lib.sh"
+bdh_need_root
+bdh_need_users
+[ -x /usr/bin/apt-get ] && command -v dpkg-query >/dev/null || bd_skip "not an apt system"
+
+pkg=xfce4-terminal
+bdh_setuid_copy real-install
+suid=$BDH_SUID
+out=$(mktemp)
+state=$(bd_scratch "$BD_USER_A")
+caps=$(mktemp -p /run botdesk-test-caps.XXXXXX)
+hook=/etc/apt/apt.conf.d/99botdesk-test-caps
+cleanup() {
+    rm -f "$hook" "$caps" "$out"
+    rm -rf "$state"
+    # Whatever happened, leave the package installed as it was.
+    dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' ||
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "$pkg" >/dev/null 2>&1 || true
+}
+bdh_on_exit cleanup
+printf 'DPkg::Pre-Invoke { "grep -E ^Cap /proc/self/status > %s"; };\n' "$caps" >"$hook"
+
+if dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed'; then
+    dpkg -r "$pkg" >/dev/null
+fi
+dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' && bd_fail "$pkg is still installed"
+
+set +e
+BOTDESK_HELPER=$suid BOTDESK_STATE_DIR=$state bd_as "$BD_USER_A" timeout 900 "$BOTDESK_BIN" install >"$out" 2>&1
+rc=$?
+set -e
+[ "$rc" = 0 ] || { cat "$out" >&2; bd_fail "botdesk install through the setuid helper exited $rc"; }
+grep -qx "The desktop's packages are installed." "$out" || { cat "$out" >&2; bd_fail "no success line"; }
+dpkg-query -W -f='${Status}' "$pkg" | grep -q 'install ok installed' || bd_fail "$pkg was not installed"
+
+# What apt's own child held: exactly the install bounding set; no module loading.
+[ -s "$caps" ] || bd_fail "the Pre-Invoke hook did not run"
+grep -qx $'CapBnd:\t'"$BDH_CAPBND" "$caps" || { cat "$caps" >&2; bd_fail "unexpected bounding set"; }
+eff=$(sed -n 's/^CapEff:\t//p' "$caps")
+[ $(((16#$eff >> 16) & 1)) = 0 ] || bd_fail "CAP_SYS_MODULE is in the package manager's effective set"
+[ $(((16#$eff >> 0) & 1)) = 1 ] || bd_fail "CAP_CHOWN is missing: the install set was cut too far"
+echo "real-install: $pkg installed through the setuid helper by $BD_USER_A, without CAP_SYS_MODULE"

@@ -1,0 +1,217 @@
+/* The package manager of the helper's test build. It reports what it was started with (argv,
+ * environment, fds, umask, limits, signals, credentials, capabilities, session, terminal) on
+ * stdout, which the helper relays to the test, then behaves as $BOTDESK_STUB_DIR/mode says. */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "parse.h"
+
+static void report_argv(int argc, char **argv)
+{
+	printf("stub-argv:");
+	for (int i = 0; i < argc; i++) {
+		printf(" %s", argv[i]);
+	}
+	printf("\n");
+}
+
+static void report_env(void)
+{
+	extern char **environ;
+	for (char **e = environ; *e; e++) {
+		printf("stub-env: %s\n", *e);
+	}
+}
+
+static void report_fds(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	if (!d) {
+		printf("stub-fds: ?\n");
+		return;
+	}
+	printf("stub-fds:");
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		uint64_t fd;
+		if (parse_u64(e->d_name, INT32_MAX, &fd) == 0 && (int)fd != dirfd(d)) {
+			printf(" %s", e->d_name);
+		}
+	}
+	printf("\n");
+	closedir(d);
+}
+
+static void report_status(void)
+{
+	static const char *const keys[] = {
+		"Umask:",  "Uid:",    "Gid:",    "Groups:", "SigBlk:", "SigIgn:",
+		"CapInh:", "CapPrm:", "CapEff:", "CapBnd:", "CapAmb:", "NoNewPrivs:"};
+	FILE *f = fopen("/proc/self/status", "re");
+	char line[512];
+	while (f && fgets(line, sizeof(line), f)) {
+		for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+			if (strncmp(line, keys[i], strlen(keys[i])) == 0) {
+				printf("stub-status: %s", line);
+			}
+		}
+	}
+	if (f) {
+		fclose(f);
+	}
+}
+
+static void report_limits(void)
+{
+	static const struct {
+		const char *name;
+		int res;
+	} lims[] = {{"fsize", RLIMIT_FSIZE}, {"nofile", RLIMIT_NOFILE}, {"nproc", RLIMIT_NPROC},
+		    {"stack", RLIMIT_STACK}, {"core", RLIMIT_CORE},     {"cpu", RLIMIT_CPU},
+		    {"as", RLIMIT_AS},       {"data", RLIMIT_DATA}};
+	for (size_t i = 0; i < sizeof(lims) / sizeof(lims[0]); i++) {
+		struct rlimit rl;
+		getrlimit(lims[i].res, &rl);
+		printf("stub-limit: %s %lld %lld\n", lims[i].name,
+		       rl.rlim_cur == RLIM_INFINITY ? -1LL : (long long)rl.rlim_cur,
+		       rl.rlim_max == RLIM_INFINITY ? -1LL : (long long)rl.rlim_max);
+	}
+}
+
+static void report_session(void)
+{
+	printf("stub-session: pid=%d sid=%d pgid=%d\n", (int)getpid(), (int)getsid(0),
+	       (int)getpgrp());
+	struct stat in, null;
+	bool devnull = fstat(0, &in) == 0 && stat("/dev/null", &null) == 0 && S_ISCHR(in.st_mode) &&
+		       in.st_rdev == null.st_rdev;
+	printf("stub-stdin: %s\n", devnull ? "devnull" : "other");
+	int tty = open("/dev/tty", O_RDWR | O_CLOEXEC);
+	printf("stub-tty: %s\n", tty >= 0 ? "open" : strerror(errno));
+	char cwd[256];
+	printf("stub-cwd: %s\n", getcwd(cwd, sizeof(cwd)) ? cwd : "?");
+}
+
+static void read_mode(char *mode, size_t size)
+{
+	snprintf(mode, size, "ok");
+	const char *dir = getenv("BOTDESK_STUB_DIR");
+	if (!dir) {
+		return;
+	}
+	char path[4096];
+	snprintf(path, sizeof(path), "%s/mode", dir);
+	FILE *f = fopen(path, "re");
+	if (f) {
+		if (fgets(mode, (int)size, f)) {
+			mode[strcspn(mode, "\n")] = '\0';
+		}
+		fclose(f);
+	}
+}
+
+/* A record of every run, so a test can tell what ran, and that nothing did. */
+static void record(int argc, char **argv)
+{
+	const char *dir = getenv("BOTDESK_STUB_DIR");
+	if (!dir) {
+		return;
+	}
+	char path[4096];
+	snprintf(path, sizeof(path), "%s/ran", dir);
+	FILE *r = fopen(path, "ae");
+	if (!r) {
+		return;
+	}
+	for (int i = 1; i < argc; i++) {
+		fprintf(r, "%s%s", i > 1 ? " " : "", argv[i]);
+	}
+	fprintf(r, "\n");
+	fclose(r);
+}
+
+static bool has_arg(int argc, char **argv, const char *a)
+{
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], a) == 0) {
+			return true;
+		}
+	}
+	return false;
+}
+
+int main(int argc, char **argv)
+{
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	report_argv(argc, argv);
+	report_env();
+	report_fds();
+	report_status();
+	report_limits();
+	report_session();
+	char mode[64];
+	read_mode(mode, sizeof(mode));
+	record(argc, argv);
+	bool update = has_arg(argc, argv, "update");
+	if (strcmp(mode, "ok") == 0 || (update && strcmp(mode, "update-fail") != 0)) {
+		printf("pmstatus:xfwm4:50.0000:Installing xfwm4\n");
+		printf("stub: %s done\n", update ? "update" : "install");
+		return 0;
+	}
+	if (strcmp(mode, "update-fail") == 0) {
+		printf("E: Failed to fetch "
+		       "http://deb.debian.org/debian/dists/bookworm/InRelease\n");
+		return 100;
+	}
+	if (strcmp(mode, "not-found") == 0) {
+		printf("E: Unable to locate package tigervnc-standalone-server\n");
+		return 100;
+	}
+	if (strcmp(mode, "locked") == 0) {
+		printf("E: Could not get lock /var/lib/dpkg/lock-frontend. It is held by process "
+		       "4242 (apt-get)\n");
+		printf("E: Unable to acquire the dpkg frontend lock (/var/lib/dpkg/lock-frontend), "
+		       "is another process using it?\n");
+		return 100;
+	}
+	if (strcmp(mode, "download") == 0) {
+		printf("E: Failed to fetch http://deb.debian.org/debian/pool/main/x/xfwm4.deb\n");
+		return 100;
+	}
+	if (strcmp(mode, "fail") == 0) {
+		printf("E: Sub-process /usr/bin/dpkg returned an error code (1)\n");
+		return 100;
+	}
+	if (strcmp(mode, "hang") == 0) {
+		/* Ignores TERM: only the KILL after the grace ends it. */
+		signal(SIGTERM, SIG_IGN);
+		printf("stub: hanging\n");
+		for (;;) {
+			pause();
+		}
+	}
+	if (strcmp(mode, "straggler") == 0) {
+		/* The leader exits at once; a child of its group that ignores TERM lives on and
+		 * keeps the output pipe open, as a careless maintainer script's daemon would. */
+		pid_t p = fork();
+		if (p == 0) {
+			signal(SIGTERM, SIG_IGN);
+			for (;;) {
+				pause();
+			}
+		}
+		printf("stub-straggler: %d\n", (int)p);
+		return 0;
+	}
+	printf("stub: unknown mode %s\n", mode);
+	return 3;
+}
