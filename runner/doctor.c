@@ -1,8 +1,6 @@
 #include "doctor.h"
 
 #include <fcntl.h>
-#include <grp.h>
-#include <pwd.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -35,30 +33,6 @@ static void line(struct report *r, bool ok, const char *what, const char *detail
 	}
 }
 
-static bool in_group(gid_t gid)
-{
-	if (getegid() == gid) {
-		return true;
-	}
-	gid_t groups[256];
-	int n = getgroups(256, groups);
-	for (int i = 0; i < n; i++) {
-		if (groups[i] == gid) {
-			return true;
-		}
-	}
-	return false;
-}
-
-static bool no_new_privs(void)
-{
-	char buf[8192];
-	if (read_file_at(AT_FDCWD, "/proc/self/status", buf, sizeof(buf), NULL) < 0) {
-		return false;
-	}
-	return strstr(buf, "\nNoNewPrivs:\t1") != NULL;
-}
-
 static void check_programs(const struct settings *s, struct report *r)
 {
 	const char *missing[POLICY_PROGRAM_COUNT + 1];
@@ -84,51 +58,43 @@ static void check_programs(const struct settings *s, struct report *r)
 
 static void check_helper(const struct settings *s, struct report *r)
 {
+	struct install_facts f;
+	(void)install_facts_gather(s, &f);
 	struct stat st;
 	char detail[1024], fix[1024] = "";
-	struct group *g = getgrnam(HELPER_GROUP);
 	bool ok = false;
 	if (stat(s->helper, &st) < 0) {
 		snprintf(detail, sizeof(detail), "%s: %s", s->helper, strerror(errno));
 		snprintf(fix, sizeof(fix),
 			 "install botdesk (scripts/setup, or the botdesk package)");
 	} else {
-		bool setuid_root = st.st_uid == 0 && (st.st_mode & S_ISUID);
-		bool right_group = g && st.st_gid == g->gr_gid;
-		snprintf(detail, sizeof(detail), "%s mode %04o owner %u group %u%s", s->helper,
+		snprintf(detail, sizeof(detail), "%s mode %04o owner %u group %u%s%s", s->helper,
 			 (unsigned)(st.st_mode & 07777), (unsigned)st.st_uid, (unsigned)st.st_gid,
-			 setuid_root ? "" : " (not setuid root)");
-		ok = setuid_root && right_group && (st.st_mode & 07777) == 04750;
-		if (!ok) {
+			 f.helper_setuid_root ? "" : " (not setuid root)",
+			 f.nosuid ? " on a nosuid mount" : "");
+		ok = f.helper_setuid_root && !f.nosuid && (st.st_mode & 07777) == 04750 &&
+		     strcmp(f.group, HELPER_GROUP) == 0;
+		if (f.nosuid) {
+			snprintf(fix, sizeof(fix),
+				 "the setuid bit has no effect here: bake the packages into the "
+				 "image");
+		} else if (!ok) {
 			snprintf(fix, sizeof(fix),
 				 "as root: groupadd --system %s; chown root:%s %s; chmod 4750 %s",
 				 HELPER_GROUP, HELPER_GROUP, s->helper, s->helper);
 		}
-		struct statvfs vfs;
-		if (ok && statvfs(s->helper, &vfs) == 0 && (vfs.f_flag & ST_NOSUID)) {
-			ok = false;
-			snprintf(detail + strlen(detail), sizeof(detail) - strlen(detail),
-				 " on a nosuid mount");
-			snprintf(fix, sizeof(fix),
-				 "the setuid bit has no effect here: bake the packages into the "
-				 "image");
-		}
 	}
 	line(r, ok, "helper", detail, fix);
-	if (geteuid() != 0) {
-		bool member = g && in_group(g->gr_gid);
-		char who[256];
-		snprintf(who, sizeof(who), "uid %u %s group %s", (unsigned)getuid(),
-			 member ? "is in" : "is not in", HELPER_GROUP);
-		char gfix[256];
-		struct passwd *pw = getpwuid(getuid());
+	if (!f.root) {
+		char who[256], gfix[256];
+		snprintf(who, sizeof(who), "%s %s group %s", f.user,
+			 f.helper_usable ? "is in" : "is not in", HELPER_GROUP);
 		snprintf(gfix, sizeof(gfix), "as root: usermod -aG %s %s, then log in again",
-			 HELPER_GROUP, pw ? pw->pw_name : "USER");
-		line(r, member, "group", who, gfix);
+			 HELPER_GROUP, f.user);
+		line(r, f.helper_usable, "group", who, gfix);
 	}
-	bool nnp = no_new_privs();
-	line(r, !nnp, "no_new_privs",
-	     nnp ? "set: a setuid helper cannot gain root here" : "not set",
+	line(r, !f.no_new_privs, "no_new_privs",
+	     f.no_new_privs ? "set: a setuid helper cannot gain root here" : "not set",
 	     "this process tree cannot install: bake the packages into the image, or ask an admin");
 }
 
