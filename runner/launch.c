@@ -474,6 +474,11 @@ int launch_desktop(const struct settings *s, struct profile *p, uint64_t wait_ms
 			 l.display);
 		avoid = l.display;
 	}
+	/* Consume what arrived: restoring the mask with the signal still pending would kill us
+	 * before main() could say what happened to the launch. */
+	struct signalfd_siginfo si;
+	while (sigfd >= 0 && read(sigfd, &si, sizeof(si)) == sizeof(si)) {
+	}
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	return r;
 }

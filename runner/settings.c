@@ -104,6 +104,9 @@ static void trim(char **s)
 	*s = p;
 }
 
+/* Where each value came from, so an error can point at botdesk.conf when that is the culprit. */
+static const char *origin[S_COUNT];
+
 /* Reads botdesk.conf into values[] (malloc'ed strings). An absent file is no error. */
 static int read_config(const char *path, char *values[S_COUNT], struct error *err)
 {
@@ -153,6 +156,7 @@ static int read_config(const char *path, char *values[S_COUNT], struct error *er
 		}
 		free(values[which]);
 		values[which] = strdup(value);
+		origin[which] = path;
 		if (!values[which]) {
 			r = -ENOMEM;
 			break;
@@ -165,6 +169,10 @@ static int read_config(const char *path, char *values[S_COUNT], struct error *er
 
 static int setting_error(struct error *err, int which, const char *value, const char *what)
 {
+	if (origin[which]) {
+		return error_set(err, -EINVAL, "%s: %s = '%s' is not valid: %s", origin[which],
+				 defs[which].key, value, what);
+	}
 	return error_set(err, -EINVAL, "%s='%s' is not valid: %s", defs[which].env, value, what);
 }
 
@@ -323,6 +331,7 @@ int settings_load(struct settings *ret, struct error *err)
 		for (int i = 0; i < S_COUNT; i++) {
 			const char *v = getenv(defs[i].env);
 			if (v) {
+				origin[i] = NULL;
 				free(values[i]);
 				values[i] = strdup(v);
 				if (!values[i]) {
@@ -341,6 +350,7 @@ int settings_load(struct settings *ret, struct error *err)
 	}
 	for (int i = 0; i < S_COUNT; i++) {
 		free(values[i]);
+		origin[i] = NULL;
 	}
 	if (r < 0) {
 		settings_free(&s);

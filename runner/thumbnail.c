@@ -8,6 +8,7 @@
 #include <X11/extensions/XShm.h>
 #include <fcntl.h>
 #include <png.h>
+#include <pthread.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdint.h>
@@ -231,14 +232,21 @@ static int scaler_init(struct scaler *sc, unsigned sw, unsigned sh, unsigned ow,
 	return r;
 }
 
-/* The arithmetic runs on GCC/Clang vector types, 16-bit lanes throughout (a weight of at most
- * 256 times a level of at most 255, summed over weights that total 256, fits): sixteen bytes of a
- * row at a time for the vertical pass, the four channels of a pixel at once for the horizontal
- * one. At -O2 the compiler would leave these loops scalar. */
-typedef uint8_t u8x4 __attribute__((vector_size(4)));
-typedef uint16_t u16x4 __attribute__((vector_size(8)));
+/* The vertical pass runs on GCC/Clang vector types, sixteen bytes of a row at a time in 16-bit
+ * lanes (a weight of at most 256 times a level of at most 255, summed over weights that total
+ * 256, fits); at -O2 the compiler would leave the loop scalar. */
 typedef uint8_t u8x16 __attribute__((vector_size(16)));
 typedef uint16_t u16x16 __attribute__((vector_size(32)));
+
+/* A BGRX pixel spread into the four 16-bit lanes of a 64-bit word (B lowest), so that one
+ * multiply weighs all four channels: a level times a weight is at most 65280 and the weights of
+ * an output pixel sum to 256, so no lane ever carries into the next. */
+static inline uint64_t spread(uint32_t px)
+{
+	uint64_t x = px;
+	x = (x | (x << 16)) & 0x0000ffff0000ffffULL;
+	return (x | (x << 8)) & 0x00ff00ff00ff00ffULL;
+}
 
 /* The vertical sums back to levels (rounded), then the row reduced horizontally. */
 static void finish_row(struct scaler *sc)
@@ -265,17 +273,17 @@ static void finish_row(struct scaler *sc)
 	for (unsigned ox = 0; ox < ow; ox++) {
 		const uint8_t *p = v + 4 * (size_t)first[ox];
 		const uint16_t *w = weights + off[ox];
-		u16x4 sum = {0, 0, 0, 0};
+		uint64_t sum = 0;
 		for (unsigned j = 0; j < taps[ox]; j++, p += 4) {
-			u8x4 px;
+			uint32_t px;
 			memcpy(&px, p, sizeof(px));
-			sum += __builtin_convertvector(px, u16x4) * w[j];
+			sum += spread(px) * w[j];
 		}
-		sum = (sum + 128) >> 8;
-		/* The pixel is B, G, R, X. */
-		out[3 * ox] = (unsigned char)sum[2];
-		out[3 * ox + 1] = (unsigned char)sum[1];
-		out[3 * ox + 2] = (unsigned char)sum[0];
+		/* Back from weights summing to 256, rounded: each lane + 128, >> 8. */
+		sum = ((sum + 0x0080008000800080ULL) >> 8) & 0x00ff00ff00ff00ffULL;
+		out[3 * ox] = (unsigned char)(sum >> 32);
+		out[3 * ox + 1] = (unsigned char)(sum >> 16);
+		out[3 * ox + 2] = (unsigned char)sum;
 	}
 	png_write_row(sc->png, sc->out);
 	memset(acc, 0, n * sizeof(uint16_t));
@@ -363,88 +371,224 @@ static int push_strip(struct scaler *sc, XImage *img, unsigned y0, uint8_t *tmp)
 	return 0;
 }
 
-/* The screen is read in strips of STRIP_BYTES: with MIT-SHM through one small segment the
- * server fills again and again (each page the server touches the first time costs a fault, and
- * faults are what a whole-screen segment would spend its time on), else with XGetImage. */
-#define STRIP_BYTES (192 * 1024)
+/* The screen is read in strips of STRIP_BYTES, by a thread of its own into two MIT-SHM segments
+ * in turn, while this thread scales and encodes the strip before: the X server's work and the
+ * round trips overlap ours. Strips, not the whole screen: a page the server touches for the
+ * first time costs a fault, and on a virtual machine whole-screen segments spend most of their
+ * time there (see docs/session.md). Without MIT-SHM (another IPC namespace or uid) the strips
+ * come through XGetImage. */
+#define STRIP_BYTES (96 * 1024)
+
+enum slot_state { SLOT_EMPTY, SLOT_FULL };
+
+struct slot {
+	XShmSegmentInfo shm;
+	XImage *img; /* the strip: with MIT-SHM the segment's image, reused */
+	unsigned y0; /* the source row it starts at */
+	enum slot_state state;
+};
 
 struct grabber {
 	Display *dpy;
 	Window root;
-	XWindowAttributes wa;
-	XShmSegmentInfo shm;
-	XImage *shm_img;
-	unsigned rows;
+	unsigned w, h, rows;
+	bool shm; /* both slots have an attached segment */
+	struct slot slot[2];
+	pthread_t thread;
+	bool started;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	bool abort; /* the consumer gave up */
+	int error;  /* the grabbing thread's failure, -errno */
 };
 
-static void grabber_done(struct grabber *g)
+static void slot_drop_shm(struct slot *s)
 {
-	if (g->shm_img) {
-		XShmDetach(g->dpy, &g->shm);
-		shmdt(g->shm.shmaddr);
-		g->shm_img->data = NULL;
-		XDestroyImage(g->shm_img);
-		g->shm_img = NULL;
+	if (s->img && s->shm.shmaddr && s->shm.shmaddr != (char *)-1) {
+		shmdt(s->shm.shmaddr);
+		s->img->data = NULL;
+		XDestroyImage(s->img);
+		s->img = NULL;
 	}
 }
 
-/* MIT-SHM when the server offers it and can attach our segment (same IPC namespace and uid). */
-static void grabber_try_shm(struct grabber *g)
+static bool slot_make_shm(struct grabber *g, struct slot *s)
 {
+	int screen = DefaultScreen(g->dpy);
+	s->img = XShmCreateImage(g->dpy, DefaultVisual(g->dpy, screen),
+				 (unsigned)DefaultDepth(g->dpy, screen), ZPixmap, NULL, &s->shm,
+				 g->w, g->rows);
+	if (!s->img) {
+		return false;
+	}
+	size_t size = (size_t)s->img->bytes_per_line * g->rows;
+	s->shm.shmid = shmget(IPC_PRIVATE, size, IPC_CREAT | 0600);
+	s->shm.shmaddr = s->shm.shmid < 0 ? (char *)-1 : shmat(s->shm.shmid, NULL, 0);
+	if (s->shm.shmid >= 0) {
+		/* Gone with its last user, even if we crash. */
+		shmctl(s->shm.shmid, IPC_RMID, NULL);
+	}
+	if (s->shm.shmaddr == (char *)-1) {
+		XDestroyImage(s->img);
+		s->img = NULL;
+		return false;
+	}
+#ifdef MADV_POPULATE_WRITE
+	/* One batch of our own page-table entries instead of a fault per page. */
+	(void)madvise(s->shm.shmaddr, size, MADV_POPULATE_WRITE);
+#endif
+	s->img->data = s->shm.shmaddr;
+	s->shm.readOnly = False;
+	return XShmAttach(g->dpy, &s->shm);
+}
+
+/* MIT-SHM when the server offers it and can attach our segments (same IPC namespace and uid):
+ * both attached, then one round trip to learn whether it worked. */
+static void grabber_setup(struct grabber *g)
+{
+	int screen = DefaultScreen(g->dpy);
+	g->root = RootWindow(g->dpy, screen);
+	g->w = (unsigned)DisplayWidth(g->dpy, screen);
+	g->h = (unsigned)DisplayHeight(g->dpy, screen);
+	unsigned per_row = g->w * 4;
+	g->rows = STRIP_BYTES / per_row ? STRIP_BYTES / per_row : 1;
+	g->rows = g->rows < g->h ? g->rows : g->h;
 	if (!XShmQueryExtension(g->dpy)) {
 		return;
 	}
-	XImage *img = XShmCreateImage(g->dpy, g->wa.visual, (unsigned)g->wa.depth, ZPixmap, NULL,
-				      &g->shm, (unsigned)g->wa.width, g->rows);
-	if (!img) {
-		return;
-	}
-	size_t size = (size_t)img->bytes_per_line * g->rows;
-	g->shm.shmid = shmget(IPC_PRIVATE, size, IPC_CREAT | 0600);
-	g->shm.shmaddr = g->shm.shmid < 0 ? (char *)-1 : shmat(g->shm.shmid, NULL, 0);
-	if (g->shm.shmid >= 0) {
-		/* Gone with its last user, even if we crash. */
-		shmctl(g->shm.shmid, IPC_RMID, NULL);
-	}
-	if (g->shm.shmaddr == (char *)-1) {
-		XDestroyImage(img);
-		return;
-	}
-#ifdef MADV_POPULATE_WRITE
-	(void)madvise(g->shm.shmaddr, size, MADV_POPULATE_WRITE);
-#endif
-	img->data = g->shm.shmaddr;
-	g->shm.readOnly = False;
 	x_error = 0;
-	bool ok = XShmAttach(g->dpy, &g->shm);
+	bool ok = slot_make_shm(g, &g->slot[0]) && slot_make_shm(g, &g->slot[1]);
 	XSync(g->dpy, False);
-	if (!ok || x_error) {
-		shmdt(g->shm.shmaddr);
-		img->data = NULL;
-		XDestroyImage(img);
+	if (ok && !x_error) {
+		g->shm = true;
 		return;
 	}
-	g->shm_img = img;
+	for (int i = 0; i < 2; i++) {
+		if (g->slot[i].img) {
+			XShmDetach(g->dpy, &g->slot[i].shm);
+		}
+	}
+	XSync(g->dpy, False);
+	slot_drop_shm(&g->slot[0]);
+	slot_drop_shm(&g->slot[1]);
 }
 
-static XImage *grab_strip(struct grabber *g, unsigned y0)
+/* Once the grabbing thread is joined: the segments detached, the connection closed. */
+static void grabber_close(struct grabber *g)
 {
-	if (g->shm_img) {
-		x_error = 0;
-		if (XShmGetImage(g->dpy, g->root, g->shm_img, 0, (int)y0, AllPlanes) && !x_error) {
-			return g->shm_img;
-		}
-		return NULL;
+	for (int i = 0; i < 2 && g->shm; i++) {
+		XShmDetach(g->dpy, &g->slot[i].shm);
 	}
+	XCloseDisplay(g->dpy);
+}
+
+/* What is left once the connection is closed or abandoned. */
+static void grabber_free(struct grabber *g)
+{
+	for (int i = 0; i < 2; i++) {
+		if (g->shm) {
+			slot_drop_shm(&g->slot[i]);
+		} else if (g->slot[i].img) {
+			XDestroyImage(g->slot[i].img);
+			g->slot[i].img = NULL;
+		}
+	}
+}
+
+static XImage *grab_strip(struct grabber *g, struct slot *s, unsigned y0)
+{
 	x_error = 0;
-	XImage *img = XGetImage(g->dpy, g->root, 0, (int)y0, (unsigned)g->wa.width, g->rows,
-				AllPlanes, ZPixmap);
+	if (g->shm) {
+		bool ok = XShmGetImage(g->dpy, g->root, s->img, 0, (int)y0, AllPlanes);
+		return ok && !x_error ? s->img : NULL;
+	}
+	XImage *img = XGetImage(g->dpy, g->root, 0, (int)y0, g->w, g->rows, AllPlanes, ZPixmap);
 	if (img && x_error) {
 		XDestroyImage(img);
 		return NULL;
 	}
 	return img;
 }
+
+/* The last strip is moved up to end at the screen's bottom edge; the consumer skips the rows it
+ * already has. */
+static unsigned strip_start(const struct grabber *g, unsigned y)
+{
+	return y + g->rows > g->h ? g->h - g->rows : y;
+}
+
+static bool wait_slot(struct grabber *g, struct slot *s, enum slot_state want)
+{
+	pthread_mutex_lock(&g->lock);
+	while (s->state != want && !g->abort && !g->error) {
+		pthread_cond_wait(&g->cond, &g->lock);
+	}
+	bool ok = s->state == want && !g->abort && !g->error;
+	pthread_mutex_unlock(&g->lock);
+	return ok;
+}
+
+static void set_slot(struct grabber *g, struct slot *s, enum slot_state state, int error)
+{
+	pthread_mutex_lock(&g->lock);
+	s->state = state;
+	if (error && !g->error) {
+		g->error = error;
+	}
+	pthread_cond_broadcast(&g->cond);
+	pthread_mutex_unlock(&g->lock);
+}
+
+/* The grabbing thread: the only one talking to the server while it runs, so the connection's
+ * error jump is its own. */
+static void *grab_thread(void *arg)
+{
+	struct grabber *g = arg;
+	if (sigsetjmp(connection_lost, 1) != 0) {
+		set_slot(g, &g->slot[0], g->slot[0].state, -ECONNRESET);
+		return NULL;
+	}
+	connection_armed = 1;
+	for (unsigned y = 0, k = 0; y < g->h; y += g->rows, k++) {
+		struct slot *s = &g->slot[k & 1];
+		if (!wait_slot(g, s, SLOT_EMPTY)) {
+			break;
+		}
+		if (!g->shm && s->img) {
+			XDestroyImage(s->img);
+		}
+		s->y0 = strip_start(g, y);
+		s->img = grab_strip(g, s, s->y0);
+		set_slot(g, s, s->img ? SLOT_FULL : SLOT_EMPTY, s->img ? 0 : -EIO);
+		if (!s->img) {
+			break;
+		}
+	}
+	connection_armed = 0;
+	return NULL;
+}
+
+static int grabber_start(struct grabber *g)
+{
+	int r = -pthread_create(&g->thread, NULL, grab_thread, g);
+	g->started = r == 0;
+	return r;
+}
+
+/* Stops (if need be) and joins the grabbing thread; its error, if any. */
+static int grabber_stop(struct grabber *g)
+{
+	if (g->started) {
+		pthread_mutex_lock(&g->lock);
+		g->abort = true;
+		pthread_cond_broadcast(&g->cond);
+		pthread_mutex_unlock(&g->lock);
+		pthread_join(g->thread, NULL);
+		g->started = false;
+	}
+	return g->error;
+}
+
 struct membuf {
 	unsigned char *data;
 	size_t len, cap;
@@ -481,7 +625,6 @@ static void png_flush_mem(png_structp png)
 /* Everything one thumbnail holds, so that both ways out of the middle (libpng's error jump and
  * a broken X connection) can release it. */
 struct job {
-	Display *dpy;
 	unsigned max_w, max_h;
 	struct grabber g;
 	struct scaler sc;
@@ -492,24 +635,10 @@ struct job {
 	struct error *err;
 };
 
-/* What is left once the connection is closed or abandoned. */
-static void job_free(struct job *j)
-{
-	if (j->g.shm_img) {
-		shmdt(j->g.shm.shmaddr);
-		j->g.shm_img->data = NULL;
-		XDestroyImage(j->g.shm_img);
-		j->g.shm_img = NULL;
-	}
-	scaler_free(&j->sc);
-	png_destroy_write_struct(&j->png, &j->info);
-	free(j->tmp);
-}
-
 /* zlib level 1 with one cheap filter (SUB) and run-length matching only: a screen is mostly runs
- * of one colour, and this is several times faster than libpng's defaults for a slightly larger
- * file. Run-length matching needs no window and no hash table, so both are kept small: less
- * memory to touch. */
+ * of one colour, and this is several times faster than libpng's defaults for a file about the
+ * same size. Run-length matching needs no large hash table, so memLevel is small: less memory to
+ * touch. */
 static void png_setup(struct job *j, unsigned ow, unsigned oh)
 {
 	png_set_write_fn(j->png, &j->m, png_write_mem, png_flush_mem);
@@ -523,33 +652,47 @@ static void png_setup(struct job *j, unsigned ow, unsigned oh)
 	png_write_info(j->png, j->info);
 }
 
-/* Grabs, scales and encodes, strip by strip. */
+/* Scales and encodes each strip the grabbing thread delivers. */
+static int consume(struct job *j)
+{
+	struct grabber *g = &j->g;
+	for (unsigned y = 0, k = 0; y < g->h; y += g->rows, k++) {
+		struct slot *s = &g->slot[k & 1];
+		if (!wait_slot(g, s, SLOT_FULL)) {
+			int r = grabber_stop(g);
+			return r < 0 ? r : -EIO;
+		}
+		push_strip(&j->sc, s->img, s->y0, j->tmp);
+		set_slot(g, s, SLOT_EMPTY, 0);
+	}
+	return grabber_stop(g);
+}
+
 static int run_job(struct job *j)
 {
 	if (setjmp(png_jmpbuf(j->png))) {
+		grabber_stop(&j->g);
 		return error_set(j->err, -EIO, "cannot encode the PNG");
 	}
 	struct grabber *g = &j->g;
-	unsigned sw = (unsigned)g->wa.width, sh = (unsigned)g->wa.height, ow, oh;
-	fit(sw, sh, j->max_w, j->max_h, &ow, &oh);
-	int r = scaler_init(&j->sc, sw, sh, ow, oh, j->png);
-	j->tmp = malloc((size_t)sw * 4);
+	unsigned ow, oh;
+	fit(g->w, g->h, j->max_w, j->max_h, &ow, &oh);
+	int r = scaler_init(&j->sc, g->w, g->h, ow, oh, j->png);
+	j->tmp = malloc((size_t)g->w * 4);
 	if (r < 0 || !j->tmp) {
 		return error_set(j->err, -ENOMEM, "out of memory");
 	}
 	png_setup(j, ow, oh);
-	for (unsigned y = 0; y < sh; y += g->rows) {
-		/* The last strip is moved up to end at the screen's bottom edge; rows already
-		 * fed are skipped. */
-		unsigned y0 = y + g->rows > sh ? sh - g->rows : y;
-		XImage *img = grab_strip(g, y0);
-		if (!img) {
-			return error_set(j->err, -EIO, "cannot read the screen's pixels");
-		}
-		push_strip(&j->sc, img, y0, j->tmp);
-		if (img != g->shm_img) {
-			XDestroyImage(img);
-		}
+	r = grabber_start(g);
+	if (r < 0) {
+		return error_set(j->err, r, "cannot start a thread: %s", strerror(-r));
+	}
+	r = consume(j);
+	if (r == -ECONNRESET) {
+		return r;
+	}
+	if (r < 0) {
+		return error_set(j->err, r, "cannot read the screen's pixels");
 	}
 	png_write_end(j->png, NULL);
 	if (j->m.failed) {
@@ -558,44 +701,24 @@ static int run_job(struct job *j)
 	return 0;
 }
 
-/* Sizes the strips and grabs with MIT-SHM when the server takes our segment. */
-static int run_job_on(struct job *j)
-{
-	struct grabber *g = &j->g;
-	g->dpy = j->dpy;
-	g->root = DefaultRootWindow(j->dpy);
-	if (!XGetWindowAttributes(j->dpy, g->root, &g->wa) || g->wa.width <= 0 ||
-	    g->wa.height <= 0) {
-		return error_set(j->err, -EIO, "cannot read the screen's size");
-	}
-	unsigned per_row = (unsigned)g->wa.width * 4;
-	g->rows = STRIP_BYTES / per_row ? STRIP_BYTES / per_row : 1;
-	if (g->rows > (unsigned)g->wa.height) {
-		g->rows = (unsigned)g->wa.height;
-	}
-	grabber_try_shm(g);
-	return run_job(j);
-}
-
-/* A broken connection lands here instead of ending the process; the Display is then abandoned,
- * not closed. */
-static int run_guarded(struct job *j)
+/* The set-up talks to the server from this thread; a broken connection lands here instead of
+ * ending the process, and the Display is then abandoned, not closed. */
+static int setup_guarded(struct job *j)
 {
 	if (sigsetjmp(connection_lost, 1) != 0) {
 		return -ECONNRESET;
 	}
 	connection_armed = 1;
-	int r = run_job_on(j);
+	grabber_setup(&j->g);
 	connection_armed = 0;
-	return r;
+	return j->g.w > 0 && j->g.h > 0 ? 0 : -EIO;
 }
 
 static void close_guarded(struct job *j)
 {
 	if (sigsetjmp(connection_lost, 1) == 0) {
 		connection_armed = 1;
-		grabber_done(&j->g);
-		XCloseDisplay(j->dpy);
+		grabber_close(&j->g);
 	}
 	connection_armed = 0;
 }
@@ -618,6 +741,8 @@ int thumbnail_png(const char *display, const char *xauthority, unsigned max_w, u
 				 strerror(-r));
 	}
 	struct job j = {.max_w = max_w, .max_h = max_h, .err = err};
+	pthread_mutex_init(&j.g.lock, NULL);
+	pthread_cond_init(&j.g.cond, NULL);
 	j.png = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, NULL, NULL);
 	j.info = j.png ? png_create_info_struct(j.png) : NULL;
 	if (!j.info) {
@@ -626,19 +751,27 @@ int thumbnail_png(const char *display, const char *xauthority, unsigned max_w, u
 	}
 	int (*old_error)(Display *, XErrorEvent *) = XSetErrorHandler(on_error);
 	int (*old_io)(Display *) = XSetIOErrorHandler(on_io_error);
-	j.dpy = open_display(display, cookie, cookie_len);
+	j.g.dpy = open_display(display, cookie, cookie_len);
 	explicit_bzero(cookie, sizeof(cookie));
-	if (!j.dpy) {
+	if (!j.g.dpy) {
 		r = error_set(err, -ECONNREFUSED,
 			      "cannot connect to the desktop's X server %s with its cookie",
 			      display);
 	} else {
-		r = run_guarded(&j);
+		r = setup_guarded(&j);
+		if (r == 0) {
+			r = run_job(&j);
+		}
 	}
-	if (j.dpy && r != -ECONNRESET) {
+	if (j.g.dpy && r != -ECONNRESET) {
 		close_guarded(&j);
 	}
-	job_free(&j);
+	grabber_free(&j.g);
+	scaler_free(&j.sc);
+	png_destroy_write_struct(&j.png, &j.info);
+	free(j.tmp);
+	pthread_cond_destroy(&j.g.cond);
+	pthread_mutex_destroy(&j.g.lock);
 	XSetErrorHandler(old_error);
 	XSetIOErrorHandler(old_io);
 	if (r == -ECONNRESET) {

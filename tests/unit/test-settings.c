@@ -113,7 +113,7 @@ static void config_file_and_environment_wins(void **state)
 	memset(&err, 0, sizeof(err));
 	unit_write(dir, "botdesk.conf", "geometry = huge\n");
 	assert_int_equal(settings_load(&s, &err), -EINVAL);
-	assert_non_null(strstr(err.msg, "BOTDESK_GEOMETRY"));
+	assert_non_null(strstr(err.msg, "botdesk.conf: geometry = 'huge'"));
 }
 
 int main(void)

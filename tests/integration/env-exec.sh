@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# Invariant 10 (env/exec and status): env and exec act only while the launcher is verified
+# alive (exit 3 otherwise, even with a stale env file); exec runs the program with the published
+# variables merged in and WAYLAND_DISPLAY removed, and stamps activity; status --json is one
+# object with every key, and idle_seconds is a number while running.
+source "$BD_SRCDIR/tests/integration/common.sh"
+it_init
+export BOTDESK_LAUNCHER=$(it_fake up <<<'fake_up')
+
+# Nothing running.
+it_bd env
+it_expect_rc 3 "env with no desktop"
+it_expect_in "$ERR" "start" "env with no desktop says how to start one"
+it_bd exec -- touch "$S/marks/ran"
+it_expect_rc 3 "exec with no desktop"
+it_expect_absent "$S/marks/ran" "exec with no desktop runs nothing"
+it_status
+for key in profile supported installed missing running pid display socket geometry \
+    install_command blocker memory_available_mb memory_limit_mb idle_seconds; do
+    v=J_$key
+    [ -n "${!v+set}" ] || bd_fail "status --json lacks '$key'"
+done
+it_expect_eq "$J_profile" default "status: profile"
+it_expect_eq "$J_running" false "status: running"
+it_expect_eq "$J_display" null "status: display"
+it_expect_eq "$J_socket" null "status: socket"
+it_expect_eq "$J_idle_seconds" null "status: idle_seconds while down"
+it_expect_eq "$J_geometry" 800x600 "status: geometry"
+
+# Running: env prints the published variables.
+it_start
+launcher=$J_pid
+disp=$J_display
+it_expect_eq "$J_socket" "$P/rfb.sock" "status: socket while running"
+[[ $J_idle_seconds =~ ^[0-9]+$ ]] || bd_fail "idle_seconds is not a number while running: $J_idle_seconds"
+it_bd env
+it_expect_rc 0 "env while running"
+it_expect_eq "$OUT" "$(<"$P/env")" "env prints the published file"
+it_expect_in "$OUT" "DISPLAY=$disp" "env has DISPLAY"
+
+# exec: the published variables win over the caller's, WAYLAND_DISPLAY goes, the rest stays,
+# the exit status is the program's.
+it_run env DISPLAY=:0 XAUTHORITY=/elsewhere WAYLAND_DISPLAY=wayland-1 KEEP_ME=yes \
+    "$BOTDESK_BIN" exec -- sh -c 'echo "$DISPLAY"; echo "${WAYLAND_DISPLAY-unset}"; echo "$XAUTHORITY"; echo "$KEEP_ME"; exit 7'
+it_expect_rc 7 "exec returns the program's exit status"
+it_expect_eq "$OUT" "$disp
+unset
+$P/Xauthority
+yes" "exec runs with the published DISPLAY and XAUTHORITY, no WAYLAND_DISPLAY"
+
+# Arguments pass through untouched, options after -- included.
+it_bd exec -- printf '%s|' --json "a b" ''
+it_expect_rc 0 "exec of printf"
+it_expect_eq "$OUT" "--json|a b||" "exec passes its arguments verbatim"
+
+# exec stamps activity: make the desktop look idle for years, then use it.
+touch -d '2001-01-01' "$P/activity"
+it_status
+[ "$J_idle_seconds" -gt 100000000 ] || bd_fail "idle_seconds does not follow activity: $J_idle_seconds"
+it_bd exec -- true
+it_expect_rc 0 "exec of true"
+it_expect_eq "$(find "$P/activity" -newermt '2001-01-02' | wc -l)" 1 "exec stamps activity"
+it_status
+[ "$J_idle_seconds" -lt 100000000 ] || bd_fail "idle_seconds after exec: $J_idle_seconds"
+
+# env and status do not count as use.
+touch -d '2001-01-01' "$P/activity"
+it_bd env
+it_status
+[ "$J_idle_seconds" -gt 100000000 ] || bd_fail "env or status stamped activity"
+
+# A program that cannot run: exit 1 (not 3: the desktop is there).
+it_bd exec -- "$S/no-such-program"
+it_expect_rc 1 "exec of a missing program"
+it_expect_in "$ERR" "no-such-program" "the message names the program"
+
+# The launcher dies, the env file stays: env and exec no longer act.
+kill -KILL -- "-$launcher"
+it_wait_gone 10 "$launcher" || bd_fail "the killed launcher lives on"
+it_expect_present "$P/env" "the stale env file (the precondition)"
+it_bd env
+it_expect_rc 3 "env with a dead launcher and a stale env file"
+it_expect_eq "$OUT" "" "env prints nothing stale"
+it_bd exec -- touch "$S/marks/ran"
+it_expect_rc 3 "exec with a dead launcher and a stale env file"
+it_expect_absent "$S/marks/ran" "exec with a dead launcher runs nothing"
+it_status
+it_expect_eq "$J_running" false "status with a dead launcher"
+it_expect_eq "$J_display" null "status with a dead launcher shows no display"
+
+# Alive but never published (no DISPLAY in env): not running either.
+export BOTDESK_LAUNCHER=$(it_fake silent <<'FAKE'
+fake_xlock
+: >"$BOTDESK_SOCKET"
+printf 'XAUTHORITY=%s\n' "$BOTDESK_XAUTH" >"$BOTDESK_ENV_FILE"
+fake_hold
+FAKE
+)
+it_bd start --wait 0.3
+it_expect_rc 1 "a launcher whose env has no DISPLAY has not published"
+it_bd env
+it_expect_rc 3 "env of a desktop that never published"
+echo "PASS"
