@@ -49,11 +49,17 @@ bd_test_user() {
 
 # bd_as USER CMD...: runs CMD as USER with a clean, minimal environment (plus any BOTDESK_* and
 # BD_* variables of ours). As a non-root developer, USER must be ourselves.
+declare -gA BD_HOME_OF=() BD_GID_OF=()
 bd_as() {
     local user=$1
     shift
-    local home
-    home=$(getent passwd "$user" | cut -d: -f6)
+    # Looked up once per user: tests call this hundreds of times.
+    if [ -z "${BD_HOME_OF[$user]:-}" ]; then
+        local entry
+        entry=$(getent passwd "$user") || bd_fail "no such user: $user"
+        IFS=: read -r _ _ _ BD_GID_OF[$user] _ BD_HOME_OF[$user] _ <<<"$entry"
+    fi
+    local home=${BD_HOME_OF[$user]}
     local -a keep=()
     local v
     for v in $(compgen -e); do
@@ -62,7 +68,7 @@ bd_as() {
         esac
     done
     if bd_is_root && [ "$user" != root ]; then
-        setpriv --reuid="$user" --regid="$(id -g "$user")" --init-groups --reset-env \
+        setpriv --reuid="$user" --regid="${BD_GID_OF[$user]}" --init-groups --reset-env \
             env -i HOME="$home" USER="$user" LOGNAME="$user" PATH="${BD_PATH:-/usr/local/bin:/usr/bin:/bin}" "${keep[@]}" "$@"
     else
         env -i HOME="$home" USER="$user" LOGNAME="$user" PATH="${BD_PATH:-/usr/local/bin:/usr/bin:/bin}" "${keep[@]}" "$@"
