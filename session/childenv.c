@@ -1,0 +1,156 @@
+#include "childenv.h"
+
+#include <fcntl.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fileio.h"
+#include "util.h"
+
+/* Names the desktop sets itself, or that point at somebody else's desktop, bus, session or
+ * socket activation. */
+static const char *const dropped[] = {
+	"DISPLAY",
+	"XAUTHORITY",
+	"WAYLAND_DISPLAY",
+	"DBUS_SESSION_BUS_ADDRESS",
+	"SESSION_MANAGER",
+	"LISTEN_FDS",
+	"LISTEN_PID",
+	"LISTEN_FDNAMES",
+	"NOTIFY_SOCKET",
+	"XDG_CONFIG_HOME",
+	"XDG_CACHE_HOME",
+	"XDG_DATA_HOME",
+	"XDG_SESSION_TYPE",
+	"XDG_SESSION_ID",
+	"XDG_SESSION_DESKTOP",
+	"XDG_CURRENT_DESKTOP",
+	"XDG_SEAT",
+	"XDG_VTNR",
+	"DESKTOP_SESSION",
+	"GDK_BACKEND",
+	"QT_QPA_PLATFORM",
+	"NO_AT_BRIDGE",
+	"GTK_A11Y",
+	"GDK_GL",
+};
+
+static bool is_dropped(const char *entry)
+{
+	if (startswith(entry, "BOTDESK_")) {
+		return true;
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(dropped); i++) {
+		size_t len = strlen(dropped[i]);
+		if (strncmp(entry, dropped[i], len) == 0 && entry[len] == '=') {
+			return true;
+		}
+	}
+	return false;
+}
+
+int childenv_build(char *const *base, const struct desktop_vars *v, struct strv *ret)
+{
+	struct strv e = {0};
+	int r = 0;
+	bool has_locale = false;
+	for (size_t i = 0; base && base[i] && r == 0; i++) {
+		if (!strchr(base[i], '=') || is_dropped(base[i])) {
+			continue;
+		}
+		has_locale = has_locale || startswith(base[i], "LANG=") ||
+			     startswith(base[i], "LC_ALL=");
+		r = strv_push(&e, base[i]);
+	}
+	const struct {
+		const char *key, *value;
+	} set[] = {
+		{"DISPLAY", v->display},
+		{"XAUTHORITY", v->xauthority},
+		{"DBUS_SESSION_BUS_ADDRESS", v->dbus},
+		{"XDG_CONFIG_HOME", v->config_home},
+		{"XDG_CACHE_HOME", v->cache_home},
+		{"XDG_DATA_HOME", v->data_home},
+		{"XDG_SESSION_TYPE", "x11"},
+		{"XDG_CURRENT_DESKTOP", "XFCE"},
+		{"GDK_BACKEND", "x11"},
+		{"QT_QPA_PLATFORM", "xcb"},
+		/* No accessibility bus: it would be one more daemon per desktop, and it wants a
+		 * logind session. */
+		{"NO_AT_BRIDGE", "1"},
+		{"GTK_A11Y", "none"},
+		/* GTK would set up OpenGL at start-up just to pick a visual, loading Mesa and LLVM
+		 * into every Xfce process: about 25 MiB of each one's memory and time off the
+		 * start. Programs that want OpenGL still get GLX from Xvnc. */
+		{"GDK_GL", "disable"},
+		{"LANG", has_locale ? NULL : "C.UTF-8"},
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(set) && r == 0; i++) {
+		if (set[i].value) {
+			r = strv_pushf(&e, "%s=%s", set[i].key, set[i].value);
+		}
+	}
+	if (r < 0) {
+		strv_free(&e);
+		return r;
+	}
+	*ret = e;
+	return 0;
+}
+
+static bool one_line(const char *s)
+{
+	return s && !strpbrk(s, "\n\r");
+}
+
+int childenv_format_file(const struct desktop_vars *v, char **ret, size_t *ret_len)
+{
+	const struct {
+		const char *key, *value;
+	} vars[] = {
+		{"DISPLAY", v->display},
+		{"XAUTHORITY", v->xauthority},
+		{"DBUS_SESSION_BUS_ADDRESS", v->dbus},
+		{"XDG_CONFIG_HOME", v->config_home},
+		{"XDG_CACHE_HOME", v->cache_home},
+		{"XDG_DATA_HOME", v->data_home},
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(vars); i++) {
+		if (!one_line(vars[i].value)) {
+			return -EINVAL;
+		}
+	}
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	if (!f) {
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(vars); i++) {
+		fprintf(f, "%s=%s\n", vars[i].key, vars[i].value);
+	}
+	if (fclose(f) != 0) {
+		free(text);
+		return -ENOMEM;
+	}
+	*ret = text;
+	*ret_len = len;
+	return 0;
+}
+
+int childenv_publish(const char *path, const char *text, size_t len)
+{
+	_cleanup_free_ char *d = strdup(path);
+	_cleanup_free_ char *b = strdup(path);
+	if (!d || !b) {
+		return -ENOMEM;
+	}
+	_cleanup_close_ int dirfd = open(dirname(d), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dirfd < 0) {
+		return negative_errno();
+	}
+	return write_file_atomic_at(dirfd, basename(b), text, len, 0600);
+}

@@ -1,0 +1,53 @@
+/* Claiming an X display number race-free, across users.
+ *
+ * A lock file cannot pre-claim a number (an X server refuses any live pid in /tmp/.X<n>-lock, its
+ * own included), but binding the abstract socket @/tmp/.X11-unix/X<n> is atomic for every uid on
+ * the host. So the session binds both X sockets itself, hands them to Xvnc the systemd way
+ * (LISTEN_FDS), and then writes the X lock naming Xvnc's pid, so lock-only tools and the runner
+ * see the claim at once. */
+#pragma once
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+#include "error.h"
+
+#define CLAIM_SOCKET_DIR "/tmp/.X11-unix"
+
+struct claim {
+	unsigned display;
+	int abstract_fd; /* listening, until handed over */
+	int path_fd;
+	char path[64]; /* CLAIM_SOCKET_DIR/X<n> */
+	bool path_made;
+	dev_t path_dev;
+	ino_t path_ino;
+	int lock_dirfd;
+	char lock_name[32]; /* .X<n>-lock */
+	bool lock_made;
+	pid_t lock_pid;
+	dev_t lock_dev;
+	ino_t lock_ino;
+};
+
+void claim_init(struct claim *c);
+
+/* Binds and listens on :display's abstract and path sockets (O_CLOEXEC). -EADDRINUSE when the
+ * number is somebody else's: a bound abstract name, a path socket that accepts connections, or a
+ * file at the path we may not remove. */
+int claim_sockets(struct claim *c, unsigned display, struct error *err);
+
+/* Publishes <lock_dir>/.X<n>-lock naming pid in X's own format ("%10d\n", mode 0444), created
+ * whole with link() so nobody ever reads a partial one. A stale lock (dead pid) is replaced;
+ * -EADDRINUSE when a live process holds it or it cannot be removed. */
+int claim_lock(struct claim *c, const char *lock_dir, pid_t pid, struct error *err);
+
+/* Closes our copies of the sockets once the server holds its own. */
+void claim_close_sockets(struct claim *c);
+
+/* Removes the path socket and the lock, each only if it is still the one we made (the server
+ * does not remove a path socket it was handed). */
+void claim_release(struct claim *c);
+
+/* Parses the text of an X lock file: a pid, space-padded. */
+int claim_lock_parse(const char *text, pid_t *ret);

@@ -1,0 +1,205 @@
+/* Finding and starting the desktop's parts: Xvnc on the claimed sockets, the private bus, the
+ * Xfce components; their environment; the env file. */
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "childenv.h"
+#include "log.h"
+#include "pathsearch.h"
+#include "policy.h"
+#include "run.h"
+#include "spawn.h"
+#include "timeutil.h"
+#include "util.h"
+#include "xserver.h"
+
+const char *const components_names[PROG_COUNT] = {
+	[PROG_DBUS] = "dbus-run-session", [PROG_XFSETTINGSD] = "xfsettingsd",
+	[PROG_XFWM4] = "xfwm4",           [PROG_XFDESKTOP] = "xfdesktop",
+	[PROG_PANEL] = "xfce4-panel",
+};
+
+/* The message for a program that is not installed names the package of each manager, from the
+ * same policy table the runner's check uses. */
+static int missing_program(const char *name, struct error *err)
+{
+	for (size_t i = 0; i < POLICY_PROGRAM_COUNT; i++) {
+		for (size_t j = 0; policy_programs[i].names[j]; j++) {
+			if (streq(policy_programs[i].names[j], name)) {
+				const char *const *pkg = policy_programs[i].package;
+				return error_set(err, -ENOENT,
+						 "%s is not installed: install %s (apt), %s (dnf) "
+						 "or %s (pacman)",
+						 name, pkg[POLICY_APT], pkg[POLICY_DNF],
+						 pkg[POLICY_PACMAN]);
+			}
+		}
+	}
+	return error_set(err, -ENOENT, "%s is not installed", name);
+}
+
+/* Every program is looked up before anything is claimed or started: a missing one fails the
+ * start with its name and leaves nothing behind. */
+int components_find(struct run *run, struct error *err)
+{
+	int r = xserver_find(run->cfg->search_path, &run->xvnc, err);
+	for (size_t i = 0; i < PROG_COUNT && r == 0; i++) {
+		r = path_find(run->cfg->search_path, components_names[i], &run->programs[i]);
+		if (r == -ENOENT) {
+			return missing_program(components_names[i], err);
+		}
+	}
+	return r;
+}
+
+int components_start_xvnc(struct run *run, struct error *err)
+{
+	const struct session_config *cfg = run->cfg;
+	int r = claim_sockets(&run->claim, cfg->display, err);
+	if (r < 0) {
+		return r;
+	}
+	int pipefd[2];
+	if (pipe2(pipefd, O_CLOEXEC) < 0) {
+		return error_set(err, negative_errno(), "pipe: %s", strerror(errno));
+	}
+	run->displayfd = pipefd[0];
+	_cleanup_close_ int displayfd_w = pipefd[1];
+	struct xserver_args a = {
+		.server = run->xvnc,
+		.profile = cfg->profile,
+		.display = cfg->display,
+		.displayfd = 5,
+		.xauth_path = cfg->xauth_path,
+		.socket_path = cfg->socket_path,
+		.width = cfg->width,
+		.height = cfg->height,
+	};
+	struct strv argv = {0};
+	struct strv env = {0};
+	struct desktop_vars none = {0};
+	r = xserver_argv(&a, &argv);
+	if (r == 0) {
+		r = childenv_build(run->environ_base, &none, &env);
+	}
+	/* The claimed sockets become fds 3 and 4 with LISTEN_FDS=2: Xvnc adopts them instead of
+	 * binding its own, so the number never passes through a moment when it is unclaimed. */
+	struct spawn_fd fds[] = {
+		{run->claim.abstract_fd, 3}, {run->claim.path_fd, 4}, {displayfd_w, 5}};
+	struct spawn_opts o = {.fds = fds, .n_fds = ARRAY_SIZE(fds), .listen_fds = 2};
+	pid_t pid = 0;
+	if (r == 0) {
+		r = spawn_program(run->xvnc, argv.v, env.v, &o, &pid);
+	}
+	strv_free(&argv);
+	strv_free(&env);
+	if (r < 0) {
+		return error_set(err, r, "cannot start %s: %s", run->xvnc, strerror(-r));
+	}
+	r = supervisor_watch(&run->sv, "Xvnc", pid, true);
+	if (r < 0) {
+		return error_set(err, r, "cannot watch Xvnc: %s", strerror(-r));
+	}
+	/* Xvnc writes no lock with -displayfd; ours names it, so the runner's allocation lock is
+	 * released now instead of after the server's start-up. */
+	r = claim_lock(&run->claim, cfg->x_lock_dir, pid, err);
+	claim_close_sockets(&run->claim);
+	return r;
+}
+
+int components_start_bus(struct run *run, struct error *err)
+{
+	int addr[2], life[2];
+	if (pipe2(addr, O_CLOEXEC) < 0) {
+		return error_set(err, negative_errno(), "pipe: %s", strerror(errno));
+	}
+	if (pipe2(life, O_CLOEXEC) < 0) {
+		safe_close(addr[0]);
+		safe_close(addr[1]);
+		return error_set(err, negative_errno(), "pipe: %s", strerror(errno));
+	}
+	run->bus_fd = addr[0];
+	run->lifeline = life[1];
+	_cleanup_close_ int addr_w = addr[1];
+	_cleanup_close_ int life_r = life[0];
+	struct strv argv = {0};
+	int r = strv_push(&argv, run->programs[PROG_DBUS]);
+	r = r < 0 ? r : strv_push(&argv, "--");
+	r = r < 0 ? r : strv_push(&argv, run->self);
+	r = r < 0 ? r : strv_push(&argv, "--bus-relay");
+	struct spawn_fd fds[] = {{addr_w, 3}, {life_r, 4}};
+	struct spawn_opts o = {.fds = fds, .n_fds = ARRAY_SIZE(fds)};
+	pid_t pid;
+	if (r == 0) {
+		r = spawn_program(argv.v[0], argv.v, run->env.v, &o, &pid);
+	}
+	strv_free(&argv);
+	if (r < 0) {
+		return error_set(err, r, "cannot start %s: %s", run->programs[PROG_DBUS],
+				 strerror(-r));
+	}
+	return supervisor_watch(&run->sv, "dbus-run-session", pid, true);
+}
+
+int components_start(struct run *run, enum program p, const char *const *args, bool essential,
+		     struct error *err)
+{
+	struct strv argv = {0};
+	int r = strv_push(&argv, run->programs[p]);
+	for (size_t i = 0; args[i] && r == 0; i++) {
+		r = strv_push(&argv, args[i]);
+	}
+	pid_t pid;
+	if (r == 0) {
+		r = spawn_program(run->programs[p], argv.v, run->env.v, NULL, &pid);
+	}
+	strv_free(&argv);
+	if (r < 0) {
+		return error_set(err, r, "cannot start %s: %s", components_names[p], strerror(-r));
+	}
+	log_debug("started %s (pid %ld) at %llu ms", components_names[p], (long)pid,
+		  (unsigned long long)(now_ms() - run->t0));
+	r = supervisor_watch(&run->sv, components_names[p], pid, essential);
+	return r < 0 ? error_set(err, r, "cannot watch %s", components_names[p]) : 0;
+}
+
+/* The desktop's environment, once the bus address is known. */
+int components_build_env(struct run *run, bool with_bus)
+{
+	struct desktop_vars v = {
+		.display = run->display,
+		.xauthority = run->cfg->xauth_path,
+		.dbus = with_bus ? run->bus_addr : NULL,
+		.config_home = run->cfg->config_home,
+		.cache_home = run->cache_home,
+		.data_home = run->data_home,
+	};
+	strv_free(&run->env);
+	return childenv_build(run->environ_base, &v, &run->env);
+}
+
+int components_publish(struct run *run, struct error *err)
+{
+	struct desktop_vars v = {
+		.display = run->display,
+		.xauthority = run->cfg->xauth_path,
+		.dbus = run->bus_addr,
+		.config_home = run->cfg->config_home,
+		.cache_home = run->cache_home,
+		.data_home = run->data_home,
+	};
+	_cleanup_free_ char *text = NULL;
+	size_t len;
+	int r = childenv_format_file(&v, &text, &len);
+	if (r == 0) {
+		r = childenv_publish(run->cfg->env_path, text, len);
+	}
+	if (r < 0) {
+		return error_set(err, r, "cannot publish %s: %s", run->cfg->env_path, strerror(-r));
+	}
+	run->published = true;
+	return 0;
+}

@@ -1,0 +1,138 @@
+#include "contract.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "parse.h"
+
+/* A value that lands in the env file, an argv or a config file must be one line of text. */
+static bool has_control_chars(const char *s)
+{
+	for (; *s; s++) {
+		if ((unsigned char)*s < 0x20 || *s == 0x7f) {
+			return true;
+		}
+	}
+	return false;
+}
+
+static int need(const char *(*get)(const char *), const char *name, const char **ret,
+		struct error *err)
+{
+	const char *v = get(name);
+	if (!v || v[0] == '\0') {
+		return error_set(err, -EINVAL,
+				 "%s is not set: botdesk-session is started by botdesk, which sets "
+				 "it; run 'botdesk start' instead",
+				 name);
+	}
+	if (has_control_chars(v)) {
+		return error_set(err, -EINVAL, "%s holds control characters", name);
+	}
+	*ret = v;
+	return 0;
+}
+
+static int need_abs_path(const char *(*get)(const char *), const char *name, const char **ret,
+			 struct error *err)
+{
+	int r = need(get, name, ret, err);
+	if (r < 0) {
+		return r;
+	}
+	if ((*ret)[0] != '/') {
+		return error_set(err, -EINVAL, "%s must be an absolute path, not '%s'", name, *ret);
+	}
+	return 0;
+}
+
+static int load_full(const char *(*get)(const char *), struct session_config *c, struct error *err)
+{
+	const char *num;
+	int r = need(get, "BOTDESK_DISPLAY_NUM", &num, err);
+	if (r < 0) {
+		return r;
+	}
+	/* X display numbers are 16-bit on the wire (TCP port 6000+n). */
+	r = parse_uint_range(num, 0, 65535, &c->display);
+	if (r < 0) {
+		return error_set(err, r, "BOTDESK_DISPLAY_NUM='%s' is not a display number 0-65535",
+				 num);
+	}
+	r = need_abs_path(get, "BOTDESK_SOCKET", &c->socket_path, err);
+	if (r < 0) {
+		return r;
+	}
+	if (strlen(c->socket_path) >= CONTRACT_SOCKET_PATH_MAX) {
+		return error_set(err, -ENAMETOOLONG,
+				 "BOTDESK_SOCKET is longer than a unix socket path may be (%d "
+				 "bytes): use a shorter BOTDESK_STATE_DIR",
+				 CONTRACT_SOCKET_PATH_MAX - 1);
+	}
+	r = need_abs_path(get, "BOTDESK_XAUTH", &c->xauth_path, err);
+	if (r < 0) {
+		return r;
+	}
+	r = need_abs_path(get, "BOTDESK_ENV_FILE", &c->env_path, err);
+	if (r < 0) {
+		return r;
+	}
+	const char *lock_dir = get("BOTDESK_X_LOCK_DIR");
+	c->x_lock_dir = lock_dir && lock_dir[0] ? lock_dir : "/tmp";
+	if (c->x_lock_dir[0] != '/' || has_control_chars(c->x_lock_dir)) {
+		return error_set(err, -EINVAL, "BOTDESK_X_LOCK_DIR must be an absolute path");
+	}
+	return 0;
+}
+
+int contract_load(const char *(*getenv_fn)(const char *name), bool seed_only,
+		  struct session_config *ret, struct error *err)
+{
+	struct session_config c = {0};
+	int r = need_abs_path(getenv_fn, "BOTDESK_CONFIG_HOME", &c.config_home, err);
+	if (r < 0) {
+		return r;
+	}
+	const char *profile = getenv_fn("BOTDESK_PROFILE");
+	c.profile = profile && profile[0] ? profile : "default";
+	if (has_control_chars(c.profile)) {
+		return error_set(err, -EINVAL, "BOTDESK_PROFILE holds control characters");
+	}
+	const char *geometry = getenv_fn("BOTDESK_GEOMETRY");
+	if (!geometry || geometry[0] == '\0') {
+		geometry = CONTRACT_DEFAULT_GEOMETRY;
+	}
+	r = parse_geometry(geometry, CONTRACT_GEOMETRY_MIN, CONTRACT_GEOMETRY_MAX, &c.width,
+			   &c.height);
+	if (r < 0) {
+		return error_set(err, -EINVAL,
+				 "BOTDESK_GEOMETRY='%s' is not WIDTHxHEIGHT with each side from %d "
+				 "to %d",
+				 geometry, CONTRACT_GEOMETRY_MIN, CONTRACT_GEOMETRY_MAX);
+	}
+	const char *browser = getenv_fn("BOTDESK_BROWSER");
+	c.browser = browser && browser[0] ? browser : NULL;
+	if (c.browser && has_control_chars(c.browser)) {
+		return error_set(err, -EINVAL, "BOTDESK_BROWSER holds control characters");
+	}
+	const char *path = getenv_fn("PATH");
+	c.search_path = path && path[0] ? path : "/usr/local/bin:/usr/bin:/bin";
+	if (!seed_only) {
+		r = load_full(getenv_fn, &c, err);
+		if (r < 0) {
+			return r;
+		}
+	}
+	*ret = c;
+	return 0;
+}
+
+int contract_cache_home(const struct session_config *c, char **ret)
+{
+	return asprintf(ret, "%s/.cache", c->config_home) < 0 ? -ENOMEM : 0;
+}
+
+int contract_data_home(const struct session_config *c, char **ret)
+{
+	return asprintf(ret, "%s/.local-share", c->config_home) < 0 ? -ENOMEM : 0;
+}

@@ -1,0 +1,36 @@
+/* The launcher contract's environment (BOTDESK_*), read and validated once. Nothing else in the
+ * session reads the environment: every module gets what it needs from this struct. */
+#pragma once
+
+#include <stdbool.h>
+
+#include "error.h"
+
+/* The runner's own bounds for BOTDESK_GEOMETRY. */
+#define CONTRACT_GEOMETRY_MIN 64
+#define CONTRACT_GEOMETRY_MAX 8192
+#define CONTRACT_DEFAULT_GEOMETRY "1440x900"
+/* The longest path a sockaddr_un holds, terminator included. */
+#define CONTRACT_SOCKET_PATH_MAX 108
+
+struct session_config {
+	const char *profile;     /* BOTDESK_PROFILE */
+	unsigned display;        /* BOTDESK_DISPLAY_NUM */
+	const char *socket_path; /* BOTDESK_SOCKET: the RFB unix socket */
+	const char *xauth_path;  /* BOTDESK_XAUTH */
+	const char *env_path;    /* BOTDESK_ENV_FILE */
+	const char *config_home; /* BOTDESK_CONFIG_HOME: the profile's XDG_CONFIG_HOME */
+	unsigned width, height;  /* BOTDESK_GEOMETRY */
+	const char *x_lock_dir;  /* BOTDESK_X_LOCK_DIR, default /tmp */
+	const char *browser;     /* BOTDESK_BROWSER, NULL when unset */
+	const char *search_path; /* PATH */
+};
+
+/* Reads the contract from getenv_fn (getenv, or a table in tests). With seed_only, only what
+ * seeding needs is required (BOTDESK_CONFIG_HOME). */
+int contract_load(const char *(*getenv_fn)(const char *name), bool seed_only,
+		  struct session_config *ret, struct error *err);
+
+/* The cache and data homes the session derives from the config home (malloc'ed). */
+int contract_cache_home(const struct session_config *c, char **ret);
+int contract_data_home(const struct session_config *c, char **ret);

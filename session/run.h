@@ -1,0 +1,57 @@
+/* The state of one desktop's run, shared by the session's orchestration (session.c) and the
+ * code that starts its parts (components.c). Not a public interface. */
+#pragma once
+
+#include <X11/Xlib.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "claim.h"
+#include "contract.h"
+#include "dock.h"
+#include "error.h"
+#include "strv.h"
+#include "supervisor.h"
+#include "xauth.h"
+
+enum program {
+	PROG_DBUS,
+	PROG_XFSETTINGSD,
+	PROG_XFWM4,
+	PROG_XFDESKTOP,
+	PROG_PANEL,
+	PROG_COUNT,
+};
+
+extern const char *const components_names[PROG_COUNT];
+
+struct run {
+	const struct session_config *cfg;
+	const struct dock *dock;
+	const char *self;
+	char *const *environ_base;
+	struct supervisor sv;
+	struct claim claim;
+	struct xauth_cookie cookie;
+	char *xvnc;
+	char *programs[PROG_COUNT];
+	int displayfd; /* read end: Xvnc writes its number when it accepts clients */
+	int bus_fd;    /* read end: the relay inside dbus-run-session writes the bus address */
+	int lifeline;  /* write end: the relay keeps the bus up until it closes */
+	char display[16];
+	char bus_addr[512];
+	char *cache_home, *data_home;
+	struct strv env;
+	Display *dpy;
+	bool published;
+	uint64_t t0, t_claimed, t_xvnc; /* for the log line that says how long start-up took */
+};
+
+/* components.c: finding and starting the desktop's parts. */
+int components_find(struct run *run, struct error *err);
+int components_start_xvnc(struct run *run, struct error *err);
+int components_start_bus(struct run *run, struct error *err);
+int components_start(struct run *run, enum program p, const char *const *args, bool essential,
+		     struct error *err);
+int components_build_env(struct run *run, bool with_bus);
+int components_publish(struct run *run, struct error *err);

@@ -1,0 +1,317 @@
+#include "session.h"
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "log.h"
+#include "parse.h"
+#include "run.h"
+#include "seed.h"
+#include "timeutil.h"
+#include "util.h"
+#include "xsetup.h"
+
+/* Turns the end of a wait that did not deliver into a message. */
+static int wait_failed(struct run *run, int r, const char *what, uint64_t timeout_ms,
+		       struct error *err)
+{
+	if (r == 0) {
+		return error_set(err, -ETIMEDOUT, "gave up after %llu s waiting until %s",
+				 (unsigned long long)(timeout_ms / 1000), what);
+	}
+	if (r == -EINTR) {
+		return error_set(err, -EINTR, "stopped by signal %d while waiting until %s",
+				 run->sv.stop_signal, what);
+	}
+	if (r == -ECHILD) {
+		char how[64];
+		supervisor_describe(run->sv.ended->status, how, sizeof(how));
+		return error_set(err, -ECHILD, "%s ended (%s) while waiting until %s",
+				 run->sv.ended->name, how, what);
+	}
+	return error_set(err, r, "waiting until %s failed: %s", what, strerror(-r));
+}
+
+/* Reads one line from fd, waiting on the supervisor's events in between. */
+static int read_line(struct run *run, int fd, char *buf, size_t size, const char *what,
+		     uint64_t timeout_ms, struct error *err)
+{
+	uint64_t deadline = now_ms() + timeout_ms;
+	size_t len = 0;
+	for (;;) {
+		int r = supervisor_wait(&run->sv, fd, deadline);
+		if (r != 1) {
+			return wait_failed(run, r, what, timeout_ms, err);
+		}
+		ssize_t n = read(fd, buf + len, size - 1 - len);
+		if (n < 0 && errno == EINTR) {
+			continue;
+		}
+		if (n <= 0) {
+			return error_set(err, -EPIPE,
+					 "%s: the pipe closed before a whole line came", what);
+		}
+		len += (size_t)n;
+		buf[len] = '\0';
+		char *nl = strchr(buf, '\n');
+		if (nl) {
+			*nl = '\0';
+			return 0;
+		}
+		if (len >= size - 1) {
+			return error_set(err, -EFBIG, "%s: the line is too long", what);
+		}
+	}
+}
+
+static int wait_xvnc(struct run *run, struct error *err)
+{
+	char line[32];
+	int r = read_line(run, run->displayfd, line, sizeof(line), "Xvnc accepts clients",
+			  SESSION_XVNC_TIMEOUT_MS, err);
+	if (r < 0) {
+		return r;
+	}
+	unsigned n;
+	if (parse_uint_range(line, 0, 65535, &n) < 0 || n != run->cfg->display) {
+		return error_set(err, -EPROTO, "Xvnc reported display '%s', expected %u", line,
+				 run->cfg->display);
+	}
+	return 0;
+}
+
+static int wait_wm(struct run *run, struct error *err)
+{
+	uint64_t deadline = now_ms() + SESSION_WM_TIMEOUT_MS;
+	for (;;) {
+		int r = xsetup_wm_owns_screen(run->dpy);
+		if (r == 1) {
+			return 0;
+		}
+		if (r < 0) {
+			run->dpy = NULL; /* broken: never touched again */
+			return error_set(err, r, "lost the connection to Xvnc");
+		}
+		r = supervisor_wait(&run->sv, ConnectionNumber(run->dpy), deadline);
+		if (r != 1) {
+			return wait_failed(run, r, "the window manager owns the screen",
+					   SESSION_WM_TIMEOUT_MS, err);
+		}
+	}
+}
+
+static int setup_x(struct run *run, struct error *err)
+{
+	int r = xsetup_open(run->cfg->display, &run->cookie, &run->dpy);
+	if (r < 0) {
+		return error_set(err, r, "cannot connect to Xvnc on %s", run->display);
+	}
+	r = xsetup_desktop(run->dpy, SEED_ROOT_RGB);
+	if (r == -ECONNRESET) {
+		run->dpy = NULL;
+		return error_set(err, r, "lost the connection to Xvnc");
+	}
+	if (r < 0) {
+		fprintf(stderr, "botdesk-session: warning: some X settings failed: %s\n",
+			strerror(-r));
+	}
+	r = xsetup_watch_wm(run->dpy);
+	if (r < 0) {
+		run->dpy = NULL;
+		return error_set(err, r, "lost the connection to Xvnc");
+	}
+	return 0;
+}
+
+/* The cookie, the claim and Xvnc, then (while Xvnc starts) the configuration, which must be in
+ * place before anything can make the bus start xfconfd, and the bus. */
+static int start_server_and_bus(struct run *run, struct error *err)
+{
+	const struct session_config *cfg = run->cfg;
+	int r = xauth_cookie_new(&run->cookie);
+	if (r < 0) {
+		return error_set(err, r, "no random bytes for the X cookie: %s", strerror(-r));
+	}
+	r = xauth_write(cfg->xauth_path, cfg->display, &run->cookie, err);
+	if (r == 0) {
+		r = components_start_xvnc(run, err);
+	}
+	if (r < 0) {
+		return r;
+	}
+	run->t_claimed = now_ms();
+	struct seed_opts so = {.profile = cfg->profile, .dock = run->dock};
+	r = seed_config(cfg->config_home, &so, err);
+	if (r == 0 && (r = components_build_env(run, false)) < 0) {
+		return error_set(err, r, "cannot build the environment");
+	}
+	if (r == 0) {
+		r = components_start_bus(run, err);
+	}
+	if (r == 0) {
+		r = read_line(run, run->bus_fd, run->bus_addr, sizeof(run->bus_addr),
+			      "the session bus is up", SESSION_BUS_TIMEOUT_MS, err);
+	}
+	if (r == 0 && (r = components_build_env(run, true)) < 0) {
+		return error_set(err, r, "cannot build the environment");
+	}
+	return r;
+}
+
+/* xfsettingsd and the window manager. They may start before Xvnc accepts clients: the X sockets
+ * were listening from the claim on, so their connections wait in the socket's queue while
+ * their own start-up overlaps the server's. */
+static int start_wm(struct run *run, struct error *err)
+{
+	static const char *const settings_args[] = {"--sm-client-disable", NULL};
+	static const char *const wm_args[] = {"--compositor=off", "--sm-client-disable", NULL};
+	int r = components_start(run, PROG_XFSETTINGSD, settings_args, false, err);
+	if (r == 0) {
+		r = components_start(run, PROG_XFWM4, wm_args, true, err);
+	}
+	return r;
+}
+
+/* Once the window manager owns the screen: the rest of the desktop, then the env file,
+ * published only now so that an agent acting the moment start returns finds a managed
+ * screen. */
+static int finish(struct run *run, struct error *err)
+{
+	int r = wait_wm(run, err);
+	if (r < 0) {
+		return r;
+	}
+	uint64_t t_wm = now_ms();
+	xsetup_close(run->dpy);
+	run->dpy = NULL;
+	static const char *const args[] = {"--sm-client-disable", NULL};
+	r = components_start(run, PROG_XFDESKTOP, args, false, err);
+	if (r == 0) {
+		r = components_start(run, PROG_PANEL, args, true, err);
+	}
+	if (r == 0) {
+		r = components_publish(run, err);
+	}
+	if (r == 0) {
+		fprintf(stderr,
+			"botdesk-session: desktop %s is up: claimed in %llu ms, Xvnc ready at %llu "
+			"ms, window manager at %llu ms\n",
+			run->display, (unsigned long long)(run->t_claimed - run->t0),
+			(unsigned long long)(run->t_xvnc - run->t0),
+			(unsigned long long)(t_wm - run->t0));
+	}
+	return r;
+}
+
+static int bring_up(struct run *run, struct error *err)
+{
+	int r = components_find(run, err);
+	if (r == 0) {
+		r = start_server_and_bus(run, err);
+	}
+	if (r == 0) {
+		r = start_wm(run, err);
+	}
+	if (r == 0) {
+		r = wait_xvnc(run, err);
+	}
+	run->t_xvnc = now_ms();
+	if (r == 0) {
+		r = setup_x(run, err);
+	}
+	if (r == 0) {
+		r = finish(run, err);
+	}
+	return r;
+}
+
+/* Runs until TERM or until an essential part ends; the exit status. */
+static int supervise(struct run *run, struct error *err)
+{
+	int r = supervisor_wait(&run->sv, -1, 0);
+	if (r == -EINTR) {
+		return 0;
+	}
+	if (r == -ECHILD) {
+		const struct sv_child *c = run->sv.ended;
+		char how[64];
+		supervisor_describe(c->status, how, sizeof(how));
+		error_set(err, -ECHILD, "%s ended (%s); stopping the desktop", c->name, how);
+		/* The panel quitting cleanly is a user ending the desktop, not a failure. */
+		bool clean = streq(c->name, components_names[PROG_PANEL]) && WIFEXITED(c->status) &&
+			     WEXITSTATUS(c->status) == 0;
+		return clean ? 0 : 1;
+	}
+	error_set(err, r, "supervising failed: %s", strerror(-r));
+	return 1;
+}
+
+static void tear_down(struct run *run)
+{
+	if (run->dpy) {
+		xsetup_close(run->dpy);
+		run->dpy = NULL;
+	}
+	supervisor_stop_all(&run->sv, SESSION_STOP_GRACE_MS);
+	claim_release(&run->claim);
+	if (run->published) {
+		(void)unlink(run->cfg->env_path);
+	}
+	/* Xvnc removes its RFB socket when it exits cleanly, not when it was killed. */
+	(void)unlink(run->cfg->socket_path);
+	run->displayfd = safe_close(run->displayfd);
+	run->bus_fd = safe_close(run->bus_fd);
+	run->lifeline = safe_close(run->lifeline);
+	supervisor_done(&run->sv);
+	strv_free(&run->env);
+	free(run->xvnc);
+	for (size_t i = 0; i < PROG_COUNT; i++) {
+		free(run->programs[i]);
+	}
+	free(run->cache_home);
+	free(run->data_home);
+	explicit_bzero(&run->cookie, sizeof(run->cookie));
+}
+
+int session_run(const struct session_config *cfg, const struct dock *dock, const char *self,
+		char *const *environ_base, struct error *err)
+{
+	struct run run = {
+		.cfg = cfg,
+		.dock = dock,
+		.self = self,
+		.environ_base = environ_base,
+		.displayfd = -1,
+		.bus_fd = -1,
+		.lifeline = -1,
+		.t0 = now_ms(),
+	};
+	claim_init(&run.claim);
+	snprintf(run.display, sizeof(run.display), ":%u", cfg->display);
+	int r = supervisor_init(&run.sv);
+	if (r < 0) {
+		error_set(err, r, "cannot set up supervision: %s", strerror(-r));
+		tear_down(&run);
+		return 1;
+	}
+	if (contract_cache_home(cfg, &run.cache_home) < 0 ||
+	    contract_data_home(cfg, &run.data_home) < 0) {
+		tear_down(&run);
+		return 1;
+	}
+	r = bring_up(&run, err);
+	int status;
+	if (r == -EADDRINUSE) {
+		status = SESSION_EXIT_COLLISION;
+	} else if (r < 0) {
+		status = 1;
+	} else {
+		status = supervise(&run, err);
+	}
+	tear_down(&run);
+	return status;
+}

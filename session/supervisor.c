@@ -1,0 +1,259 @@
+#include "supervisor.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/signalfd.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "log.h"
+#include "parse.h"
+#include "proc.h"
+#include "timeutil.h"
+#include "util.h"
+
+#define MAX_DESCENDANTS 512
+/* How long to wait for KILLed processes before giving up on them. */
+#define KILL_WAIT_MS 2000
+
+static void stop_signals(sigset_t *set)
+{
+	sigemptyset(set);
+	sigaddset(set, SIGTERM);
+	sigaddset(set, SIGINT);
+	sigaddset(set, SIGHUP);
+	sigaddset(set, SIGCHLD);
+}
+
+int supervisor_init(struct supervisor *s)
+{
+	*s = (struct supervisor){.sigfd = -1};
+	if (prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) < 0) {
+		return negative_errno();
+	}
+	sigset_t set;
+	stop_signals(&set);
+	if (sigprocmask(SIG_BLOCK, &set, NULL) < 0) {
+		return negative_errno();
+	}
+	/* A viewer or log reader that goes away must not kill the supervisor. */
+	signal(SIGPIPE, SIG_IGN);
+	s->sigfd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
+	if (s->sigfd < 0) {
+		return negative_errno();
+	}
+	return 0;
+}
+
+void supervisor_done(struct supervisor *s)
+{
+	s->sigfd = safe_close(s->sigfd);
+}
+
+int supervisor_watch(struct supervisor *s, const char *name, pid_t pid, bool essential)
+{
+	if (s->n >= SUPERVISOR_MAX_CHILDREN) {
+		return -E2BIG;
+	}
+	struct sv_child *c = &s->children[s->n++];
+	*c = (struct sv_child){.pid = pid, .essential = essential, .running = true};
+	snprintf(c->name, sizeof(c->name), "%s", name);
+	return 0;
+}
+
+const struct sv_child *supervisor_child(const struct supervisor *s, pid_t pid)
+{
+	for (size_t i = 0; i < s->n; i++) {
+		if (s->children[i].pid == pid) {
+			return &s->children[i];
+		}
+	}
+	return NULL;
+}
+
+static void reap(struct supervisor *s)
+{
+	for (;;) {
+		int status;
+		pid_t pid = waitpid(-1, &status, WNOHANG);
+		if (pid <= 0) {
+			return;
+		}
+		log_debug("reaped pid %ld", (long)pid);
+		for (size_t i = 0; i < s->n; i++) {
+			struct sv_child *c = &s->children[i];
+			if (c->pid == pid && c->running) {
+				c->running = false;
+				c->status = status;
+				if (c->essential && !s->ended) {
+					s->ended = c;
+				}
+			}
+		}
+	}
+}
+
+/* Drains the signalfd: records a stop request, reaps on CHLD. */
+static void handle_signals(struct supervisor *s)
+{
+	struct signalfd_siginfo si;
+	while (read(s->sigfd, &si, sizeof(si)) == (ssize_t)sizeof(si)) {
+		if (si.ssi_signo != SIGCHLD && s->stop_signal == 0) {
+			s->stop_signal = (int)si.ssi_signo;
+		}
+	}
+	reap(s);
+}
+
+int supervisor_wait(struct supervisor *s, int fd, uint64_t deadline_ms)
+{
+	for (;;) {
+		handle_signals(s);
+		if (s->stop_signal) {
+			return -EINTR;
+		}
+		if (s->ended) {
+			return -ECHILD;
+		}
+		int timeout = -1;
+		if (deadline_ms) {
+			uint64_t now = now_ms();
+			if (now >= deadline_ms) {
+				return 0;
+			}
+			timeout = (int)(deadline_ms - now);
+		}
+		struct pollfd p[2] = {{.fd = s->sigfd, .events = POLLIN},
+				      {.fd = fd, .events = POLLIN}};
+		int n = poll(p, fd >= 0 ? 2 : 1, timeout);
+		if (n < 0 && errno != EINTR) {
+			return negative_errno();
+		}
+		if (n > 0 && fd >= 0 && p[1].revents) {
+			handle_signals(s);
+			if (s->stop_signal) {
+				return -EINTR;
+			}
+			return 1;
+		}
+	}
+}
+
+struct proc_link {
+	pid_t pid, ppid;
+};
+
+/* Every live process below us, found through /proc: a walk over parent links that also covers
+ * what a component started and left behind in a session of its own. */
+static size_t collect_descendants(pid_t root, pid_t *out, size_t max)
+{
+	DIR *d = opendir("/proc");
+	if (!d) {
+		return 0;
+	}
+	struct proc_link *procs = NULL;
+	size_t n = 0, cap = 0;
+	struct dirent *de;
+	while ((de = readdir(d))) {
+		uint64_t pid;
+		struct proc_stat st;
+		if (parse_u64(de->d_name, INT32_MAX, &pid) < 0 ||
+		    proc_stat_read((pid_t)pid, &st) < 0 || st.state == 'Z' || st.state == 'X') {
+			continue;
+		}
+		if (n == cap) {
+			cap = cap ? cap * 2 : 256;
+			struct proc_link *grown = realloc(procs, cap * sizeof(*procs));
+			if (!grown) {
+				break;
+			}
+			procs = grown;
+		}
+		procs[n++] = (struct proc_link){(pid_t)pid, st.ppid};
+	}
+	closedir(d);
+	/* Breadth-first from root: out[] doubles as the queue of parents still to expand. */
+	size_t found = 0, next = 0;
+	pid_t parent = root;
+	for (;;) {
+		for (size_t i = 0; i < n && found < max; i++) {
+			if (procs[i].ppid == parent) {
+				out[found++] = procs[i].pid;
+			}
+		}
+		if (next >= found) {
+			break;
+		}
+		parent = out[next++];
+	}
+	free(procs);
+	return found;
+}
+
+static bool has_children(void)
+{
+	return waitid(P_ALL, 0, NULL, WEXITED | WNOHANG | WNOWAIT) == 0;
+}
+
+void supervisor_stop_all(struct supervisor *s, uint64_t grace_ms)
+{
+	uint64_t kill_at = now_ms() + grace_ms;
+	uint64_t give_up = kill_at + KILL_WAIT_MS;
+	pid_t termed[MAX_DESCENDANTS];
+	size_t n_termed = 0;
+	for (;;) {
+		reap(s);
+		if (!has_children()) {
+			return;
+		}
+		uint64_t now = now_ms();
+		if (now >= give_up) {
+			return;
+		}
+		bool killing = now >= kill_at;
+		pid_t pids[MAX_DESCENDANTS];
+		size_t n = collect_descendants(getpid(), pids, ARRAY_SIZE(pids));
+		for (size_t i = 0; i < n; i++) {
+			if (killing) {
+				kill(pids[i], SIGKILL);
+				continue;
+			}
+			bool seen = false;
+			for (size_t j = 0; j < n_termed && !seen; j++) {
+				seen = termed[j] == pids[i];
+			}
+			if (!seen) {
+				kill(pids[i], SIGTERM);
+				if (n_termed < ARRAY_SIZE(termed)) {
+					termed[n_termed++] = pids[i];
+				}
+			}
+		}
+		/* Wake on the next child's end; a process reparented to us mid-way is found on the
+		 * next round. */
+		struct pollfd p = {.fd = s->sigfd, .events = POLLIN};
+		uint64_t until = killing ? give_up : kill_at;
+		(void)poll(&p, 1, (int)(until - now));
+		struct signalfd_siginfo si;
+		while (read(s->sigfd, &si, sizeof(si)) == (ssize_t)sizeof(si)) {
+		}
+	}
+}
+
+void supervisor_describe(int status, char *buf, size_t size)
+{
+	if (WIFEXITED(status)) {
+		snprintf(buf, size, "exit status %d", WEXITSTATUS(status));
+	} else if (WIFSIGNALED(status)) {
+		snprintf(buf, size, "signal %d (%s)", WTERMSIG(status),
+			 strsignal(WTERMSIG(status)));
+	} else {
+		snprintf(buf, size, "wait status %d", status);
+	}
+}

@@ -1,0 +1,46 @@
+/* The session is the supervisor of everything it starts. It is a child subreaper, so a component
+ * that daemonizes (forks and leaves the process group) is still its child; signals arrive through
+ * a signalfd, so every wait of the session is one poll() over its events. */
+#pragma once
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#define SUPERVISOR_MAX_CHILDREN 16
+
+struct sv_child {
+	char name[32];
+	pid_t pid;
+	bool essential; /* the desktop is over when it ends */
+	bool running;
+	int status; /* wait status, once ended */
+};
+
+struct supervisor {
+	int sigfd;
+	struct sv_child children[SUPERVISOR_MAX_CHILDREN];
+	size_t n;
+	int stop_signal;              /* TERM, INT or HUP once one arrived */
+	const struct sv_child *ended; /* the first essential child that ended */
+};
+
+/* Becomes a subreaper and routes TERM, INT, HUP and CHLD to a signalfd. */
+int supervisor_init(struct supervisor *s);
+void supervisor_done(struct supervisor *s);
+
+/* Watches a child the session started. */
+int supervisor_watch(struct supervisor *s, const char *name, pid_t pid, bool essential);
+const struct sv_child *supervisor_child(const struct supervisor *s, pid_t pid);
+
+/* Waits until fd (unless -1) is readable: 1. Or returns 0 when deadline_ms (monotonic, 0 for
+ * none) passed, -EINTR once a stop was requested, -ECHILD once an essential child ended. Ended
+ * children of any kind are reaped on the way. */
+int supervisor_wait(struct supervisor *s, int fd, uint64_t deadline_ms);
+
+/* Stops every descendant: TERM at once, KILL to whatever is left after grace_ms. Returns when
+ * no child is left, or after a further bound if something cannot be reaped. */
+void supervisor_stop_all(struct supervisor *s, uint64_t grace_ms);
+
+/* The wait status as words: "exit status 1", "signal 9". */
+void supervisor_describe(int status, char *buf, size_t size);

@@ -1,0 +1,219 @@
+#include "xsetup.h"
+
+#include <X11/XKBlib.h>
+#include <X11/Xatom.h>
+#include <X11/extensions/dpms.h>
+#include <errno.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "util.h"
+
+/* Xlib ends the process when the connection breaks. The session must instead stop what it
+ * started and remove its claim, so a broken connection jumps back to the call that was talking
+ * to the server. */
+static sigjmp_buf connection_lost;
+static bool armed;
+
+static int on_io_error(Display *dpy)
+{
+	if (armed) {
+		armed = false;
+		siglongjmp(connection_lost, 1);
+	}
+	return 0;
+}
+
+/* Requests on windows that vanish under us (a window manager's check window) fail harmlessly. */
+static int on_error(Display *dpy, XErrorEvent *ev)
+{
+	return 0;
+}
+
+int xsetup_open(unsigned display, const struct xauth_cookie *cookie, Display **ret)
+{
+	char name[16];
+	snprintf(name, sizeof(name), ":%u", display);
+	XSetErrorHandler(on_error);
+	XSetIOErrorHandler(on_io_error);
+	/* Xlib keeps pointers to both until XOpenDisplay returns; it wants them mutable. */
+	char auth_name[] = XAUTH_COOKIE_NAME;
+	char auth_data[XAUTH_COOKIE_LEN];
+	memcpy(auth_data, cookie->data, sizeof(auth_data));
+	XSetAuthorization(auth_name, (int)strlen(auth_name), auth_data, (int)sizeof(auth_data));
+	Display *dpy = XOpenDisplay(name);
+	XSetAuthorization(NULL, 0, NULL, 0);
+	explicit_bzero(auth_data, sizeof(auth_data));
+	if (!dpy) {
+		return -ECONNREFUSED;
+	}
+	*ret = dpy;
+	return 0;
+}
+
+void xsetup_close(Display *dpy)
+{
+	if (dpy) {
+		armed = true;
+		if (sigsetjmp(connection_lost, 1) == 0) {
+			XCloseDisplay(dpy);
+		}
+		armed = false;
+	}
+}
+
+/* The layout is named in the root window's _XKB_RULES_NAMES: rules, model, layout, variant,
+ * options, NUL-separated. */
+static bool layout_is_us(Display *dpy)
+{
+	Atom prop = XInternAtom(dpy, "_XKB_RULES_NAMES", False);
+	Atom type;
+	int format;
+	unsigned long n, after;
+	unsigned char *data = NULL;
+	if (XGetWindowProperty(dpy, DefaultRootWindow(dpy), prop, 0, 1024, False, XA_STRING, &type,
+			       &format, &n, &after, &data) != Success ||
+	    !data) {
+		return false;
+	}
+	const char *p = (const char *)data, *end = p + n;
+	for (int i = 0; i < 2 && p < end; i++) {
+		p += strnlen(p, (size_t)(end - p)) + 1;
+	}
+	bool us = p < end && strncmp(p, "us", (size_t)(end - p)) == 0 &&
+		  strnlen(p, (size_t)(end - p)) == 2;
+	XFree(data);
+	return us;
+}
+
+/* What setxkbmap -layout us asks of an evdev server, loaded by name through XKB. */
+static int set_layout_us(Display *dpy)
+{
+	int opcode, event, error, major = XkbMajorVersion, minor = XkbMinorVersion;
+	if (!XkbQueryExtension(dpy, &opcode, &event, &error, &major, &minor)) {
+		return -ENOTSUP;
+	}
+	char keycodes[] = "evdev+aliases(qwerty)", types[] = "complete", compat[] = "complete",
+	     symbols[] = "pc+us+inet(evdev)", geometry[] = "pc(pc105)";
+	XkbComponentNamesRec names = {
+		.keycodes = keycodes,
+		.types = types,
+		.compat = compat,
+		.symbols = symbols,
+		.geometry = geometry,
+	};
+	XkbDescPtr kb = XkbGetKeyboardByName(dpy, XkbUseCoreKbd, &names, XkbGBN_AllComponentsMask,
+					     XkbGBN_AllComponentsMask & ~XkbGBN_GeometryMask, True);
+	if (!kb) {
+		return -EIO;
+	}
+	XkbFreeKeyboard(kb, XkbAllComponentsMask, True);
+	static const char rules[] = "evdev\0pc105\0us\0\0";
+	Atom prop = XInternAtom(dpy, "_XKB_RULES_NAMES", False);
+	XChangeProperty(dpy, DefaultRootWindow(dpy), prop, XA_STRING, 8, PropModeReplace,
+			(const unsigned char *)rules, sizeof(rules) - 1);
+	return 0;
+}
+
+static int set_root_colour(Display *dpy, unsigned long rgb)
+{
+	XColor c = {
+		.red = (unsigned short)(((rgb >> 16) & 0xff) * 0x101),
+		.green = (unsigned short)(((rgb >> 8) & 0xff) * 0x101),
+		.blue = (unsigned short)((rgb & 0xff) * 0x101),
+		.flags = DoRed | DoGreen | DoBlue,
+	};
+	if (!XAllocColor(dpy, DefaultColormap(dpy, DefaultScreen(dpy)), &c)) {
+		return -ENOSPC;
+	}
+	Window root = DefaultRootWindow(dpy);
+	XSetWindowBackground(dpy, root, c.pixel);
+	XClearWindow(dpy, root);
+	return 0;
+}
+
+int xsetup_desktop(Display *dpy, unsigned long rgb)
+{
+	volatile int first = 0;
+	armed = true;
+	if (sigsetjmp(connection_lost, 1) != 0) {
+		return -ECONNRESET;
+	}
+	int r = layout_is_us(dpy) ? 0 : set_layout_us(dpy);
+	first = r;
+	/* No screen saver, no blanking, no power saving: nobody is there to wake it, and a
+	 * blanked screen makes every thumbnail black. */
+	XSetScreenSaver(dpy, 0, 0, DontPreferBlanking, DefaultExposures);
+	int ev, er;
+	if (DPMSQueryExtension(dpy, &ev, &er) && DPMSCapable(dpy)) {
+		DPMSDisable(dpy);
+	}
+	r = set_root_colour(dpy, rgb);
+	if (first == 0) {
+		first = r;
+	}
+	XSync(dpy, False);
+	armed = false;
+	return first;
+}
+
+int xsetup_watch_wm(Display *dpy)
+{
+	armed = true;
+	if (sigsetjmp(connection_lost, 1) != 0) {
+		return -ECONNRESET;
+	}
+	/* A window manager announces itself by taking the WM_S0 selection (a MANAGER client
+	 * message, StructureNotify) and by setting the root's EWMH properties (PropertyNotify). */
+	XSelectInput(dpy, DefaultRootWindow(dpy), PropertyChangeMask | StructureNotifyMask);
+	XSync(dpy, False);
+	armed = false;
+	return 0;
+}
+
+static Window window_property(Display *dpy, Window w, Atom prop)
+{
+	Atom type;
+	int format;
+	unsigned long n, after;
+	unsigned char *data = NULL;
+	Window v = None;
+	if (XGetWindowProperty(dpy, w, prop, 0, 1, False, XA_WINDOW, &type, &format, &n, &after,
+			       &data) == Success &&
+	    data && n == 1 && format == 32) {
+		v = (Window)((unsigned long *)data)[0];
+	}
+	if (data) {
+		XFree(data);
+	}
+	return v;
+}
+
+int xsetup_wm_owns_screen(Display *dpy)
+{
+	armed = true;
+	if (sigsetjmp(connection_lost, 1) != 0) {
+		return -ECONNRESET;
+	}
+	while (XPending(dpy) > 0) {
+		XEvent ev;
+		XNextEvent(dpy, &ev);
+	}
+	Window root = DefaultRootWindow(dpy);
+	char sel[32];
+	snprintf(sel, sizeof(sel), "WM_S%d", DefaultScreen(dpy));
+	int owned = 0;
+	XWindowAttributes wa;
+	if (XGetSelectionOwner(dpy, XInternAtom(dpy, sel, False)) != None &&
+	    XGetWindowAttributes(dpy, root, &wa) &&
+	    (wa.all_event_masks & SubstructureRedirectMask)) {
+		/* EWMH: the root names a check window that names itself, so a stale property of a
+		 * window manager that died does not count. */
+		Atom check = XInternAtom(dpy, "_NET_SUPPORTING_WM_CHECK", False);
+		Window w = window_property(dpy, root, check);
+		owned = w != None && window_property(dpy, w, check) == w;
+	}
+	armed = false;
+	return owned;
+}

@@ -1,0 +1,24 @@
+/* The session's own X conversation through libX11, while the desktop comes up: the settings it
+ * makes on the server, and the event that says the window manager owns the screen. */
+#pragma once
+
+#include <X11/Xlib.h>
+#include <stdbool.h>
+
+#include "xauth.h"
+
+/* Connects to :display with the cookie (set for this connection, not through XAUTHORITY). */
+int xsetup_open(unsigned display, const struct xauth_cookie *cookie, Display **ret);
+void xsetup_close(Display *dpy);
+
+/* Keyboard layout us, screen saver and DPMS off, a solid root colour. Best effort: every step is
+ * tried, the first failure returned. -ECONNRESET when the server went away. */
+int xsetup_desktop(Display *dpy, unsigned long rgb);
+
+/* Asks for the root window events a window manager's arrival causes. */
+int xsetup_watch_wm(Display *dpy);
+
+/* Consumes pending events and tells whether a window manager owns the screen: it holds WM_S0,
+ * redirects the root window's children, and names a live check window. 1 owned, 0 not yet,
+ * -ECONNRESET when the server went away. */
+int xsetup_wm_owns_screen(Display *dpy);

@@ -1,0 +1,210 @@
+/* Claiming a display number: the abstract socket as the atomic claim, the path socket, and X's
+ * lock file written and removed only while it is ours. Uses the host's real /tmp/.X11-unix with a
+ * number far above any band. */
+#include "session-test.h"
+
+#include <errno.h>
+#include <stddef.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+
+#include "claim.h"
+
+struct fixture {
+	unsigned n;
+	char *locks;
+};
+
+static int setup(void **state)
+{
+	struct fixture *f = calloc(1, sizeof(*f));
+	f->locks = st_mkdtemp();
+	/* A free number: the first this claim gets. */
+	for (unsigned n = 6000 + (unsigned)getpid() % 2000; n < 9000; n++) {
+		struct claim c;
+		claim_init(&c);
+		struct error err = {0};
+		int r = claim_sockets(&c, n, &err);
+		claim_release(&c);
+		if (r == 0) {
+			f->n = n;
+			break;
+		}
+	}
+	assert_true(f->n != 0);
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fixture *f = *state;
+	st_rm_rf(f->locks);
+	free(f);
+	return 0;
+}
+
+static void test_parse_lock(void **state)
+{
+	pid_t pid;
+	assert_int_equal(claim_lock_parse("      1234\n", &pid), 0);
+	assert_int_equal(pid, 1234);
+	assert_int_equal(claim_lock_parse("1234", &pid), 0);
+	assert_int_equal(claim_lock_parse("", &pid), -EINVAL);
+	assert_int_equal(claim_lock_parse("      12x4\n", &pid), -EINVAL);
+	assert_int_equal(claim_lock_parse("         0\n", &pid), -EINVAL);
+	assert_int_equal(claim_lock_parse("         1\n", &pid), -EINVAL);
+	assert_true(claim_lock_parse("99999999999999999999\n", &pid) < 0);
+	assert_int_equal(claim_lock_parse("1234\n5678\n", &pid), -EINVAL);
+}
+
+static void test_second_claim_collides(void **state)
+{
+	struct fixture *f = *state;
+	struct claim a, b;
+	claim_init(&a);
+	claim_init(&b);
+	struct error err = {0};
+	assert_int_equal(claim_sockets(&a, f->n, &err), 0);
+	struct stat st;
+	assert_int_equal(lstat(a.path, &st), 0);
+	assert_true(S_ISSOCK(st.st_mode));
+	assert_int_equal(st.st_mode & 0777, 0777);
+	struct error err2 = {0};
+	assert_int_equal(claim_sockets(&b, f->n, &err2), -EADDRINUSE);
+	assert_non_null(strstr(err2.msg, "cannot claim X display"));
+	claim_release(&b);
+	/* The loser never touched the winner's path socket. */
+	struct stat st2;
+	assert_int_equal(lstat(a.path, &st2), 0);
+	assert_int_equal(st2.st_ino, st.st_ino);
+	claim_release(&a);
+	assert_int_equal(lstat(a.path, &st2), -1);
+}
+
+static void test_lock_written_and_released(void **state)
+{
+	struct fixture *f = *state;
+	struct claim a;
+	claim_init(&a);
+	struct error err = {0};
+	assert_int_equal(claim_sockets(&a, f->n, &err), 0);
+	assert_int_equal(claim_lock(&a, f->locks, getpid(), &err), 0);
+	char name[64], want[32];
+	snprintf(name, sizeof(name), ".X%u-lock", f->n);
+	snprintf(want, sizeof(want), "%10d\n", (int)getpid());
+	char *t = st_read(f->locks, name);
+	assert_string_equal(t, want);
+	free(t);
+	struct stat st;
+	assert_int_equal(stat(st_path(f->locks, name), &st), 0);
+	assert_int_equal(st.st_mode & 07777, 0444);
+
+	/* A second claimant sees a live lock. */
+	struct claim b;
+	claim_init(&b);
+	b.display = f->n;
+	struct error err2 = {0};
+	assert_int_equal(claim_lock(&b, f->locks, getpid(), &err2), -EADDRINUSE);
+	claim_release(&b);
+	assert_int_equal(stat(st_path(f->locks, name), &st), 0);
+
+	claim_release(&a);
+	assert_int_equal(stat(st_path(f->locks, name), &st), -1);
+	/* No temporary is left behind. */
+	char cmd[8192];
+	snprintf(cmd, sizeof(cmd), "test -z \"$(ls -A '%s')\"", f->locks);
+	assert_int_equal(system(cmd), 0);
+}
+
+static pid_t dead_pid(void)
+{
+	pid_t pid = fork();
+	if (pid == 0) {
+		_exit(0);
+	}
+	waitpid(pid, NULL, 0);
+	return pid;
+}
+
+static void test_stale_lock_replaced(void **state)
+{
+	struct fixture *f = *state;
+	char name[64], stale[32];
+	snprintf(name, sizeof(name), ".X%u-lock", f->n);
+	snprintf(stale, sizeof(stale), "%10d\n", (int)dead_pid());
+	st_write(f->locks, name, stale, 0444);
+	struct claim a;
+	claim_init(&a);
+	struct error err = {0};
+	assert_int_equal(claim_sockets(&a, f->n, &err), 0);
+	assert_int_equal(claim_lock(&a, f->locks, getpid(), &err), 0);
+	char want[32];
+	snprintf(want, sizeof(want), "%10d\n", (int)getpid());
+	char *t = st_read(f->locks, name);
+	assert_string_equal(t, want);
+	free(t);
+	claim_release(&a);
+}
+
+/* A lock somebody else put in place after ours is theirs: release leaves it. */
+static void test_release_only_ours(void **state)
+{
+	struct fixture *f = *state;
+	struct claim a;
+	claim_init(&a);
+	struct error err = {0};
+	assert_int_equal(claim_sockets(&a, f->n, &err), 0);
+	assert_int_equal(claim_lock(&a, f->locks, getpid(), &err), 0);
+	char name[64];
+	snprintf(name, sizeof(name), ".X%u-lock", f->n);
+	unlink(st_path(f->locks, name));
+	st_write(f->locks, name, "      4242\n", 0444);
+	claim_release(&a);
+	char *t = st_read(f->locks, name);
+	assert_string_equal(t, "      4242\n");
+	free(t);
+	unlink(st_path(f->locks, name));
+}
+
+/* A dead socket file at the path is cleared; a live listener there (a server with no abstract
+ * socket) is somebody's claim. */
+static void test_path_socket(void **state)
+{
+	struct fixture *f = *state;
+	char path[64];
+	snprintf(path, sizeof(path), CLAIM_SOCKET_DIR "/X%u", f->n);
+	struct sockaddr_un sa = {.sun_family = AF_UNIX};
+	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", path);
+	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	assert_true(fd >= 0);
+	assert_int_equal(bind(fd, (struct sockaddr *)&sa, sizeof(sa)), 0);
+	assert_int_equal(listen(fd, 1), 0);
+	struct claim a;
+	claim_init(&a);
+	struct error err = {0};
+	assert_int_equal(claim_sockets(&a, f->n, &err), -EADDRINUSE);
+	claim_release(&a);
+	struct stat st;
+	assert_int_equal(lstat(path, &st), 0);
+	/* Closed without unlinking: a stale socket file, as a killed server leaves. */
+	close(fd);
+	claim_init(&a);
+	assert_int_equal(claim_sockets(&a, f->n, &err), 0);
+	claim_release(&a);
+	assert_int_equal(lstat(path, &st), -1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_parse_lock),
+		cmocka_unit_test_setup_teardown(test_second_claim_collides, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_lock_written_and_released, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_stale_lock_replaced, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_release_only_ours, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_path_socket, setup, teardown),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,120 @@
+/* The launcher contract's variables, validated. */
+#include "session-test.h"
+
+#include <errno.h>
+
+#include "contract.h"
+
+static const char *const *table;
+
+static const char *fake_getenv(const char *name)
+{
+	size_t len = strlen(name);
+	for (size_t i = 0; table[i]; i++) {
+		if (strncmp(table[i], name, len) == 0 && table[i][len] == '=') {
+			return table[i] + len + 1;
+		}
+	}
+	return NULL;
+}
+
+static const char *const full[] = {
+	"BOTDESK_PROFILE=work",
+	"BOTDESK_DISPLAY_NUM=23",
+	"BOTDESK_SOCKET=/s/work/rfb.sock",
+	"BOTDESK_XAUTH=/s/work/Xauthority",
+	"BOTDESK_ENV_FILE=/s/work/env",
+	"BOTDESK_CONFIG_HOME=/s/work/xdg",
+	"BOTDESK_GEOMETRY=1280x800",
+	"BOTDESK_X_LOCK_DIR=/tmp",
+	"PATH=/usr/bin",
+	NULL,
+};
+
+static int load_with(const char *const *t, bool seed_only, struct session_config *c,
+		     struct error *err)
+{
+	table = t;
+	return contract_load(fake_getenv, seed_only, c, err);
+}
+
+static void test_full(void **state)
+{
+	struct session_config c;
+	struct error err = {0};
+	assert_int_equal(load_with(full, false, &c, &err), 0);
+	assert_string_equal(c.profile, "work");
+	assert_int_equal(c.display, 23);
+	assert_string_equal(c.socket_path, "/s/work/rfb.sock");
+	assert_int_equal(c.width, 1280);
+	assert_int_equal(c.height, 800);
+	assert_null(c.browser);
+	char *cache;
+	assert_int_equal(contract_cache_home(&c, &cache), 0);
+	assert_string_equal(cache, "/s/work/xdg/.cache");
+	free(cache);
+}
+
+/* Each bad value is named in the message. */
+static void expect_refused(const char *var, const char *value, const char *msg_part)
+{
+	const char *t[16];
+	char over[256];
+	size_t n = 0;
+	snprintf(over, sizeof(over), "%s=%s", var, value);
+	for (size_t i = 0; full[i]; i++) {
+		if (strncmp(full[i], var, strlen(var)) != 0 || full[i][strlen(var)] != '=') {
+			t[n++] = full[i];
+		}
+	}
+	if (value) {
+		t[n++] = over;
+	}
+	t[n] = NULL;
+	struct session_config c;
+	struct error err = {0};
+	assert_true(load_with(t, false, &c, &err) < 0);
+	assert_non_null(strstr(err.msg, msg_part));
+}
+
+static void test_refusals(void **state)
+{
+	expect_refused("BOTDESK_DISPLAY_NUM", "x1", "BOTDESK_DISPLAY_NUM");
+	expect_refused("BOTDESK_DISPLAY_NUM", "65536", "BOTDESK_DISPLAY_NUM");
+	expect_refused("BOTDESK_DISPLAY_NUM", "", "BOTDESK_DISPLAY_NUM");
+	expect_refused("BOTDESK_GEOMETRY", "1440x900;rm", "BOTDESK_GEOMETRY");
+	expect_refused("BOTDESK_GEOMETRY", "10x10", "BOTDESK_GEOMETRY");
+	expect_refused("BOTDESK_GEOMETRY", "1440X900", "BOTDESK_GEOMETRY");
+	expect_refused("BOTDESK_SOCKET", "rel/rfb.sock", "absolute");
+	expect_refused("BOTDESK_SOCKET", NULL, "BOTDESK_SOCKET is not set");
+	expect_refused("BOTDESK_ENV_FILE", "/s/env\nDISPLAY=:0", "control characters");
+	expect_refused("BOTDESK_PROFILE", "a\nb", "control characters");
+	char long_path[200];
+	memset(long_path, 'a', sizeof(long_path) - 1);
+	long_path[0] = '/';
+	long_path[sizeof(long_path) - 1] = '\0';
+	expect_refused("BOTDESK_SOCKET", long_path, "longer than a unix socket path");
+}
+
+/* Seeding needs only the config home. */
+static void test_seed_only(void **state)
+{
+	const char *const t[] = {"BOTDESK_CONFIG_HOME=/s/p/xdg", NULL};
+	struct session_config c;
+	struct error err = {0};
+	assert_int_equal(load_with(t, true, &c, &err), 0);
+	assert_string_equal(c.profile, "default");
+	assert_int_equal(c.width, 1440);
+	assert_int_equal(c.height, 900);
+	assert_true(load_with(t, false, &c, &err) < 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_full),
+		cmocka_unit_test(test_refusals),
+		cmocka_unit_test(test_seed_only),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

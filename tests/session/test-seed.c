@@ -1,0 +1,241 @@
+/* The Xfce configuration the session seeds: complete, escaped, and never over a user's file. */
+#include "session-test.h"
+
+#include <errno.h>
+
+#include "dock.h"
+#include "escape.h"
+#include "seed.h"
+
+static char *generate(void (*gen)(FILE *, const void *), const void *arg)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	assert_non_null(f);
+	gen(f, arg);
+	fclose(f);
+	return text;
+}
+
+static void gen_xfwm4(FILE *f, const void *profile)
+{
+	seed_write_xfwm4(f, profile);
+}
+
+static void gen_exec(FILE *f, const void *argv)
+{
+	escape_desktop_exec(f, (char *const *)argv);
+}
+
+static void gen_xml(FILE *f, const void *s)
+{
+	escape_xml(f, s);
+}
+
+static void test_xml_escaping(void **state)
+{
+	char *t = generate(gen_xml, "a&b<c>\"d'e");
+	assert_string_equal(t, "a&amp;b&lt;c&gt;&quot;d&apos;e");
+	free(t);
+}
+
+/* The profile's name lands in xfwm4's workspace name, escaped: nothing it holds can close the
+ * attribute or add an element. */
+static void test_xfwm4_odd_profile(void **state)
+{
+	char *t = generate(gen_xfwm4, "x\"/><property name=\"use_compositing\" value=\"true");
+	/* The injected property stays text: one real use_compositing, the seeded one. */
+	size_t count = 0;
+	for (const char *p = t; (p = strstr(p, "<property name=\"use_compositing\"")); p++) {
+		count++;
+	}
+	assert_int_equal(count, 1);
+	assert_non_null(strstr(t, "botdesk:x&quot;/&gt;&lt;property"));
+	assert_non_null(strstr(t, "<property name=\"use_compositing\" type=\"bool\" "
+				  "value=\"false\"/>"));
+	assert_non_null(strstr(t, "<property name=\"workspace_count\" type=\"int\" value=\"1\"/>"));
+	free(t);
+}
+
+static void test_exec_quoting(void **state)
+{
+	char *plain[] = {(char[]){"/usr/bin/firefox"}, (char[]){"--new-window"}, NULL};
+	char *t = generate(gen_exec, plain);
+	assert_string_equal(t, "/usr/bin/firefox --new-window");
+	free(t);
+	/* Reserved characters quote the argument; the quote-level and string-level escapes are
+	 * both applied; % is doubled so no field code is expanded. */
+	char *odd[] = {(char[]){"/opt/my browser/run"},
+		       (char[]){"a\"b"},
+		       (char[]){"$HOME"},
+		       (char[]){"back\\slash"},
+		       (char[]){"100%"},
+		       (char[]){"%u"},
+		       NULL};
+	t = generate(gen_exec, odd);
+	assert_string_equal(t, "\"/opt/my browser/run\" \"a\\\\\"b\" \"\\\\$HOME\" "
+			       "\"back\\\\\\\\slash\" 100%% %%u");
+	free(t);
+}
+
+static struct dock make_dock(void)
+{
+	struct dock d = {0};
+	d.items[0] = (struct dock_item){.id = "terminal", .name = "Terminal", .icon = "t"};
+	strv_push(&d.items[0].argv, "/usr/bin/xfce4-terminal");
+	d.items[1] = (struct dock_item){.id = "browser", .name = "Web Browser", .icon = "w"};
+	strv_push(&d.items[1].argv, "/opt/b/browser");
+	strv_push(&d.items[1].argv, "--profile=a b");
+	d.n = 2;
+	return d;
+}
+
+static void test_seed_tree(void **state)
+{
+	char *dir = st_mkdtemp();
+	char home[8192];
+	snprintf(home, sizeof(home), "%s/xdg", dir);
+	struct dock d = make_dock();
+	struct seed_opts o = {.profile = "p<1>", .dock = &d};
+	struct error err = {0};
+	assert_int_equal(seed_config(home, &o, &err), 0);
+
+	struct stat st;
+	assert_int_equal(stat(home, &st), 0);
+	assert_int_equal(st.st_mode & 07777, 0700);
+	static const char *const channels[] = {
+		"xfwm4",          "xsettings",         "xfce4-desktop",
+		"xfce4-panel",    "xfce4-screensaver", "xfce4-power-manager",
+		"keyboard-layout"};
+	for (size_t i = 0; i < sizeof(channels) / sizeof(channels[0]); i++) {
+		char name[256];
+		snprintf(name, sizeof(name), "xdg/" SEED_XFCONF_DIR "/%s.xml", channels[i]);
+		char *t = st_read(dir, name);
+		assert_non_null(t);
+		assert_non_null(strstr(t, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>"));
+		assert_non_null(strstr(t, "</channel>"));
+		free(t);
+	}
+	char *panel = st_read(dir, "xdg/" SEED_XFCONF_DIR "/xfce4-panel.xml");
+	assert_non_null(strstr(panel, "value=\"applicationsmenu\""));
+	assert_non_null(strstr(panel, "value=\"tasklist\""));
+	assert_non_null(strstr(panel, "value=\"systray\""));
+	assert_non_null(strstr(panel, "value=\"clock\""));
+	assert_non_null(strstr(panel, "<property name=\"plugin-21\" type=\"string\" "
+				      "value=\"launcher\">"));
+	assert_non_null(strstr(panel, "<property name=\"plugin-22\" type=\"string\" "
+				      "value=\"launcher\">"));
+	assert_null(strstr(panel, "plugin-23"));
+	free(panel);
+
+	char *term = st_read(dir, "xdg/" SEED_PANEL_DIR "/launcher-21/botdesk-terminal.desktop");
+	assert_non_null(term);
+	assert_non_null(strstr(term, "\nExec=/usr/bin/xfce4-terminal\n"));
+	free(term);
+	char *browser = st_read(dir, "xdg/" SEED_PANEL_DIR "/launcher-22/botdesk-browser.desktop");
+	assert_non_null(browser);
+	assert_non_null(strstr(browser, "\nExec=/opt/b/browser \"--profile=a b\"\n"));
+	free(browser);
+
+	for (size_t i = 0; seed_masked_autostarts[i]; i++) {
+		char name[256];
+		snprintf(name, sizeof(name), "xdg/autostart/%s.desktop", seed_masked_autostarts[i]);
+		char *t = st_read(dir, name);
+		assert_non_null(t);
+		assert_non_null(strstr(t, "\nHidden=true\n"));
+		free(t);
+	}
+	dock_free(&d);
+	st_rm_rf(dir);
+}
+
+/* What the user changed since stays: only absent files are written. A planted symlink is
+ * neither followed nor replaced. */
+static void test_seed_keeps_existing(void **state)
+{
+	char *dir = st_mkdtemp();
+	char home[8192];
+	snprintf(home, sizeof(home), "%s/xdg", dir);
+	char cmd[16384];
+	snprintf(cmd, sizeof(cmd), "mkdir -p '%s/" SEED_XFCONF_DIR "'", home);
+	assert_int_equal(system(cmd), 0);
+	st_write(dir, "xdg/" SEED_XFCONF_DIR "/xfwm4.xml", "mine\n", 0600);
+	st_write(dir, "target", "untouched\n", 0600);
+	char link[16384];
+	snprintf(link, sizeof(link), "%s/" SEED_XFCONF_DIR "/xsettings.xml", home);
+	assert_int_equal(symlink(st_path(dir, "target"), link), 0);
+
+	struct seed_opts o = {.profile = "p", .dock = NULL};
+	struct error err = {0};
+	assert_int_equal(seed_config(home, &o, &err), 0);
+	char *t = st_read(dir, "xdg/" SEED_XFCONF_DIR "/xfwm4.xml");
+	assert_string_equal(t, "mine\n");
+	free(t);
+	t = st_read(dir, "target");
+	assert_string_equal(t, "untouched\n");
+	free(t);
+	struct stat st;
+	assert_int_equal(lstat(link, &st), 0);
+	assert_true(S_ISLNK(st.st_mode));
+	/* No dock without programs: one panel only. */
+	t = st_read(dir, "xdg/" SEED_XFCONF_DIR "/xfce4-panel.xml");
+	assert_null(strstr(t, "panel-2"));
+	free(t);
+	st_rm_rf(dir);
+}
+
+static void test_seed_twice_is_stable(void **state)
+{
+	char *dir = st_mkdtemp();
+	char home[8192];
+	snprintf(home, sizeof(home), "%s/xdg", dir);
+	struct seed_opts o = {.profile = "p", .dock = NULL};
+	struct error err = {0};
+	assert_int_equal(seed_config(home, &o, &err), 0);
+	char *first = st_read(dir, "xdg/" SEED_XFCONF_DIR "/xfce4-desktop.xml");
+	assert_int_equal(seed_config(home, &o, &err), 0);
+	char *second = st_read(dir, "xdg/" SEED_XFCONF_DIR "/xfce4-desktop.xml");
+	assert_string_equal(first, second);
+	free(first);
+	free(second);
+	st_rm_rf(dir);
+}
+
+/* The dock holds only programs found on PATH, and the browser only when its program is. */
+static void test_dock_only_present_programs(void **state)
+{
+	char *dir = st_mkdtemp();
+	st_write(dir, "xfce4-terminal", "#!/bin/sh\n", 0755);
+	st_write(dir, "mousepad", "#!/bin/sh\n", 0644); /* not executable: absent */
+	st_write(dir, "mybrowser", "#!/bin/sh\n", 0755);
+	struct dock d;
+	assert_int_equal(dock_resolve(dir, "mybrowser --incognito", &d), 0);
+	assert_int_equal(d.n, 2);
+	assert_string_equal(d.items[0].id, "terminal");
+	assert_string_equal(d.items[0].argv.v[0], st_path(dir, "xfce4-terminal"));
+	assert_string_equal(d.items[1].id, "browser");
+	assert_string_equal(d.items[1].argv.v[0], st_path(dir, "mybrowser"));
+	assert_string_equal(d.items[1].argv.v[1], "--incognito");
+	assert_null(d.items[1].argv.v[2]);
+	dock_free(&d);
+
+	assert_int_equal(dock_resolve(dir, "no-such-browser", &d), 0);
+	assert_int_equal(d.n, 1);
+	dock_free(&d);
+	st_rm_rf(dir);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_xml_escaping),
+		cmocka_unit_test(test_xfwm4_odd_profile),
+		cmocka_unit_test(test_exec_quoting),
+		cmocka_unit_test(test_seed_tree),
+		cmocka_unit_test(test_seed_keeps_existing),
+		cmocka_unit_test(test_seed_twice_is_stable),
+		cmocka_unit_test(test_dock_only_present_programs),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
