@@ -1,5 +1,6 @@
-/* The thumbnail: grab the root window through libX11 (MIT-SHM when the server offers it), fit it
- * inside a box with an area-averaging filter, encode a PNG with settings chosen for speed. */
+/* The thumbnail's X side: grab the root window through libX11 (MIT-SHM when the server offers it)
+ * in one thread, scaling it as it arrives (thumbscale.c), and encode the rows in the calling
+ * thread (pngenc.c). */
 #include "thumbnail.h"
 
 #include <X11/Xauth.h>
@@ -7,7 +8,6 @@
 #include <X11/Xutil.h>
 #include <X11/extensions/XShm.h>
 #include <fcntl.h>
-#include <png.h>
 #include <pthread.h>
 #include <setjmp.h>
 #include <signal.h>
@@ -18,9 +18,10 @@
 #include <sys/ipc.h>
 #include <sys/mman.h>
 #include <sys/shm.h>
-#include <zlib.h>
 
 #include "parse.h"
+#include "pngenc.h"
+#include "thumbscale.h"
 #include "util.h"
 
 #define COOKIE_NAME "MIT-MAGIC-COOKIE-1"
@@ -108,233 +109,6 @@ static Display *open_display(const char *display, const char *cookie, int cookie
 	return dpy;
 }
 
-/* The largest size inside the box with the screen's aspect ratio; never larger than the
- * screen. */
-static void fit(unsigned sw, unsigned sh, unsigned max_w, unsigned max_h, unsigned *ow,
-		unsigned *oh)
-{
-	if (sw <= max_w && sh <= max_h) {
-		*ow = sw;
-		*oh = sh;
-		return;
-	}
-	if ((uint64_t)sw * max_h >= (uint64_t)sh * max_w) {
-		*ow = max_w;
-		*oh = (unsigned)(((uint64_t)sh * max_w + sw / 2) / sw);
-	} else {
-		*oh = max_h;
-		*ow = (unsigned)(((uint64_t)sw * max_h + sh / 2) / sh);
-	}
-	*ow = *ow ? *ow : 1;
-	*oh = *oh ? *oh : 1;
-}
-
-/* Area averaging: every output pixel is the mean of the source area it covers, partly covered
- * source pixels weighted by how much of them it covers. Weights are fractions of 256 that sum to
- * exactly 256 per output pixel, so both passes are integer multiply-adds and shifts. */
-struct axis {
-	unsigned *first; /* per output index: its first source index */
-	unsigned *n;     /* how many source indexes it covers */
-	unsigned *off;   /* where its weights start in w */
-	uint16_t *w;
-};
-
-static void axis_free(struct axis *a)
-{
-	free(a->first);
-	free(a->n);
-	free(a->off);
-	free(a->w);
-}
-
-static int axis_make(unsigned src, unsigned dst, struct axis *a)
-{
-	*a = (struct axis){0};
-	/* Each source index lands in at most two outputs when reducing. */
-	size_t cap = (size_t)src + dst;
-	a->first = calloc(dst, sizeof(unsigned));
-	a->n = calloc(dst, sizeof(unsigned));
-	a->off = calloc(dst, sizeof(unsigned));
-	a->w = calloc(cap, sizeof(uint16_t));
-	if (!a->first || !a->n || !a->off || !a->w) {
-		axis_free(a);
-		return -ENOMEM;
-	}
-	/* In units where a source pixel is dst long and an output pixel src long, the overlaps
-	 * are exact integers summing to src. */
-	size_t k = 0;
-	for (unsigned o = 0; o < dst; o++) {
-		uint64_t lo = (uint64_t)o * src, hi = lo + src;
-		unsigned i = (unsigned)(lo / dst);
-		a->first[o] = i;
-		a->off[o] = (unsigned)k;
-		unsigned total = 0;
-		size_t biggest = k;
-		for (; (uint64_t)i * dst < hi && i < src && k < cap; i++) {
-			uint64_t from = (uint64_t)i * dst, to = from + dst;
-			from = from > lo ? from : lo;
-			to = to < hi ? to : hi;
-			unsigned w = (unsigned)((((to - from) << 8) + src / 2) / src);
-			if (w > a->w[biggest]) {
-				biggest = k;
-			}
-			a->w[k++] = (uint16_t)w;
-			total += w;
-			a->n[o]++;
-		}
-		/* Rounding leaves the sum a little off 256: the largest weight absorbs it. */
-		a->w[biggest] = (uint16_t)(a->w[biggest] + 256 - total);
-	}
-	return 0;
-}
-
-/* Streams source rows (32-bit BGRX) in, hands output rows (RGB) to a sink. Rows are
- * accumulated vertically as they arrive (a row counts towards at most two output rows), and an
- * output row is reduced horizontally once its last source row was added. Nothing larger than a
- * few rows is ever allocated: on a virtual machine, touching fresh memory costs more than the
- * arithmetic. */
-struct scaler {
-	unsigned sw, sh, ow, oh;
-	struct axis xs, ys;
-	uint16_t *acc[2]; /* the vertical sums of two output rows, 4 channels a pixel */
-	uint8_t *vrow;    /* a finished vertical sum as levels */
-	unsigned char *out;
-	unsigned next_row; /* the next source row expected */
-	unsigned oy;       /* the first output row not finished */
-	void (*emit)(void *ctx, const unsigned char *row);
-	void *ctx;
-};
-
-static void scaler_free(struct scaler *sc)
-{
-	axis_free(&sc->xs);
-	axis_free(&sc->ys);
-	free(sc->acc[0]);
-	free(sc->acc[1]);
-	free(sc->vrow);
-	free(sc->out);
-}
-
-static int scaler_init(struct scaler *sc, unsigned sw, unsigned sh, unsigned ow, unsigned oh,
-		       void (*emit)(void *ctx, const unsigned char *row), void *ctx)
-{
-	*sc = (struct scaler){.sw = sw, .sh = sh, .ow = ow, .oh = oh, .emit = emit, .ctx = ctx};
-	int r = axis_make(sw, ow, &sc->xs);
-	if (r == 0) {
-		r = axis_make(sh, oh, &sc->ys);
-	}
-	sc->acc[0] = calloc((size_t)sw * 4, sizeof(uint16_t));
-	sc->acc[1] = calloc((size_t)sw * 4, sizeof(uint16_t));
-	sc->vrow = malloc((size_t)sw * 4);
-	sc->out = malloc((size_t)ow * 3);
-	if (r == 0 && (!sc->acc[0] || !sc->acc[1] || !sc->vrow || !sc->out)) {
-		r = -ENOMEM;
-	}
-	return r;
-}
-
-/* The vertical pass runs on GCC/Clang vector types, sixteen bytes of a row at a time in 16-bit
- * lanes (a weight of at most 256 times a level of at most 255, summed over weights that total
- * 256, fits); at -O2 the compiler would leave the loop scalar. */
-typedef uint8_t u8x16 __attribute__((vector_size(16)));
-typedef uint16_t u16x16 __attribute__((vector_size(32)));
-
-/* A BGRX pixel spread into the four 16-bit lanes of a 64-bit word (B lowest), so that one
- * multiply weighs all four channels: a level times a weight is at most 65280 and the weights of
- * an output pixel sum to 256, so no lane ever carries into the next. */
-static inline uint64_t spread(uint32_t px)
-{
-	uint64_t x = px;
-	x = (x | (x << 16)) & 0x0000ffff0000ffffULL;
-	return (x | (x << 8)) & 0x00ff00ff00ff00ffULL;
-}
-
-/* One row of levels (BGRX) reduced horizontally into RGB. */
-static void reduce_row(const struct axis *restrict xs, unsigned ow, const uint8_t *restrict v,
-		       unsigned char *restrict out)
-{
-	for (unsigned ox = 0; ox < ow; ox++) {
-		const uint8_t *p = v + 4 * (size_t)xs->first[ox];
-		const uint16_t *w = xs->w + xs->off[ox];
-		uint64_t sum = 0;
-		/* Two taps, the case of every reduction by less than two (1440 to 960), without
-		 * the loop. */
-		if (xs->n[ox] == 2) {
-			uint32_t a, b;
-			memcpy(&a, p, sizeof(a));
-			memcpy(&b, p + 4, sizeof(b));
-			sum = spread(a) * w[0] + spread(b) * w[1];
-		} else {
-			for (unsigned j = 0; j < xs->n[ox]; j++, p += 4) {
-				uint32_t px;
-				memcpy(&px, p, sizeof(px));
-				sum += spread(px) * w[j];
-			}
-		}
-		/* Back from weights summing to 256, rounded: each lane + 128, >> 8. */
-		sum = ((sum + 0x0080008000800080ULL) >> 8) & 0x00ff00ff00ff00ffULL;
-		out[3 * ox] = (unsigned char)(sum >> 32);
-		out[3 * ox + 1] = (unsigned char)(sum >> 16);
-		out[3 * ox + 2] = (unsigned char)sum;
-	}
-}
-
-/* The vertical sums back to levels (rounded), the row reduced horizontally, and handed on. */
-static void finish_row(struct scaler *sc)
-{
-	const uint16_t *acc = sc->acc[sc->oy & 1];
-	uint8_t *restrict v = sc->vrow;
-	size_t n = (size_t)sc->sw * 4, i = 0;
-	for (; i + 16 <= n; i += 16) {
-		u16x16 a;
-		memcpy(&a, acc + i, sizeof(a));
-		u8x16 b = __builtin_convertvector((a + 128) >> 8, u8x16);
-		memcpy(v + i, &b, sizeof(b));
-	}
-	for (; i < n; i++) {
-		v[i] = (uint8_t)((acc[i] + 128) >> 8);
-	}
-	reduce_row(&sc->xs, sc->ow, v, sc->out);
-	sc->emit(sc->ctx, sc->out);
-	sc->oy++;
-}
-
-/* acc (+)= w * row, sixteen bytes at a time; the first row of an output row sets it. */
-static void accumulate(uint16_t *restrict acc, const uint8_t *restrict row, size_t n, uint16_t w,
-		       bool first)
-{
-	size_t i = 0;
-	for (; i + 16 <= n; i += 16) {
-		u8x16 b;
-		u16x16 a = {0};
-		memcpy(&b, row + i, sizeof(b));
-		if (!first) {
-			memcpy(&a, acc + i, sizeof(a));
-		}
-		a += __builtin_convertvector(b, u16x16) * w;
-		memcpy(acc + i, &a, sizeof(a));
-	}
-	for (; i < n; i++) {
-		acc[i] = (uint16_t)((first ? 0 : acc[i]) + w * row[i]);
-	}
-}
-
-static void scaler_push(struct scaler *sc, const uint8_t *row)
-{
-	unsigned y = sc->next_row++;
-	const struct axis *ys = &sc->ys;
-	for (unsigned o = sc->oy; o < sc->oh && ys->first[o] <= y; o++) {
-		unsigned k = y - ys->first[o];
-		if (k < ys->n[o]) {
-			accumulate(sc->acc[o & 1], row, (size_t)sc->sw * 4, ys->w[ys->off[o] + k],
-				   k == 0);
-		}
-	}
-	while (sc->oy < sc->oh && y + 1 >= ys->first[sc->oy] + ys->n[sc->oy]) {
-		finish_row(sc);
-	}
-}
-
 /* Pixels in any other layout than 32-bit BGRX in the host's order, converted through the
  * visual's masks. */
 static unsigned mask_shift(unsigned long mask)
@@ -369,7 +143,7 @@ static void convert_row(XImage *img, int y, uint8_t *out)
 }
 
 /* Feeds rows [from, img height) of a strip grabbed at source row y0. */
-static int push_strip(struct scaler *sc, XImage *img, unsigned y0, uint8_t *tmp)
+static int push_strip(struct thumbscale *sc, XImage *img, unsigned y0, uint8_t *tmp)
 {
 	for (unsigned y = sc->next_row; y < y0 + (unsigned)img->height && y < sc->sh; y++) {
 		int iy = (int)(y - y0);
@@ -380,7 +154,7 @@ static int push_strip(struct scaler *sc, XImage *img, unsigned y0, uint8_t *tmp)
 			convert_row(img, iy, tmp);
 			row = tmp;
 		}
-		scaler_push(sc, row);
+		thumbscale_push(sc, row);
 	}
 	return 0;
 }
@@ -565,71 +339,19 @@ static XImage *grab_strip(struct grabber *g, unsigned y0)
 	return img;
 }
 
-struct membuf {
-	unsigned char *data;
-	size_t len, cap;
-	bool failed;
-};
-
-static void png_write_mem(png_structp png, png_bytep data, png_size_t len)
-{
-	struct membuf *m = png_get_io_ptr(png);
-	if (m->failed) {
-		return;
-	}
-	if (m->len + len > m->cap) {
-		size_t cap = m->cap ? m->cap : 64 * 1024;
-		while (cap < m->len + len) {
-			cap *= 2;
-		}
-		unsigned char *d = realloc(m->data, cap);
-		if (!d) {
-			m->failed = true;
-			return;
-		}
-		m->data = d;
-		m->cap = cap;
-	}
-	memcpy(m->data + m->len, data, len);
-	m->len += len;
-}
-
-static void png_flush_mem(png_structp png)
-{
-}
-
 /* Everything one thumbnail holds, so that every way out of the middle (libpng's error jump, a
  * broken X connection) can release it. */
 struct job {
 	unsigned max_w, max_h;
 	struct grabber g;
-	struct scaler sc;
+	struct thumbscale sc;
 	struct ring q;
 	pthread_t thread;
 	bool started;
-	png_structp png;
-	png_infop info;
+	struct pngenc enc;
 	uint8_t *tmp;
-	struct membuf m;
 	struct error *err;
 };
-
-/* Chosen for speed on what screens hold: zlib level 1 with no row filter, and a small memLevel
- * (less memory to touch). Measured on a thumbnail of this desktop with text on it: 4.3 ms and
- * 121 KB, against 17.5 ms for libpng's defaults; run-length matching with the SUB filter, fine for
- * flat screens, took 7.7 ms and 252 KB there (docs/session.md). */
-static void png_setup(struct job *j, unsigned ow, unsigned oh)
-{
-	png_set_write_fn(j->png, &j->m, png_write_mem, png_flush_mem);
-	png_set_IHDR(j->png, j->info, ow, oh, 8, PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE,
-		     PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
-	png_set_compression_level(j->png, 1);
-	png_set_compression_strategy(j->png, Z_DEFAULT_STRATEGY);
-	png_set_compression_window_bits(j->png, 15);
-	png_set_compression_mem_level(j->png, 5);
-	png_set_filter(j->png, PNG_FILTER_TYPE_BASE, PNG_FILTER_NONE);
-	png_write_info(j->png, j->info);
-}
 
 /* The producing thread: grabs each strip and scales it into the ring. It is the only one talking
  * to the server while it runs, so the connection's error jump lands here. */
@@ -675,23 +397,23 @@ static void stop_producer(struct job *j)
 }
 
 /* This thread encodes what the producing thread delivers. */
-static int run_job(struct job *j)
+static int run_job(struct job *j, unsigned char **ret_png, size_t *ret_len)
 {
-	if (setjmp(png_jmpbuf(j->png))) {
+	if (setjmp(png_jmpbuf(j->enc.png))) {
 		stop_producer(j);
 		return error_set(j->err, -EIO, "cannot encode the PNG");
 	}
 	struct grabber *g = &j->g;
 	unsigned ow, oh;
-	fit(g->w, g->h, j->max_w, j->max_h, &ow, &oh);
-	int r = scaler_init(&j->sc, g->w, g->h, ow, oh, ring_put, &j->q);
+	thumbscale_fit(g->w, g->h, j->max_w, j->max_h, &ow, &oh);
+	int r = thumbscale_init(&j->sc, g->w, g->h, ow, oh, ring_put, &j->q);
 	j->q.row_bytes = (size_t)ow * 3;
 	j->q.rows = malloc(RING_ROWS * j->q.row_bytes);
 	j->tmp = malloc((size_t)g->w * 4);
 	if (r < 0 || !j->q.rows || !j->tmp) {
 		return error_set(j->err, -ENOMEM, "out of memory");
 	}
-	png_setup(j, ow, oh);
+	pngenc_start(&j->enc, ow, oh);
 	r = -pthread_create(&j->thread, NULL, produce, j);
 	if (r < 0) {
 		return error_set(j->err, r, "cannot start a thread: %s", strerror(-r));
@@ -702,7 +424,7 @@ static int run_job(struct job *j)
 		if (!row) {
 			break;
 		}
-		png_write_row(j->png, row);
+		pngenc_write_row(&j->enc, row);
 		ring_release(&j->q);
 	}
 	stop_producer(j);
@@ -713,9 +435,9 @@ static int run_job(struct job *j)
 		return error_set(j->err, j->q.error < 0 ? j->q.error : -EIO,
 				 "cannot read the screen's pixels");
 	}
-	png_write_end(j->png, NULL);
-	if (j->m.failed) {
-		return error_set(j->err, -ENOMEM, "out of memory");
+	r = pngenc_finish(&j->enc, ret_png, ret_len);
+	if (r < 0) {
+		return error_set(j->err, r, "out of memory");
 	}
 	return 0;
 }
@@ -761,14 +483,13 @@ int thumbnail_png(const char *display, const char *xauthority, unsigned max_w, u
 	}
 	struct job j = {.max_w = max_w, .max_h = max_h, .err = err};
 	ring_init(&j.q);
-	j.png = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, NULL, NULL);
-	j.info = j.png ? png_create_info_struct(j.png) : NULL;
+	int enc_r = pngenc_init(&j.enc);
 	int (*old_error)(Display *, XErrorEvent *) = XSetErrorHandler(on_error);
 	int (*old_io)(Display *) = XSetIOErrorHandler(on_io_error);
-	j.g.dpy = j.info ? open_display(display, cookie, cookie_len) : NULL;
+	j.g.dpy = enc_r == 0 ? open_display(display, cookie, cookie_len) : NULL;
 	explicit_bzero(cookie, sizeof(cookie));
-	if (!j.info) {
-		r = error_set(err, -ENOMEM, "out of memory");
+	if (enc_r < 0) {
+		r = error_set(err, enc_r, "out of memory");
 	} else if (!j.g.dpy) {
 		r = error_set(err, -ECONNREFUSED,
 			      "cannot connect to the desktop's X server %s with its cookie",
@@ -776,27 +497,21 @@ int thumbnail_png(const char *display, const char *xauthority, unsigned max_w, u
 	} else {
 		r = setup_guarded(&j);
 		if (r == 0) {
-			r = run_job(&j);
+			r = run_job(&j, ret_png, ret_len);
 		}
 	}
 	if (j.g.dpy && r != -ECONNRESET) {
 		close_guarded(&j);
 	}
 	grabber_drop_shm(&j.g);
-	scaler_free(&j.sc);
+	thumbscale_free(&j.sc);
 	ring_free(&j.q);
-	png_destroy_write_struct(&j.png, &j.info);
+	pngenc_free(&j.enc);
 	free(j.tmp);
 	XSetErrorHandler(old_error);
 	XSetIOErrorHandler(old_io);
 	if (r == -ECONNRESET) {
 		r = error_set(err, r, "the desktop's X server %s went away", display);
 	}
-	if (r < 0) {
-		free(j.m.data);
-		return r;
-	}
-	*ret_png = j.m.data;
-	*ret_len = j.m.len;
-	return 0;
+	return r;
 }

@@ -1,35 +1,39 @@
-/* The thumbnail's fitting and area-averaging scaler, white-box: the runner's thumbnail.c is
- * compiled into this test so its static parts can be driven with synthetic screens, no X server
- * needed. (The end-to-end tests grab a real desktop.) */
+/* The thumbnail's fitting and area-averaging scaler, driven with synthetic screens and encoded
+ * with the thumbnail's own PNG settings: no X server needed. (The end-to-end tests grab a real
+ * desktop.) */
 #include "session-test.h"
 
-#include "../../runner/thumbnail.c"
+#include <png.h>
+
+#include "pngenc.h"
+#include "thumbnail.h"
+#include "thumbscale.h"
 
 static void test_fit(void **state)
 {
 	unsigned w, h;
-	fit(1440, 900, 960, 600, &w, &h);
+	thumbscale_fit(1440, 900, 960, 600, &w, &h);
 	assert_int_equal(w, 960);
 	assert_int_equal(h, 600);
-	fit(1920, 1080, 960, 600, &w, &h);
+	thumbscale_fit(1920, 1080, 960, 600, &w, &h);
 	assert_int_equal(w, 960);
 	assert_int_equal(h, 540);
-	fit(1000, 3000, 960, 600, &w, &h);
+	thumbscale_fit(1000, 3000, 960, 600, &w, &h);
 	assert_int_equal(w, 200);
 	assert_int_equal(h, 600);
 	/* Never enlarged. */
-	fit(800, 600, 960, 600, &w, &h);
+	thumbscale_fit(800, 600, 960, 600, &w, &h);
 	assert_int_equal(w, 800);
 	assert_int_equal(h, 600);
-	fit(8192, 64, 1, 1, &w, &h);
+	thumbscale_fit(8192, 64, 1, 1, &w, &h);
 	assert_int_equal(w, 1);
 	assert_int_equal(h, 1);
 }
 
 static void check_axis(unsigned src, unsigned dst)
 {
-	struct axis a;
-	assert_int_equal(axis_make(src, dst, &a), 0);
+	struct thumbscale_axis a;
+	assert_int_equal(thumbscale_axis_make(src, dst, &a), 0);
 	unsigned covered_to = 0;
 	for (unsigned o = 0; o < dst; o++) {
 		unsigned sum = 0;
@@ -43,7 +47,7 @@ static void check_axis(unsigned src, unsigned dst)
 		covered_to = a.first[o] + a.n[o];
 	}
 	assert_int_equal(covered_to, src);
-	axis_free(&a);
+	thumbscale_axis_free(&a);
 }
 
 static void test_axis_weights(void **state)
@@ -59,7 +63,7 @@ static void test_axis_weights(void **state)
 
 static void emit_png(void *ctx, const unsigned char *row)
 {
-	png_write_row(ctx, row);
+	pngenc_write_row(ctx, row);
 }
 
 /* Runs the scaler over a synthetic BGRX screen, encodes with the thumbnail's own settings, and
@@ -67,32 +71,34 @@ static void emit_png(void *ctx, const unsigned char *row)
 static unsigned char *scale_synthetic(unsigned sw, unsigned sh, unsigned ow, unsigned oh,
 				      void (*pixel)(unsigned x, unsigned y, uint8_t *bgrx))
 {
-	struct job j = {0};
-	j.png = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, NULL, NULL);
-	j.info = png_create_info_struct(j.png);
-	assert_int_equal(scaler_init(&j.sc, sw, sh, ow, oh, emit_png, j.png), 0);
-	png_setup(&j, ow, oh);
+	struct pngenc enc;
+	struct thumbscale sc;
+	assert_int_equal(pngenc_init(&enc), 0);
+	assert_int_equal(thumbscale_init(&sc, sw, sh, ow, oh, emit_png, &enc), 0);
+	pngenc_start(&enc, ow, oh);
 	uint8_t *row = malloc((size_t)sw * 4);
 	for (unsigned y = 0; y < sh; y++) {
 		for (unsigned x = 0; x < sw; x++) {
 			pixel(x, y, row + 4 * x);
 		}
-		scaler_push(&j.sc, row);
+		thumbscale_push(&sc, row);
 	}
-	assert_int_equal(j.sc.oy, oh);
-	png_write_end(j.png, NULL);
+	assert_int_equal(sc.oy, oh);
+	unsigned char *png;
+	size_t len;
+	assert_int_equal(pngenc_finish(&enc, &png, &len), 0);
 	free(row);
-	scaler_free(&j.sc);
-	png_destroy_write_struct(&j.png, &j.info);
+	thumbscale_free(&sc);
+	pngenc_free(&enc);
 
 	png_image im = {.version = PNG_IMAGE_VERSION};
-	assert_true(png_image_begin_read_from_memory(&im, j.m.data, j.m.len));
+	assert_true(png_image_begin_read_from_memory(&im, png, len));
 	assert_int_equal(im.width, ow);
 	assert_int_equal(im.height, oh);
 	im.format = PNG_FORMAT_RGB;
 	unsigned char *out = malloc(PNG_IMAGE_SIZE(im));
 	assert_true(png_image_finish_read(&im, NULL, out, 0, NULL));
-	free(j.m.data);
+	free(png);
 	return out;
 }
 
