@@ -11,31 +11,18 @@
 #include "proc.h"
 #include "profile.h"
 #include "util.h"
+#include "xlock.h"
 
 #define DISPLAY_NUM_MAX 32767
 
 bool display_lock_live(const char *x_lock_dir, unsigned n, pid_t *ret_pid)
 {
-	char path[4096], buf[64];
-	snprintf(path, sizeof(path), "%s/.X%u-lock", x_lock_dir, n);
-	if (read_file_at(AT_FDCWD, path, buf, sizeof(buf), NULL) < 0) {
-		return false;
-	}
-	/* X writes "%10d\n": the pid right-aligned in ten columns. */
-	const char *p = buf;
-	while (*p == ' ') {
-		p++;
-	}
-	size_t len = strcspn(p, "\n");
-	if (p[len] == '\n' && p[len + 1] != '\0') {
-		return false;
-	}
-	uint64_t pid;
-	if (parse_u64_n(p, len, UINT64_MAX, &pid) < 0 || !pid_is_plausible(pid)) {
+	pid_t pid;
+	if (xlock_read(x_lock_dir, n, &pid) < 0) {
 		return false;
 	}
 	struct proc_stat st;
-	if (proc_stat_read((pid_t)pid, &st) < 0 || !proc_stat_is_live(&st)) {
+	if (proc_stat_read(pid, &st) < 0 || !proc_stat_is_live(&st)) {
 		return false;
 	}
 	if (ret_pid) {

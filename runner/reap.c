@@ -14,6 +14,7 @@
 #include "parse.h"
 #include "proc.h"
 #include "util.h"
+#include "xlock.h"
 
 /* An X server gets this long to exit on TERM before KILL. */
 #define REAP_GRACE_MS 2000
@@ -128,18 +129,11 @@ static void drop_x_files(const struct settings *s, int n, pid_t server)
 	if (n < 0) {
 		return;
 	}
-	char lock[4096], sock[4096], buf[64];
+	char lock[4096], sock[4096];
 	snprintf(lock, sizeof(lock), "%s/.X%d-lock", s->x_lock_dir, n);
 	snprintf(sock, sizeof(sock), "%s/.X11-unix/X%d", s->x_lock_dir, n);
-	if (read_file_at(AT_FDCWD, lock, buf, sizeof(buf), NULL) < 0) {
-		return;
-	}
-	const char *q = buf;
-	while (*q == ' ') {
-		q++;
-	}
-	uint64_t pid;
-	if (parse_u64_n(q, strcspn(q, "\n"), UINT64_MAX, &pid) < 0 || (pid_t)pid != server) {
+	pid_t pid;
+	if (xlock_read(s->x_lock_dir, (unsigned)n, &pid) < 0 || pid != server) {
 		return;
 	}
 	(void)unlink(lock);

@@ -12,6 +12,7 @@
 #include "parse.h"
 #include "proc.h"
 #include "util.h"
+#include "xlock.h"
 
 void claim_init(struct claim *c)
 {
@@ -142,27 +143,6 @@ int claim_sockets(struct claim *c, unsigned display, struct error *err)
 	return 0;
 }
 
-int claim_lock_parse(const char *text, pid_t *ret)
-{
-	while (*text == ' ') {
-		text++;
-	}
-	size_t len = strcspn(text, "\n");
-	if (text[len] == '\n' && text[len + 1] != '\0') {
-		return -EINVAL;
-	}
-	uint64_t pid;
-	int r = parse_u64_n(text, len, INT32_MAX, &pid);
-	if (r < 0) {
-		return r;
-	}
-	if (!pid_is_plausible(pid)) {
-		return -EINVAL;
-	}
-	*ret = (pid_t)pid;
-	return 0;
-}
-
 /* A lock already there: 0 when it was stale and is gone, -EADDRINUSE when it stays. */
 static int clear_lock(int dirfd, const char *name)
 {
@@ -173,7 +153,7 @@ static int clear_lock(int dirfd, const char *name)
 	}
 	pid_t pid;
 	struct proc_stat st;
-	if (r == 0 && claim_lock_parse(buf, &pid) == 0 && proc_stat_read(pid, &st) == 0 &&
+	if (r == 0 && xlock_parse(buf, &pid) == 0 && proc_stat_read(pid, &st) == 0 &&
 	    proc_stat_is_live(&st)) {
 		return -EADDRINUSE;
 	}
@@ -270,7 +250,7 @@ void claim_release(struct claim *c)
 	if (c->lock_made && fstatat(c->lock_dirfd, c->lock_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
 	    st.st_dev == c->lock_dev && st.st_ino == c->lock_ino &&
 	    read_file_at(c->lock_dirfd, c->lock_name, text, sizeof(text), NULL) == 0 &&
-	    claim_lock_parse(text, &pid) == 0 && pid == c->lock_pid) {
+	    xlock_parse(text, &pid) == 0 && pid == c->lock_pid) {
 		(void)unlinkat(c->lock_dirfd, c->lock_name, 0);
 	}
 	c->lock_made = false;

@@ -48,6 +48,3 @@ void claim_close_sockets(struct claim *c);
 /* Removes the path socket and the lock, each only if it is still the one we made (the server
  * does not remove a path socket it was handed). */
 void claim_release(struct claim *c);
-
-/* Parses the text of an X lock file: a pid, space-padded. */
-int claim_lock_parse(const char *text, pid_t *ret);

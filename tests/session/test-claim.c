@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 
 #include "claim.h"
+#include "xlock.h"
 
 struct fixture {
 	unsigned n;
@@ -48,15 +49,15 @@ static int teardown(void **state)
 static void test_parse_lock(void **state)
 {
 	pid_t pid;
-	assert_int_equal(claim_lock_parse("      1234\n", &pid), 0);
+	assert_int_equal(xlock_parse("      1234\n", &pid), 0);
 	assert_int_equal(pid, 1234);
-	assert_int_equal(claim_lock_parse("1234", &pid), 0);
-	assert_int_equal(claim_lock_parse("", &pid), -EINVAL);
-	assert_int_equal(claim_lock_parse("      12x4\n", &pid), -EINVAL);
-	assert_int_equal(claim_lock_parse("         0\n", &pid), -EINVAL);
-	assert_int_equal(claim_lock_parse("         1\n", &pid), -EINVAL);
-	assert_true(claim_lock_parse("99999999999999999999\n", &pid) < 0);
-	assert_int_equal(claim_lock_parse("1234\n5678\n", &pid), -EINVAL);
+	assert_int_equal(xlock_parse("1234", &pid), 0);
+	assert_int_equal(xlock_parse("", &pid), -EINVAL);
+	assert_int_equal(xlock_parse("      12x4\n", &pid), -EINVAL);
+	assert_int_equal(xlock_parse("         0\n", &pid), -EINVAL);
+	assert_int_equal(xlock_parse("         1\n", &pid), -EINVAL);
+	assert_true(xlock_parse("99999999999999999999\n", &pid) < 0);
+	assert_int_equal(xlock_parse("1234\n5678\n", &pid), -EINVAL);
 }
 
 static void test_second_claim_collides(void **state)
