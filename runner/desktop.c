@@ -17,8 +17,6 @@
 #include "reap.h"
 #include "util.h"
 
-/* stop: TERM to the launcher's group, KILL after this long. */
-#define STOP_GRACE_MS 5000
 /* How long a stop waits for a start in progress to finish with the start lock. */
 #define STOP_LOCK_WAIT_MS 60000
 /* A start waits for another start of the same profile at most its own wait plus this. */
@@ -131,7 +129,7 @@ int desktop_start(const struct settings *s, struct profile *p, uint64_t wait_ms,
 		log_warn("the launcher (pid %d) of profile '%s' never published its desktop; "
 			 "stopping it and starting afresh",
 			 (int)probe.launcher.pid, p->name);
-		(void)group_terminate(probe.launcher.pid, STOP_GRACE_MS, NULL);
+		(void)group_terminate(probe.launcher.pid, GROUP_STOP_GRACE_MS, NULL);
 		(void)unlink_at_if_exists(p->dirfd, STATE_PIDFILE);
 	}
 	if (access(s->launcher, X_OK) < 0) {
@@ -179,7 +177,7 @@ int desktop_stop(const struct settings *s, struct profile *p, bool *ret_stopped,
 	struct identity id;
 	if (identity_live_launcher(p->dirfd, &id) == 0) {
 		bool signalled = false;
-		int r = group_terminate(id.pid, STOP_GRACE_MS, &signalled);
+		int r = group_terminate(id.pid, GROUP_STOP_GRACE_MS, &signalled);
 		if (r < 0) {
 			return error_set(
 				err, r,

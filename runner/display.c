@@ -59,9 +59,27 @@ int display_socket_bound(const char *unix_table, unsigned n)
 	return found;
 }
 
+/* A leftover of another user's server (a stale lock, a dead server's socket file) cannot be
+ * removed by us in the sticky X directories, so a server of ours could never claim the number:
+ * for us it is taken. Root can remove anything, so nothing is foreign to it. */
+static bool foreign_leftover(const char *x_lock_dir, unsigned n)
+{
+	if (geteuid() == 0) {
+		return false;
+	}
+	char path[4096];
+	struct stat st;
+	snprintf(path, sizeof(path), "%s/.X%u-lock", x_lock_dir, n);
+	if (lstat(path, &st) == 0 && st.st_uid != geteuid()) {
+		return true;
+	}
+	snprintf(path, sizeof(path), "%s/.X11-unix/X%u", x_lock_dir, n);
+	return lstat(path, &st) == 0 && st.st_uid != geteuid();
+}
+
 bool display_in_use(const struct settings *s, unsigned n)
 {
-	if (display_lock_live(s->x_lock_dir, n, NULL)) {
+	if (display_lock_live(s->x_lock_dir, n, NULL) || foreign_leftover(s->x_lock_dir, n)) {
 		return true;
 	}
 	/* No table (not Linux procfs, or a test pointing nowhere): the lock alone decides. */

@@ -41,6 +41,10 @@ int foreground_run(const struct settings *s, struct profile *p, uint64_t wait_ms
 		return error_set(err, negative_errno(), "signalfd: %s", strerror(errno));
 	}
 	int r = desktop_start(s, p, wait_ms, err);
+	if (r == -EINTR) {
+		/* Told to stop while starting: the launch was taken down, which is a clean stop. */
+		return 0;
+	}
 	if (r < 0) {
 		return r;
 	}

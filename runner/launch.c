@@ -19,8 +19,6 @@
 #include "log.h"
 #include "util.h"
 
-/* A launcher that gave up or was given up on gets this long to take its desktop down. */
-#define LAUNCH_GRACE_MS 2000
 #define LOG_TAIL_BYTES 2000
 
 extern char **environ;
@@ -193,6 +191,10 @@ static int spawn(struct launch *l, struct error *err)
 	if (l->pidfd < 0) {
 		r = error_set(err, negative_errno(), "cannot watch the launcher: %s",
 			      strerror(errno));
+		/* Unwatched, it must not live on: it has had no time to start anything. */
+		(void)kill(-pid, SIGKILL);
+		(void)kill(pid, SIGKILL);
+		(void)waitpid(pid, NULL, 0);
 	}
 out:
 	launch_environment_free(env);
@@ -247,7 +249,7 @@ static int abandon(struct launch *l)
 {
 	/* The leader is reaped only after its group is gone: while it is an unreaped zombie its
 	 * pid, and so the group id we signal, cannot be recycled. */
-	(void)group_terminate(l->pid, LAUNCH_GRACE_MS, NULL);
+	(void)group_terminate(l->pid, GROUP_STOP_GRACE_MS, NULL);
 	int status = 0;
 	if (waitpid(l->pid, &status, WNOHANG) <= 0) {
 		status = 0;
@@ -362,7 +364,7 @@ static int fail_exited(struct launch *l, bool *ret_taken, struct error *err)
 }
 
 static int one_attempt(struct launch *l, uint64_t deadline, unsigned avoid, int sigfd,
-		       bool *ret_taken, struct error *err)
+		       bool *ret_taken, struct identity *ret, struct error *err)
 {
 	const struct settings *s = l->s;
 	struct profile *p = l->p;
@@ -407,7 +409,7 @@ static int one_attempt(struct launch *l, uint64_t deadline, unsigned avoid, int 
 		(void)unlink_at_if_exists(p->dirfd, STATE_DISPLAY);
 		return r;
 	}
-	r = identity_write(p->dirfd, l->pid, NULL);
+	r = identity_write(p->dirfd, l->pid, ret);
 	if (r < 0) {
 		abandon(l);
 		release_alloc(l);
@@ -457,10 +459,9 @@ int launch_desktop(const struct settings *s, struct profile *p, uint64_t wait_ms
 		struct launch l = {.s = s, .p = p, .pidfd = -1, .alloc_fd = -1};
 		bool taken = false;
 		struct error attempt_err = {{0}};
-		r = one_attempt(&l, deadline, avoid, sigfd, &taken, &attempt_err);
+		r = one_attempt(&l, deadline, avoid, sigfd, &taken, ret, &attempt_err);
 		safe_close(l.pidfd);
 		if (r == 0) {
-			(void)identity_read(p->dirfd, ret);
 			break;
 		}
 		if (!taken || attempt == 1) {
@@ -474,10 +475,12 @@ int launch_desktop(const struct settings *s, struct profile *p, uint64_t wait_ms
 			 l.display);
 		avoid = l.display;
 	}
-	/* Consume what arrived: restoring the mask with the signal still pending would kill us
-	 * before main() could say what happened to the launch. */
+	/* An interrupted launch consumes the signal that interrupted it: restoring the mask with
+	 * it still pending would kill us before main() could say what happened to the launch. A
+	 * signal that arrives after a success stays pending for the caller (botdesk run waits
+	 * for exactly that). */
 	struct signalfd_siginfo si;
-	while (sigfd >= 0 && read(sigfd, &si, sizeof(si)) == sizeof(si)) {
+	while (r == -EINTR && sigfd >= 0 && read(sigfd, &si, sizeof(si)) == sizeof(si)) {
 	}
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	return r;

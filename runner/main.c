@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "config.h"
 #include "desktop.h"
@@ -303,8 +304,13 @@ static int write_output(const char *path, const unsigned char *png, size_t len, 
 	if (!*base) {
 		return error_set(err, -EINVAL, "--output '%s' names a directory, not a file", path);
 	}
+	/* A screenshot can show anything on the desktop: its mode follows the user's umask, as
+	 * any file the user creates does. */
+	mode_t mask = umask(0);
+	umask(mask);
 	_cleanup_close_ int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	int r = dfd < 0 ? negative_errno() : write_file_atomic_at(dfd, base, png, len, 0644);
+	int r = dfd < 0 ? negative_errno()
+			: write_file_atomic_at(dfd, base, png, len, 0666 & ~mask);
 	if (r < 0) {
 		return error_set(err, r, "cannot write %s: %s", path, strerror(-r));
 	}

@@ -78,8 +78,25 @@ static bool names_socket(pid_t pid, const char *socket_path, int *ret_display)
 	return true;
 }
 
+/* The dead launcher's process group, when it is still evidence: a pid stays reserved while any
+ * process has it as its group id, so the group is the launcher's as long as that pid is either
+ * gone or still the launcher itself (a zombie born at the recorded time). A pid recycled as
+ * another process is no evidence of anything: 0. */
+static pid_t launcher_group(const struct identity *dead)
+{
+	if (dead->pid <= 0) {
+		return 0;
+	}
+	struct proc_stat st;
+	int r = proc_stat_read(dead->pid, &st);
+	if (r == -ENOENT || r == -ESRCH) {
+		return dead->pid;
+	}
+	return r == 0 && st.starttime == dead->starttime ? dead->pid : 0;
+}
+
 static bool find_by_lock(const struct settings *s, struct profile *p, pid_t dead_pgid,
-			 const char *socket_path, struct orphan *ret)
+			 uint64_t dead_starttime, const char *socket_path, struct orphan *ret)
 {
 	unsigned n;
 	pid_t pid;
@@ -90,7 +107,9 @@ static bool find_by_lock(const struct settings *s, struct profile *p, pid_t dead
 	if (!ours_and_live(pid, &st)) {
 		return false;
 	}
-	if ((dead_pgid > 0 && st.pgid == dead_pgid) || names_socket(pid, socket_path, NULL)) {
+	/* A server born before the launcher cannot be one it started. */
+	bool in_group = dead_pgid > 0 && st.pgid == dead_pgid && st.starttime >= dead_starttime;
+	if (in_group || names_socket(pid, socket_path, NULL)) {
 		*ret = (struct orphan){.pid = pid, .st = st, .display = (int)n};
 		return true;
 	}
@@ -155,9 +174,10 @@ int reap_orphan(const struct settings *s, struct profile *p, bool *ret_reaped, s
 	}
 	struct identity dead = {0};
 	(void)identity_read(p->dirfd, &dead);
+	pid_t group = launcher_group(&dead);
 
 	struct orphan o;
-	bool found = find_by_lock(s, p, dead.pid, socket_path, &o);
+	bool found = find_by_lock(s, p, group, dead.starttime, socket_path, &o);
 	/* The /proc scan is the expensive part: only a launch that left its marks (a pid file or a
 	 * socket) can have left a server behind, and a clean stop removes both. */
 	struct stat st;
@@ -169,10 +189,10 @@ int reap_orphan(const struct settings *s, struct profile *p, bool *ret_reaped, s
 		return 0;
 	}
 	int r;
-	if (dead.pid > 0 && o.st.pgid == dead.pid) {
+	if (group > 0 && o.st.pgid == group && o.st.starttime >= dead.starttime) {
 		/* The server is in the dead launcher's group: the rest of that desktop (bus, Xfce
 		 * components) is there too and goes with it. */
-		r = group_terminate(dead.pid, REAP_GRACE_MS, NULL);
+		r = group_terminate(group, REAP_GRACE_MS, NULL);
 	} else {
 		r = process_terminate(o.pid, o.st.starttime, REAP_GRACE_MS);
 	}

@@ -84,4 +84,21 @@ BOTDESK_X_UNIX_TABLE=$S/unix46 BOTDESK_DISPLAY_BAND=46-47 it_start --profile wit
 it_expect_eq "$J_display" ":47" "a bound socket with no lock file takes its number"
 BOTDESK_DISPLAY_BAND=46-47 it_start --profile no-table
 it_expect_eq "$J_display" ":46" "no table: the lock alone decides"
+
+# Another user's leftovers (a stale lock, a dead server's socket file) cannot be removed by us in
+# the sticky X directories, so our server could never claim those numbers: they count as taken.
+if bd_is_root && [ "$U" != "$BD_USER_B" ] && id -u "$BD_USER_B" >/dev/null 2>&1; then
+    rm -rf "$P" "$BOTDESK_X_LOCK_DIR"/.X*-lock
+    export BOTDESK_X_UNIX_TABLE=$S/no-table
+    printf '%10d\n' "$(it_dead_pid)" >"$BOTDESK_X_LOCK_DIR/.X40-lock"
+    mkdir -p "$BOTDESK_X_LOCK_DIR/.X11-unix"
+    chmod 1777 "$BOTDESK_X_LOCK_DIR/.X11-unix"
+    : >"$BOTDESK_X_LOCK_DIR/.X11-unix/X41"
+    chown "$BD_USER_B:" "$BOTDESK_X_LOCK_DIR/.X40-lock" "$BOTDESK_X_LOCK_DIR/.X11-unix/X41"
+    printf '%10d\n' "$(it_dead_pid)" >"$BOTDESK_X_LOCK_DIR/.X42-lock"
+    it_own "$BOTDESK_X_LOCK_DIR/.X42-lock"
+    it_start
+    it_expect_eq "$J_display" ":42" "another user's stale leftovers on :40 and :41 are skipped, our own stale lock on :42 is reused"
+    it_bd stop
+fi
 echo "PASS"

@@ -122,4 +122,19 @@ it_bd stop
 it_expect_rc 0 "stop of our own desktop"
 it_expect_alive "$STRANGER" "the stranger after stopping our desktop"
 [ ! -e "$S/pids/stranger.signals" ] || bd_fail "stop signalled the stranger"
+
+# A recorded launcher pid recycled as another process of ours, leading a group that holds an X
+# server on the recorded number: the group id is no evidence then (the pid belongs to someone
+# else now), so neither the group nor its server is touched.
+mkdir -p "$P"
+rm -f "$P/launcher.pid" "$P/rfb.sock" "$S/pids/recycled.signals"
+echo 42 >"$P/display"
+RECYCLED=$(it_decoy recycled --trap --argv0 "$S/bin/Xvnc" :42 -rfbunixpath "$S/elsewhere.sock")
+printf '%s %s\n' "$RECYCLED" "$(($(it_starttime "$RECYCLED") - 1))" >"$P/launcher.pid"
+printf '%10d\n' "$RECYCLED" >"$BOTDESK_X_LOCK_DIR/.X42-lock"
+it_own "$P" "$BOTDESK_X_LOCK_DIR/.X42-lock"
+it_bd stop
+it_expect_rc 3 "stop with the launcher's pid recycled as a stranger's group leader"
+it_expect_alive "$RECYCLED" "the recycled pid's group after stop"
+[ ! -e "$S/pids/recycled.signals" ] || bd_fail "stop signalled a group through a recycled pid"
 echo "PASS"

@@ -64,4 +64,22 @@ it_bd_collect dies 20
 it_expect_ne "$RC" 0 "botdesk run exits non-zero when the desktop dies on its own"
 it_expect_in "$ERR" "ended on its own" "and says the desktop ended on its own"
 it_expect_in "$ERR" "launcher.log" "and where its log is"
+
+# TERM while the desktop is still starting: the launch is taken down and run exits 0, as for any
+# TERM (a container being stopped early is no failure).
+export BOTDESK_LAUNCHER=$(it_fake slow <<'FAKE'
+fake_note slow "$$"
+fake_hold
+FAKE
+)
+rm -f "$S/marks/slow"
+it_bd_bg early run --wait 60
+it_wait_file 10 "$S/marks/slow" || bd_fail "botdesk run did not spawn the slow launcher"
+slow=$(<"$S/marks/slow")
+pid=$(pgrep -u "$U" -f -- "$BOTDESK_BIN run" | head -1)
+kill -TERM "$pid"
+it_bd_collect early 20
+it_expect_rc 0 "botdesk run told to stop while the desktop starts"
+it_expect_gone "$slow" "the half-started launcher is taken down"
+it_expect_absent "$P/launcher.pid" "and not recorded"
 echo "PASS"
