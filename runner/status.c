@@ -73,6 +73,13 @@ void status_print_text(const struct status *st, FILE *f)
 		fprintf(f, "running:  yes (launcher pid %d)\n", st->pid);
 		fprintf(f, "display:  %s\n", st->display);
 		fprintf(f, "socket:   %s\n", st->socket[0] ? st->socket : "(missing)");
+		if (st->socket[0]) {
+			/* The two ways to look at it: live (and take over), or a picture. */
+			fprintf(f, "view:     vncviewer %s\n", st->socket);
+			fprintf(f, "          botdesk%s%s thumbnail --output desktop.png\n",
+				streq(st->profile, "default") ? "" : " --profile ",
+				streq(st->profile, "default") ? "" : st->profile);
+		}
 	} else {
 		fprintf(f, "running:  no\n");
 	}
