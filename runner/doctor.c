@@ -1,6 +1,8 @@
 #include "doctor.h"
 
 #include <fcntl.h>
+#include <grp.h>
+#include <pwd.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -68,8 +70,14 @@ static void check_helper(const struct settings *s, struct report *r)
 		snprintf(fix, sizeof(fix),
 			 "install botdesk (scripts/setup, or the botdesk package)");
 	} else {
-		snprintf(detail, sizeof(detail), "%s mode %04o owner %u group %u%s%s", s->helper,
-			 (unsigned)(st.st_mode & 07777), (unsigned)st.st_uid, (unsigned)st.st_gid,
+		struct passwd *owner = getpwuid(st.st_uid);
+		struct group *group = getgrgid(st.st_gid);
+		char o[32], g[32];
+		snprintf(o, sizeof(o), "%u", (unsigned)st.st_uid);
+		snprintf(g, sizeof(g), "%u", (unsigned)st.st_gid);
+		snprintf(detail, sizeof(detail), "%s mode %04o %s:%s%s%s", s->helper,
+			 (unsigned)(st.st_mode & 07777), owner ? owner->pw_name : o,
+			 group ? group->gr_name : g,
 			 f.helper_setuid_root ? "" : " (not setuid root)",
 			 f.nosuid ? " on a nosuid mount" : "");
 		ok = f.helper_setuid_root && !f.nosuid && (st.st_mode & 07777) == 04750 &&
