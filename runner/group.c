@@ -10,17 +10,11 @@
 
 #include "parse.h"
 #include "proc.h"
+#include "timeutil.h"
 #include "util.h"
 
 /* After KILL, the kernel needs only to schedule the victims; a second is generous. */
 #define KILL_WAIT_MS 2000
-
-static uint64_t now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
 
 int group_live_members(pid_t pgid, pid_t *out, size_t cap, size_t *ret_n)
 {

@@ -17,6 +17,7 @@
 #include "fileio.h"
 #include "group.h"
 #include "log.h"
+#include "timeutil.h"
 #include "util.h"
 
 #define LOG_TAIL_BYTES 2000
@@ -33,13 +34,6 @@ static const char *const contract_vars[] = {
 	"BOTDESK_XAUTH",    "BOTDESK_ENV_FILE",    "BOTDESK_CONFIG_HOME",
 	"BOTDESK_GEOMETRY", "BOTDESK_X_LOCK_DIR",  "BOTDESK_BROWSER",
 };
-
-static uint64_t now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
 
 static bool name_is(const char *entry, size_t name_len, const char *name)
 {
