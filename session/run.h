@@ -55,3 +55,7 @@ int components_start(struct run *run, enum program p, const char *const *args, b
 		     struct error *err);
 int components_build_env(struct run *run, bool with_bus);
 int components_publish(struct run *run, struct error *err);
+
+/* session.c: stops everything below the session (TERM, SESSION_STOP_GRACE_MS, KILL, at most
+ * SUPERVISOR_KILL_WAIT_MS) and then always releases the claim: the teardown's bounded part. */
+void session_stop(struct supervisor *sv, struct claim *claim);

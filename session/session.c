@@ -1,5 +1,6 @@
 #include "session.h"
 
+#include <assert.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -250,14 +251,23 @@ static int supervise(struct run *run, struct error *err)
 	return 1;
 }
 
+static_assert(SESSION_STOP_GRACE_MS + SUPERVISOR_KILL_WAIT_MS + 1000 <= SESSION_RUNNER_GRACE_MS,
+	      "the teardown must end well inside the runner's grace");
+
+void session_stop(struct supervisor *sv, struct claim *claim)
+{
+	supervisor_stop_all(sv, SESSION_STOP_GRACE_MS);
+	claim_release(claim);
+}
+
 static void tear_down(struct run *run)
 {
 	if (run->dpy) {
-		xsetup_close(run->dpy);
+		/* Without the round trip XCloseDisplay makes: Xvnc may be stopped or hung. */
+		xsetup_abandon(run->dpy);
 		run->dpy = NULL;
 	}
-	supervisor_stop_all(&run->sv, SESSION_STOP_GRACE_MS);
-	claim_release(&run->claim);
+	session_stop(&run->sv, &run->claim);
 	if (run->published) {
 		(void)unlink(run->cfg->env_path);
 	}

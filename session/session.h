@@ -13,8 +13,15 @@
 #define SESSION_XVNC_TIMEOUT_MS 10000
 #define SESSION_BUS_TIMEOUT_MS 10000
 #define SESSION_WM_TIMEOUT_MS 10000
-/* TERM to KILL for what is left at the end; under the runner's own 5 s. */
-#define SESSION_STOP_GRACE_MS 3000
+/* The whole teardown must end inside the runner's grace: it sends TERM to our process group and
+ * KILL 5 s later (runner/group.h GROUP_STOP_GRACE_MS), and a KILL that lands before
+ * claim_release() leaves /tmp/.X11-unix/X<n> (Xvnc does not remove a socket it was handed) and
+ * our X lock behind. So: TERM to every descendant, SESSION_STOP_GRACE_MS (2 s) for them to end,
+ * KILL, at most SUPERVISOR_KILL_WAIT_MS (1 s) to reap them, then the claim's files are removed
+ * whether or not everything was reaped: 2 + 1 = 3 s and a few unlinks, 2 s short of the runner's
+ * 5 s. */
+#define SESSION_RUNNER_GRACE_MS 5000
+#define SESSION_STOP_GRACE_MS 2000
 
 /* Runs the desktop until TERM or until an essential part of it ends. Returns the exit status
  * (0, 1 or SESSION_EXIT_COLLISION); err says why when it is not 0. self is this program's path,

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/pidfd.h>
 #include <sys/prctl.h>
 #include <sys/signalfd.h>
 #include <sys/wait.h>
@@ -19,8 +20,9 @@
 #include "util.h"
 
 #define MAX_DESCENDANTS 512
-/* How long to wait for KILLed processes before giving up on them. */
-#define KILL_WAIT_MS 2000
+/* A process that appears below us without waking us (forked after a scan, or orphaned by a
+ * grandchild, which is not our child to report) is found by the next scan at the latest. */
+#define RESCAN_MS 100
 
 static void stop_signals(sigset_t *set)
 {
@@ -145,37 +147,33 @@ int supervisor_wait(struct supervisor *s, int fd, uint64_t deadline_ms)
 	}
 }
 
-struct proc_link {
-	pid_t pid, ppid;
-};
-
 /* Every live process below us, found through /proc: a walk over parent links that also covers
  * what a component started and left behind in a session of its own. */
-static size_t collect_descendants(pid_t root, pid_t *out, size_t max)
+static size_t collect_descendants(pid_t root, struct sv_proc *out, size_t max)
 {
 	DIR *d = opendir("/proc");
 	if (!d) {
 		return 0;
 	}
-	struct proc_link *procs = NULL;
+	struct sv_proc *procs = NULL;
 	size_t n = 0, cap = 0;
 	struct dirent *de;
 	while ((de = readdir(d))) {
 		uint64_t pid;
 		struct proc_stat st;
 		if (parse_u64(de->d_name, INT32_MAX, &pid) < 0 ||
-		    proc_stat_read((pid_t)pid, &st) < 0 || st.state == 'Z' || st.state == 'X') {
+		    proc_stat_read((pid_t)pid, &st) < 0 || !proc_stat_is_live(&st)) {
 			continue;
 		}
 		if (n == cap) {
 			cap = cap ? cap * 2 : 256;
-			struct proc_link *grown = realloc(procs, cap * sizeof(*procs));
+			struct sv_proc *grown = realloc(procs, cap * sizeof(*procs));
 			if (!grown) {
 				break;
 			}
 			procs = grown;
 		}
-		procs[n++] = (struct proc_link){(pid_t)pid, st.ppid};
+		procs[n++] = (struct sv_proc){(pid_t)pid, st.ppid, st.starttime};
 	}
 	closedir(d);
 	/* Breadth-first from root: out[] doubles as the queue of parents still to expand. */
@@ -184,16 +182,34 @@ static size_t collect_descendants(pid_t root, pid_t *out, size_t max)
 	for (;;) {
 		for (size_t i = 0; i < n && found < max; i++) {
 			if (procs[i].ppid == parent) {
-				out[found++] = procs[i].pid;
+				out[found++] = procs[i];
 			}
 		}
 		if (next >= found) {
 			break;
 		}
-		parent = out[next++];
+		parent = out[next++].pid;
 	}
 	free(procs);
 	return found;
+}
+
+int supervisor_signal(const struct sv_proc *p, int sig)
+{
+	/* Pin the pid first, then check it still names the process the scan found: the same start
+	 * time, and still below us (the parent the scan saw, or us once that parent is gone and we
+	 * inherited it as the subreaper). From then on the signal can only reach that process, even
+	 * if it ends and its pid is recycled meanwhile. */
+	_cleanup_close_ int fd = pidfd_open(p->pid, 0);
+	if (fd < 0) {
+		return negative_errno();
+	}
+	struct proc_stat st;
+	if (proc_stat_read(p->pid, &st) < 0 || st.starttime != p->starttime ||
+	    (st.ppid != p->ppid && st.ppid != getpid()) || !proc_stat_is_live(&st)) {
+		return -ESRCH;
+	}
+	return pidfd_send_signal(fd, sig, NULL, 0) < 0 ? negative_errno() : 0;
 }
 
 static bool has_children(void)
@@ -201,11 +217,21 @@ static bool has_children(void)
 	return waitid(P_ALL, 0, NULL, WEXITED | WNOHANG | WNOWAIT) == 0;
 }
 
+static bool seen_before(const struct sv_proc *seen, size_t n, const struct sv_proc *p)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (seen[i].pid == p->pid && seen[i].starttime == p->starttime) {
+			return true;
+		}
+	}
+	return false;
+}
+
 void supervisor_stop_all(struct supervisor *s, uint64_t grace_ms)
 {
 	uint64_t kill_at = now_ms() + grace_ms;
-	uint64_t give_up = kill_at + KILL_WAIT_MS;
-	pid_t termed[MAX_DESCENDANTS];
+	uint64_t give_up = kill_at + SUPERVISOR_KILL_WAIT_MS;
+	struct sv_proc termed[MAX_DESCENDANTS];
 	size_t n_termed = 0;
 	for (;;) {
 		reap(s);
@@ -217,29 +243,27 @@ void supervisor_stop_all(struct supervisor *s, uint64_t grace_ms)
 			return;
 		}
 		bool killing = now >= kill_at;
-		pid_t pids[MAX_DESCENDANTS];
-		size_t n = collect_descendants(getpid(), pids, ARRAY_SIZE(pids));
+		struct sv_proc procs[MAX_DESCENDANTS];
+		size_t n = collect_descendants(getpid(), procs, ARRAY_SIZE(procs));
 		for (size_t i = 0; i < n; i++) {
 			if (killing) {
-				kill(pids[i], SIGKILL);
-				continue;
-			}
-			bool seen = false;
-			for (size_t j = 0; j < n_termed && !seen; j++) {
-				seen = termed[j] == pids[i];
-			}
-			if (!seen) {
-				kill(pids[i], SIGTERM);
+				(void)supervisor_signal(&procs[i], SIGKILL);
+			} else if (!seen_before(termed, n_termed, &procs[i])) {
+				/* CONT too: a stopped process would sit on its TERM until the KILL.
+				 */
+				if (supervisor_signal(&procs[i], SIGTERM) == 0) {
+					(void)supervisor_signal(&procs[i], SIGCONT);
+				}
 				if (n_termed < ARRAY_SIZE(termed)) {
-					termed[n_termed++] = pids[i];
+					termed[n_termed++] = procs[i];
 				}
 			}
 		}
-		/* Wake on the next child's end; a process reparented to us mid-way is found on the
-		 * next round. */
+		/* Wake on the next child's end, or rescan soon for what did not wake us. */
 		struct pollfd p = {.fd = s->sigfd, .events = POLLIN};
 		uint64_t until = killing ? give_up : kill_at;
-		(void)poll(&p, 1, (int)(until - now));
+		uint64_t wait = until - now < RESCAN_MS ? until - now : RESCAN_MS;
+		(void)poll(&p, 1, (int)wait);
 		struct signalfd_siginfo si;
 		while (read(s->sigfd, &si, sizeof(si)) == (ssize_t)sizeof(si)) {
 		}

@@ -8,6 +8,9 @@
 #include <sys/types.h>
 
 #define SUPERVISOR_MAX_CHILDREN 16
+/* After KILL, how long to wait for the victims to be reaped before giving up on them (one stuck
+ * in the kernel): the kernel needs only to schedule them. */
+#define SUPERVISOR_KILL_WAIT_MS 1000
 
 struct sv_child {
 	char name[32];
@@ -15,6 +18,14 @@ struct sv_child {
 	bool essential; /* the desktop is over when it ends */
 	bool running;
 	int status; /* wait status, once ended */
+};
+
+/* A process below the supervisor as a /proc scan saw it: what a signal re-checks before it is
+ * sent. */
+struct sv_proc {
+	pid_t pid;
+	pid_t ppid;
+	uint64_t starttime; /* clock ticks after boot, /proc/<pid>/stat field 22 */
 };
 
 struct supervisor {
@@ -38,8 +49,13 @@ const struct sv_child *supervisor_child(const struct supervisor *s, pid_t pid);
  * children of any kind are reaped on the way. */
 int supervisor_wait(struct supervisor *s, int fd, uint64_t deadline_ms);
 
-/* Stops every descendant: TERM at once, KILL to whatever is left after grace_ms. Returns when
- * no child is left, or after a further bound if something cannot be reaped. */
+/* Sends sig to p through a pidfd, only if p->pid still names that process: the same start time
+ * and a parent that is p->ppid or us. -ESRCH when it ended or its pid is another's now. */
+int supervisor_signal(const struct sv_proc *p, int sig);
+
+/* Stops every descendant (found through /proc, each signalled with supervisor_signal()): TERM
+ * and CONT at once, KILL to whatever is left after grace_ms. Returns when no child is left, and
+ * at the latest SUPERVISOR_KILL_WAIT_MS after the KILL if something cannot be reaped. */
 void supervisor_stop_all(struct supervisor *s, uint64_t grace_ms);
 
 /* The wait status as words: "exit status 1", "signal 9". */

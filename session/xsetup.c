@@ -7,6 +7,7 @@
 #include <setjmp.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/socket.h>
 
 #include "util.h"
 
@@ -60,6 +61,17 @@ void xsetup_close(Display *dpy)
 			XCloseDisplay(dpy);
 		}
 		armed = false;
+	}
+}
+
+void xsetup_abandon(Display *dpy)
+{
+	if (dpy) {
+		/* XCloseDisplay syncs with the server first, and a stopped or hung server never
+		 * answers; with the socket shut down, that round trip fails at once (the connection
+		 * is lost, and with it the Display's memory, just before the session exits). */
+		(void)shutdown(ConnectionNumber(dpy), SHUT_RDWR);
+		xsetup_close(dpy);
 	}
 }
 

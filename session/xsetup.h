@@ -10,6 +10,8 @@
 /* Connects to :display with the cookie (set for this connection, not through XAUTHORITY). */
 int xsetup_open(unsigned display, const struct xauth_cookie *cookie, Display **ret);
 void xsetup_close(Display *dpy);
+/* Closes at teardown without waiting on the server, which may be stopped or hung. */
+void xsetup_abandon(Display *dpy);
 
 /* Keyboard layout us, screen saver and DPMS off, a solid root colour. Best effort: every step is
  * tried, the first failure returned. -ECONNRESET when the server went away. */
