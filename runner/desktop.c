@@ -195,9 +195,9 @@ int desktop_stop(const struct settings *s, struct profile *p, bool *ret_stopped,
 	(void)unlink_at_if_exists(p->dirfd, STATE_PIDFILE);
 	(void)unlink_at_if_exists(p->dirfd, STATE_ENV);
 	(void)unlink_at_if_exists(p->dirfd, STATE_ACTIVITY);
-	if (*ret_stopped) {
-		/* A killed X server leaves its socket file behind; nothing serves it any more. */
-		(void)unlink_at_if_exists(p->dirfd, STATE_SOCKET);
-	}
+	/* Nothing of ours serves the socket any more (a killed X server leaves its file behind):
+	 * left in place, it would make the next start scan /proc for an orphan that is not there.
+	 */
+	(void)unlink_at_if_exists(p->dirfd, STATE_SOCKET);
 	return 0;
 }

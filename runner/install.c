@@ -5,6 +5,8 @@
 
 #include <fcntl.h>
 #include <grp.h>
+#include <langinfo.h>
+#include <locale.h>
 #include <pwd.h>
 #include <stdarg.h>
 #include <string.h>
@@ -466,22 +468,71 @@ int install_helper_call(const char *path, enum proto_op op, install_line_fn on_l
 
 struct relay {
 	FILE *out;
-	bool tty, bar, quiet;
+	bool tty, bar, quiet, utf8;
 	char tail[TAIL_LINES][PROTO_LINE_MAX + 1];
 	size_t tail_next;
 	char command[PROTO_LINE_MAX + 1]; /* the decide reply */
 };
 
-/* The lines come from root processes reading package repositories: no terminal escape
- * sequence of theirs reaches the user's terminal. */
-static void sanitize(char *s)
+/* The length of the valid UTF-8 sequence of 2 to 4 bytes at s, else 0. Overlong forms,
+ * surrogates and the C1 controls U+0080-U+009F (which terminals act on in UTF-8 too) are not
+ * valid here. */
+static size_t utf8_len(const unsigned char *s)
 {
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if ((c < 0x20 && c != '\t') || c == 0x7f) {
+	static const uint32_t lowest[] = {0, 0, 0xa0, 0x800, 0x10000};
+	size_t n;
+	uint32_t cp;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf) {
+		n = 2, cp = s[0] & 0x1fu;
+	} else if (s[0] >= 0xe0 && s[0] <= 0xef) {
+		n = 3, cp = s[0] & 0x0fu;
+	} else if (s[0] >= 0xf0 && s[0] <= 0xf4) {
+		n = 4, cp = s[0] & 0x07u;
+	} else {
+		return 0;
+	}
+	for (size_t i = 1; i < n; i++) {
+		/* The terminating NUL is no continuation byte: never reads past it. */
+		if ((s[i] & 0xc0) != 0x80) {
+			return 0;
+		}
+		cp = cp << 6 | (s[i] & 0x3fu);
+	}
+	if (cp < lowest[n] || (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff) {
+		return 0;
+	}
+	return n;
+}
+
+void install_sanitize(char *line, bool utf8)
+{
+	unsigned char *s = (unsigned char *)line;
+	while (*s) {
+		size_t n = utf8 ? utf8_len(s) : 0;
+		if (n > 0) {
+			s += n;
+			continue;
+		}
+		/* C0 controls, DEL, and any other byte >= 0x80: a lone 0x9b is CSI to a terminal
+		 * that is not in UTF-8 mode. */
+		if ((*s < 0x20 && *s != '\t') || *s >= 0x7f) {
 			*s = '?';
 		}
+		s++;
 	}
+}
+
+/* Whether the user's terminal takes UTF-8, as far as the locale says. Without it, every byte
+ * >= 0x80 is replaced: the continuation bytes of valid UTF-8 include C1 controls. */
+static bool locale_utf8(void)
+{
+	locale_t l = newlocale(LC_CTYPE_MASK, "", (locale_t)0);
+	if (!l) {
+		return false;
+	}
+	bool yes = streq(nl_langinfo_l(CODESET, l), "UTF-8");
+	freelocale(l);
+	return yes;
 }
 
 static void draw_bar(struct relay *rl, unsigned percent, const char *what, const char *desc)
@@ -527,7 +578,7 @@ static void relay_line(const char *text, void *userdata)
 	struct relay *rl = userdata;
 	char line[PROTO_LINE_MAX + 1];
 	snprintf(line, sizeof(line), "%s", text);
-	sanitize(line);
+	install_sanitize(line, rl->utf8);
 	if (status_line(rl, line)) {
 		return;
 	}
@@ -644,7 +695,10 @@ int install_run(const struct settings *s, bool dry_run, FILE *out, struct error 
 	}
 	/* Even when we think it would work, the helper has the last word: it is the one that
 	 * knows whether it really runs as root and what it would run. */
-	struct relay rl = {.out = out, .tty = !dry_run && isatty(fileno(out)), .quiet = dry_run};
+	struct relay rl = {.out = out,
+			   .tty = !dry_run && isatty(fileno(out)),
+			   .quiet = dry_run,
+			   .utf8 = locale_utf8()};
 	struct install_outcome o;
 	r = install_helper_call(s->helper, dry_run ? PROTO_OP_DECIDE : PROTO_OP_INSTALL, relay_line,
 				&rl, &o);

@@ -77,3 +77,8 @@ typedef void (*install_line_fn)(const char *line, void *userdata);
  * -ENOENT when the helper cannot be executed. */
 int install_helper_call(const char *path, enum proto_op op, install_line_fn on_line, void *userdata,
 			struct install_outcome *ret);
+
+/* Makes one line of the helper's output safe to print: C0 and C1 controls and DEL become '?', and
+ * so does every other byte >= 0x80 unless it belongs to a valid UTF-8 sequence and utf8 is set
+ * (the user's locale is UTF-8). */
+void install_sanitize(char *line, bool utf8);

@@ -20,7 +20,7 @@
 #include "profile.h"
 #include "settings.h"
 #include "status.h"
-#include "thumbnail.h"
+#include "thumbnailer.h"
 
 #define EXIT_USAGE 2
 #define EXIT_NOT_RUNNING 3
@@ -363,7 +363,8 @@ static int cmd_thumbnail(struct cli *c, int argc, char **argv)
 	_cleanup_free_ char *fallback = xauth ? NULL : profile_path(&c->p, STATE_XAUTHORITY);
 	_cleanup_free_ unsigned char *png = NULL;
 	size_t len = 0;
-	r = thumbnail_png(display, xauth ? xauth : fallback, max_w, max_h, &png, &len, &c->err);
+	r = thumbnailer_run(&c->settings, display, xauth ? xauth : fallback, max_w, max_h, &png,
+			    &len, &c->err);
 	if (r < 0) {
 		return fail(c, r);
 	}

@@ -29,6 +29,7 @@ enum {
 	S_CGROUP_ROOT,
 	S_GEOMETRY,
 	S_HELPER,
+	S_THUMBNAILER,
 	S_BROWSER,
 	S_PACKAGE_MANAGER,
 	S_COUNT,
@@ -45,6 +46,7 @@ static const struct setting_def defs[S_COUNT] = {
 	[S_CGROUP_ROOT] = {"BOTDESK_CGROUP_ROOT", "cgroup_root", "/sys/fs/cgroup"},
 	[S_GEOMETRY] = {"BOTDESK_GEOMETRY", "geometry", "1440x900"},
 	[S_HELPER] = {"BOTDESK_HELPER", "helper", BOTDESK_HELPER_PATH},
+	[S_THUMBNAILER] = {"BOTDESK_THUMBNAILER", "thumbnailer", BOTDESK_THUMBNAILER_PATH},
 	[S_BROWSER] = {"BOTDESK_BROWSER", "browser", NULL},
 	[S_PACKAGE_MANAGER] = {"BOTDESK_PACKAGE_MANAGER", "package_manager", "auto"},
 };
@@ -267,8 +269,8 @@ static int validate(struct settings *s, char *values[S_COUNT], struct error *err
 		values[S_LAUNCHER] = strdup(BOTDESK_SESSION_PATH);
 		s->launcher_is_default = true;
 	}
-	static const int paths[] = {S_X_LOCK_DIR, S_X_UNIX_TABLE, S_ALLOC_LOCK,
-				    S_MEMINFO,    S_CGROUP_ROOT,  S_HELPER};
+	static const int paths[] = {S_X_LOCK_DIR,  S_X_UNIX_TABLE, S_ALLOC_LOCK, S_MEMINFO,
+				    S_CGROUP_ROOT, S_HELPER,       S_THUMBNAILER};
 	for (size_t i = 0; i < ARRAY_SIZE(paths); i++) {
 		if ((r = need_absolute(err, paths[i], values[paths[i]])) < 0) {
 			return r;
@@ -308,6 +310,7 @@ static int validate(struct settings *s, char *values[S_COUNT], struct error *err
 	s->meminfo = TAKE_PTR(values[S_MEMINFO]);
 	s->cgroup_root = TAKE_PTR(values[S_CGROUP_ROOT]);
 	s->helper = TAKE_PTR(values[S_HELPER]);
+	s->thumbnailer = TAKE_PTR(values[S_THUMBNAILER]);
 	s->browser = TAKE_PTR(values[S_BROWSER]);
 	s->package_manager = TAKE_PTR(values[S_PACKAGE_MANAGER]);
 	const char *path = getenv("PATH");
@@ -371,6 +374,7 @@ void settings_free(struct settings *s)
 	free(s->meminfo);
 	free(s->cgroup_root);
 	free(s->helper);
+	free(s->thumbnailer);
 	free(s->browser);
 	free(s->package_manager);
 	free(s->search_path);

@@ -22,6 +22,7 @@ struct settings {
 	char geometry[32];         /* BOTDESK_GEOMETRY, default 1440x900 */
 	unsigned width, height;
 	char *helper;          /* BOTDESK_HELPER, default the installed botdesk-helper */
+	char *thumbnailer;     /* BOTDESK_THUMBNAILER, default the installed botdesk-thumbnail */
 	char *browser;         /* BOTDESK_BROWSER, optional: a browser program for the dock */
 	char *package_manager; /* BOTDESK_PACKAGE_MANAGER: auto (default), apt, dnf, pacman, none */
 	char *search_path;     /* PATH, where required programs are looked for */

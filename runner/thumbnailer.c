@@ -1,0 +1,150 @@
+#include "thumbnailer.h"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/pidfd.h>
+#include <sys/wait.h>
+
+#include "timeutil.h"
+#include "util.h"
+
+#define THUMBNAILER_TIMEOUT_MS 20000
+/* 8192x8192 RGB uncompressed is 192 MiB; no PNG of a screen comes near that. */
+#define PNG_MAX (256u * 1024 * 1024)
+
+struct sink {
+	unsigned char *data;
+	size_t len, cap, max;
+};
+
+/* Reads what is there: 1 for more to come, 0 at end of file, -1 on an error or past the limit. */
+static int drain(int fd, struct sink *s)
+{
+	if (s->cap - s->len < 65536) {
+		size_t cap = s->cap ? s->cap * 2 : 256 * 1024;
+		if (cap > s->max) {
+			cap = s->max;
+		}
+		unsigned char *d = cap > s->cap ? realloc(s->data, cap) : NULL;
+		if (!d) {
+			return -1;
+		}
+		s->data = d;
+		s->cap = cap;
+	}
+	ssize_t n = read(fd, s->data + s->len, s->cap - s->len - 1);
+	if (n < 0 && (errno == EINTR || errno == EAGAIN)) {
+		return 1;
+	}
+	if (n < 0) {
+		return -1;
+	}
+	s->len += (size_t)n;
+	return n > 0;
+}
+
+static pid_t spawn(const char *path, char *const argv[], int out, int err)
+{
+	pid_t pid = fork();
+	if (pid == 0) {
+		int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
+		if (null < 0 || dup2(null, 0) < 0 || dup2(out, 1) < 0 || dup2(err, 2) < 0) {
+			_exit(127);
+		}
+		close_range(3, ~0U, 0);
+		execv(path, argv);
+		static const char msg[] = "cannot execute the thumbnailer\n";
+		(void)!write(2, msg, sizeof(msg) - 1);
+		_exit(127);
+	}
+	return pid;
+}
+
+int thumbnailer_run(const struct settings *s, const char *display, const char *xauthority,
+		    unsigned max_w, unsigned max_h, unsigned char **ret_png, size_t *ret_len,
+		    struct error *err)
+{
+	char box[32];
+	snprintf(box, sizeof(box), "%ux%u", max_w, max_h);
+	_cleanup_free_ char *path = strdup(s->thumbnailer), *d = strdup(display),
+			    *x = strdup(xauthority);
+	if (!path || !d || !x) {
+		return -ENOMEM;
+	}
+	char *const argv[] = {path, d, x, box, NULL};
+	int out[2], errp[2];
+	if (pipe2(out, O_CLOEXEC) < 0) {
+		return error_set(err, negative_errno(), "pipe: %s", strerror(errno));
+	}
+	if (pipe2(errp, O_CLOEXEC) < 0) {
+		int r = negative_errno();
+		close(out[0]);
+		close(out[1]);
+		return error_set(err, r, "pipe: %s", strerror(-r));
+	}
+	pid_t pid = spawn(path, argv, out[1], errp[1]);
+	close(out[1]);
+	close(errp[1]);
+	if (pid < 0) {
+		close(out[0]);
+		close(errp[0]);
+		return error_set(err, -errno, "cannot start %s: %s", path, strerror(errno));
+	}
+	struct sink png = {.max = PNG_MAX}, msg = {.max = 4096};
+	struct pollfd pfd[2] = {{.fd = out[0], .events = POLLIN},
+				{.fd = errp[0], .events = POLLIN}};
+	uint64_t deadline = now_ms() + THUMBNAILER_TIMEOUT_MS;
+	bool timed_out = false, failed = false;
+	while (!failed && (pfd[0].fd >= 0 || pfd[1].fd >= 0)) {
+		uint64_t now = now_ms();
+		if (now >= deadline) {
+			timed_out = true;
+			break;
+		}
+		if (poll(pfd, 2, (int)(deadline - now)) < 0 && errno != EINTR) {
+			failed = true;
+		}
+		for (int i = 0; i < 2 && !failed; i++) {
+			int r = pfd[i].fd >= 0 && pfd[i].revents ? drain(pfd[i].fd, i ? &msg : &png)
+								 : 1;
+			failed = r < 0;
+			pfd[i].fd = r == 0 ? -1 : pfd[i].fd;
+		}
+	}
+	close(out[0]);
+	close(errp[0]);
+	/* Given up on before it finished: it must not live on, blocked on a pipe nobody reads. */
+	if (timed_out || failed) {
+		kill(pid, SIGKILL);
+	}
+	int status = 0;
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+	}
+	if (timed_out || failed || !WIFEXITED(status) || WEXITSTATUS(status) != 0 || png.len == 0) {
+		free(png.data);
+		if (msg.len > 0) {
+			msg.data[msg.len] = '\0';
+			/* Its message already says "botdesk: ..."; pass the text on without that.
+			 */
+			char *text = (char *)msg.data;
+			text += startswith(text, "botdesk: ") ? strlen("botdesk: ") : 0;
+			text[strcspn(text, "\n")] = '\0';
+			error_set(err, -EIO, "%s", text);
+		}
+		free(msg.data);
+		if (timed_out) {
+			return error_set(
+				err, -ETIMEDOUT,
+				"the thumbnail took more than 20 s: the desktop may be hung");
+		}
+		return error_set(err, -EIO, "the thumbnail failed (%s ended with status %d)", path,
+				 WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
+	}
+	free(msg.data);
+	*ret_png = png.data;
+	*ret_len = png.len;
+	return 0;
+}
