@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
+#include <time.h>
 
 #include "proto.h"
 
@@ -20,6 +21,21 @@
 #define HELPER_PARSER_UID 65534
 #define HELPER_PARSER_GID 65534
 
+/* The helper's one clock. Every bound is measured on it, never through a socket option or a
+ * timer the caller could have set or changed. */
+static inline uint64_t helper_now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+/* A poll() timeout for a wait of ms, capped at a minute (callers loop on their deadline). */
+static inline int helper_poll_ms(uint64_t ms)
+{
+	return ms < 60000 ? (int)ms : 60000;
+}
+
 /* settings.c is the one file that differs between the installed helper and its test build. */
 struct helper_settings {
 	const char *apt_path;      /* absolute, fixed */
@@ -29,7 +45,7 @@ struct helper_settings {
 	const char *extra_env;     /* test build only: one more NAME=value for the stub */
 	int forced_manager;        /* test build only: a proto_manager, or -1 to detect */
 	uint64_t request_timeout_ms;
-	uint64_t reply_timeout_ms;
+	uint64_t reply_timeout_ms; /* how long the final result may wait for the runner */
 	uint64_t install_timeout_ms;
 	uint64_t grace_ms; /* TERM -> KILL, and how long stragglers may outlive the leader */
 	unsigned dpkg_lock_timeout_s;
@@ -43,14 +59,17 @@ struct helper_settings {
 int helper_settings_init(struct helper_settings *ret);
 
 /* prologue.c: the start-up hardening, in the order main() calls it. */
+int prologue_timers(void);
 int prologue_stdio(void);
-int prologue_socket(int fd, uint64_t reply_timeout_ms);
+int prologue_socket(int fd);
 void prologue_close_fds(int keep_upto);
 int prologue_signals(void);
 /* Every disposition SIG_DFL, nothing blocked: what the package manager starts with. */
 int prologue_signals_default(void);
 int prologue_no_dump(void);
 int prologue_rlimits(void);
+/* Default nice, policy, I/O priority and CPU affinity (needs CAP_SYS_NICE to raise). */
+int prologue_sched(void);
 
 /* caps.c */
 /* Permitted and effective sets become exactly what the privileged side uses from here on. */
@@ -82,13 +101,22 @@ int parser_run(int sock, const struct helper_settings *hs, struct parser_result 
 int parser_drop(void);
 int parser_filter_load(int sock, int channel);
 
-/* reply.c: the only writer to the runner. A runner that went away is no error: the install goes
- * on (an interrupted dpkg is worse than an unread line). */
+/* reply.c: the only writer to the runner. No send waits: lines are queued and dropped, oldest
+ * first, when the runner falls behind; only the result waits, for drain_ms at most. A runner that
+ * went away is no error: the install goes on (an interrupted dpkg is worse than an unread line). */
+#define REPLY_QUEUE 32
 struct reply {
 	int fd;
 	bool gone;
+	uint64_t drain_ms;
+	unsigned skipped; /* lines dropped since the last one queued was sent */
+	size_t head, count;
+	uint8_t queue[REPLY_QUEUE][PROTO_REPLY_SIZE];
 };
 void reply_line(struct reply *r, const char *text, size_t len);
+/* Sends what the socket takes now; never waits. */
+void reply_flush(struct reply *r);
+bool reply_pending(const struct reply *r);
 void reply_result(struct reply *r, enum proto_outcome outcome, enum proto_manager m,
 		  int32_t detail);
 

@@ -12,7 +12,6 @@
 #include <sys/signalfd.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
-#include <time.h>
 
 #include "helper.h"
 #include "util.h"
@@ -73,13 +72,6 @@ struct job {
 	size_t len;
 	struct reply *reply;
 };
-
-static uint64_t now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
 
 _noreturn_ static void child_exec(const char *const *argv, const char *const *envp, int devnull,
 				  int out)
@@ -189,7 +181,7 @@ static void escalate(struct job *j, uint64_t now, uint64_t grace_ms)
 
 static void step(struct job *j, const struct helper_settings *hs)
 {
-	uint64_t now = now_ms();
+	uint64_t now = helper_now_ms();
 	if (!j->timed_out && now >= j->deadline) {
 		j->timed_out = true;
 		j->phase = RUNNING;
@@ -205,12 +197,20 @@ static void step(struct job *j, const struct helper_settings *hs)
 	if (j->next && j->next < wake) {
 		wake = j->next;
 	}
-	now = now_ms();
-	int timeout = wake > now ? (int)(wake - now < 60000 ? wake - now : 60000) : 0;
-	struct pollfd fds[2] = {{.fd = j->sigfd, .events = POLLIN},
-				{.fd = j->out, .events = POLLIN}};
-	if (poll(fds, j->out >= 0 ? 2 : 1, timeout) < 0) {
+	now = helper_now_ms();
+	int timeout = wake > now ? helper_poll_ms(wake - now) : 0;
+	/* The runner's socket is watched only while replies wait for room, and nothing here
+	 * waits on it: a runner that stops reading loses lines, never the timeout or the kill. */
+	struct pollfd fds[3] = {
+		{.fd = j->sigfd, .events = POLLIN},
+		{.fd = j->out, .events = POLLIN},
+		{.fd = reply_pending(j->reply) ? j->reply->fd : -1, .events = POLLOUT},
+	};
+	if (poll(fds, ARRAY_SIZE(fds), timeout) < 0) {
 		return;
+	}
+	if (fds[2].revents) {
+		reply_flush(j->reply);
 	}
 	if (j->out >= 0 && (fds[1].revents & (POLLIN | POLLHUP | POLLERR))) {
 		char buf[4096];
@@ -376,7 +376,7 @@ enum proto_outcome install_run_manager(const struct helper_settings *hs, enum pr
 	if (prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) < 0) {
 		return PROTO_INTERNAL;
 	}
-	uint64_t deadline = now_ms() + hs->install_timeout_ms;
+	uint64_t deadline = helper_now_ms() + hs->install_timeout_ms;
 	const char *argv[32];
 	char lock_opt[64];
 	if (m == PROTO_MANAGER_APT && apt_lists_empty(hs->apt_lists_dir)) {

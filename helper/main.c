@@ -40,14 +40,14 @@ static int become_root(void)
 
 static int serve(const struct helper_settings *hs, uid_t ruid, gid_t rgid, gid_t helper_gid)
 {
-	struct reply rep = {.fd = PROTO_HELPER_FD};
+	struct reply rep = {.fd = PROTO_HELPER_FD, .drain_ms = hs->reply_timeout_ms};
 	if (geteuid() != 0) {
 		/* Not setuid root, a nosuid mount, or a caller under no_new_privs: nothing to
 		 * protect, nothing to read. The runner tells the user what to do instead. */
 		reply_result(&rep, PROTO_NOT_PRIVILEGED, PROTO_MANAGER_NONE, 0);
 		return PROTO_NOT_PRIVILEGED;
 	}
-	if (prologue_rlimits() < 0) {
+	if (prologue_rlimits() < 0 || prologue_sched() < 0) {
 		return HELPER_EXIT_SETUP;
 	}
 	if (decide_permitted(ruid, rgid, helper_gid) < 0) {
@@ -96,6 +96,10 @@ static int serve(const struct helper_settings *hs, uid_t ruid, gid_t rgid, gid_t
 
 int main(int argc, char *argv[])
 {
+	/* First of all: a timer the caller left running would fire later, when we are root. */
+	if (prologue_timers() < 0) {
+		return HELPER_EXIT_SETUP;
+	}
 	/* With argc 0, argv[1] is envp[0] (CVE-2021-4034): look at nothing, say nothing. Linux
 	 * 5.18 and later turn an empty argv into {""}, so an empty argv[0] is refused alike. */
 	if (argc < 1 || !argv[0] || !argv[0][0]) {
@@ -124,7 +128,7 @@ int main(int argc, char *argv[])
 		log_error("takes no arguments: botdesk runs it (see botdesk-helper(8))");
 		return HELPER_EXIT_USAGE;
 	}
-	if (prologue_socket(PROTO_HELPER_FD, hs.reply_timeout_ms) < 0) {
+	if (prologue_socket(PROTO_HELPER_FD) < 0) {
 		log_error("fd %d is not the caller's own unix SEQPACKET socket: botdesk runs this "
 			  "helper, nobody else",
 			  PROTO_HELPER_FD);

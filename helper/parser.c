@@ -1,10 +1,14 @@
 /* The parser child: the only process that reads the runner's bytes. It has no uid of ours, no
- * capability, no way to regain either, and a seccomp allowlist of read/write on its two fds;
- * what it hands back is one byte the privileged side checks against a table. */
+ * capability, no way to regain either, and a seccomp allowlist of receive/send on its two fds
+ * (plus the clock and pselect to bound its wait); what it hands back is one byte the privileged
+ * side checks against a table, within a deadline, or the child is killed. */
 #include <grp.h>
+#include <poll.h>
 #include <seccomp.h>
+#include <signal.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/select.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 
@@ -84,9 +88,17 @@ int parser_filter_load(int sock, int channel)
 		.arg = 0, .op = SCMP_CMP_EQ, .datum_a = (uint32_t)sock};
 	const struct scmp_arg_cmp on_channel = {
 		.arg = 0, .op = SCMP_CMP_EQ, .datum_a = (uint32_t)channel};
-	int r = seccomp_rule_add_array(ctx, SCMP_ACT_ALLOW, SCMP_SYS(read), 1, &on_sock);
+	int r = seccomp_rule_add_array(ctx, SCMP_ACT_ALLOW, SCMP_SYS(recvfrom), 1, &on_sock);
 	if (r == 0) {
 		r = seccomp_rule_add_array(ctx, SCMP_ACT_ALLOW, SCMP_SYS(write), 1, &on_channel);
+	}
+	/* Waiting and reading the clock change nothing: the wait is bounded on our own clock (the
+	 * vDSO may fall back to the system call). */
+	if (r == 0) {
+		r = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(pselect6), 0);
+	}
+	if (r == 0) {
+		r = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(clock_gettime), 0);
 	}
 	if (r == 0) {
 		r = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(exit_group), 0);
@@ -116,17 +128,42 @@ static void close_all_but(int a, int b)
 	close_range((unsigned)hi + 1, ~0u, 0);
 }
 
-static unsigned char read_request(int sock)
+/* One record from sock, or -ETIMEDOUT at the deadline. The caller may hold a dup of this
+ * socket and change its SO_RCVTIMEO, its O_NONBLOCK or take a record from under us: so the wait
+ * is a pselect() against our own clock and the receive never blocks. */
+static ssize_t recv_by(int sock, void *buf, size_t size, uint64_t deadline)
 {
+	for (;;) {
+		ssize_t n = recv(sock, buf, size, MSG_DONTWAIT);
+		if (n >= 0) {
+			return n;
+		}
+		if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
+			return negative_errno();
+		}
+		uint64_t now = helper_now_ms();
+		if (now >= deadline) {
+			return -ETIMEDOUT;
+		}
+		/* pselect, not poll: poll refuses more fds than RLIMIT_NOFILE, which is 0 here. */
+		fd_set in;
+		FD_ZERO(&in);
+		FD_SET(sock, &in);
+		struct timespec ts = {.tv_sec = (time_t)((deadline - now) / 1000),
+				      .tv_nsec = (long)((deadline - now) % 1000) * 1000000};
+		(void)pselect(sock + 1, &in, NULL, NULL, &ts, NULL);
+	}
+}
+
+static unsigned char read_request(int sock, uint64_t timeout_ms)
+{
+	uint64_t deadline = helper_now_ms() + timeout_ms;
 	/* One byte more than a request: a longer record shows up as a longer read (SEQPACKET
 	 * truncates the rest, never merges records). */
 	uint8_t buf[PROTO_REQUEST_SIZE + 1];
-	ssize_t n;
-	do {
-		n = read(sock, buf, sizeof(buf));
-	} while (n < 0 && errno == EINTR);
+	ssize_t n = recv_by(sock, buf, sizeof(buf), deadline);
 	if (n < 0) {
-		return errno == EAGAIN || errno == EWOULDBLOCK ? VERDICT_TIMEOUT : VERDICT_BAD;
+		return n == -ETIMEDOUT ? VERDICT_TIMEOUT : VERDICT_BAD;
 	}
 	struct proto_request req;
 	if (proto_request_decode(buf, (size_t)n, &req) < 0) {
@@ -135,11 +172,9 @@ static unsigned char read_request(int sock)
 	/* Exactly one request per connection: the runner half-closes after it, so the next read
 	 * must be the end. A second record, of any content, is refused. */
 	uint8_t extra;
-	do {
-		n = read(sock, &extra, 1);
-	} while (n < 0 && errno == EINTR);
+	n = recv_by(sock, &extra, 1, deadline);
 	if (n < 0) {
-		return errno == EAGAIN || errno == EWOULDBLOCK ? VERDICT_TIMEOUT : VERDICT_BAD;
+		return n == -ETIMEDOUT ? VERDICT_TIMEOUT : VERDICT_BAD;
 	}
 	if (n != 0) {
 		return VERDICT_BAD;
@@ -162,37 +197,52 @@ _noreturn_ static void parser_child(int sock, int channel, const struct helper_s
 	if (hs->probe_filtered) {
 		hs->probe_filtered();
 	}
-	unsigned char verdict = read_request(sock);
+	unsigned char verdict = read_request(sock, hs->request_timeout_ms);
 	if (write(channel, &verdict, 1) != 1) {
 		_exit(12);
 	}
 	_exit(0);
 }
 
-static int set_rcvtimeo(int fd, uint64_t ms)
+/* The child's answer: the first record and how many came, until the child closed its end (it is
+ * exiting). False when the deadline passed first. */
+static bool read_answer(int fd, uint64_t deadline, unsigned char *ret_byte, unsigned *ret_records)
 {
-	struct timeval tv = {.tv_sec = (time_t)(ms / 1000),
-			     .tv_usec = (suseconds_t)(ms % 1000) * 1000};
-	if (setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)) < 0) {
-		return negative_errno();
+	*ret_records = 0;
+	for (;;) {
+		unsigned char buf[2];
+		ssize_t n = recv(fd, buf, sizeof(buf), MSG_DONTWAIT);
+		if (n == 0) {
+			return true;
+		}
+		if (n < 0 && errno != EAGAIN && errno != EINTR) {
+			return false;
+		}
+		if (n > 0) {
+			/* Anything longer than one byte, or more than one record, is a child gone
+			 * wrong: counted so it can be refused. */
+			*ret_byte = buf[0];
+			*ret_records += n == 1 ? 1 : 2;
+			continue;
+		}
+		uint64_t now = helper_now_ms();
+		if (now >= deadline) {
+			return false;
+		}
+		struct pollfd p = {.fd = fd, .events = POLLIN};
+		(void)poll(&p, 1, helper_poll_ms(deadline - now));
 	}
-	return 0;
 }
 
 int parser_run(int sock, const struct helper_settings *hs, struct parser_result *ret)
 {
-	/* The bound on the runner's request, set here so the child needs no setsockopt. */
-	int r = set_rcvtimeo(sock, hs->request_timeout_ms);
-	if (r < 0) {
-		return r;
-	}
 	int ch[2];
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, ch) < 0) {
 		return negative_errno();
 	}
 	pid_t pid = fork();
 	if (pid < 0) {
-		r = negative_errno();
+		int r = negative_errno();
 		close(ch[0]);
 		close(ch[1]);
 		return r;
@@ -201,13 +251,18 @@ int parser_run(int sock, const struct helper_settings *hs, struct parser_result 
 		parser_child(sock, ch[1], hs);
 	}
 	close(ch[1]);
-	/* The child's answer is one byte: anything longer or absent is a child gone wrong. */
-	unsigned char buf[2];
-	ssize_t n;
-	do {
-		n = read(ch[0], buf, sizeof(buf));
-	} while (n < 0 && errno == EINTR);
+	/* The child bounds its own wait; this bounds ours, should the child hang or be stopped
+	 * (another process of uid 65534 may signal it). */
+	unsigned char verdict = 0;
+	unsigned records;
+	bool ended = read_answer(ch[0], helper_now_ms() + hs->request_timeout_ms + hs->grace_ms,
+				 &verdict, &records);
 	close(ch[0]);
+	/* A child that closed its end is exiting; any other is killed, so the wait below cannot
+	 * hang. */
+	if (!ended) {
+		kill(pid, SIGKILL);
+	}
 	int status;
 	while (waitpid(pid, &status, 0) < 0) {
 		if (errno != EINTR) {
@@ -215,12 +270,14 @@ int parser_run(int sock, const struct helper_settings *hs, struct parser_result 
 		}
 	}
 	struct parser_result res = {.outcome = PROTO_INTERNAL, .detail = status};
-	if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && n == 1) {
-		switch (buf[0]) {
+	if (!ended) {
+		res = (struct parser_result){.outcome = PROTO_REQUEST_TIMEOUT};
+	} else if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && records == 1) {
+		switch (verdict) {
 		case VERDICT_DECIDE:
 		case VERDICT_INSTALL:
 			res.outcome = PROTO_OK;
-			res.op = (enum proto_op)buf[0];
+			res.op = (enum proto_op)verdict;
 			res.detail = 0;
 			break;
 		case VERDICT_BAD:

@@ -1,15 +1,42 @@
-/* Start-up hardening: everything the caller could have arranged before exec (fds, signals,
- * limits, dumpability) is put back into a known state before the helper does anything else. */
+/* Start-up hardening: everything the caller could have arranged before exec (fds, signals, timers,
+ * limits, scheduling, dumpability) is put back into a known state before the helper does anything
+ * else. */
 #include <fcntl.h>
+#include <linux/ioprio.h>
+#include <sched.h>
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/time.h>
 #include <sys/un.h>
 
 #include "helper.h"
 #include "util.h"
+
+/* The kernel's usual timer slack (init's): 50 microseconds. */
+#define TIMER_SLACK_NS 50000
+
+int prologue_timers(void)
+{
+	/* Interval timers survive exec (alarm() is ITIMER_REAL): a caller's timer would kill us
+	 * with SIGALRM, SIGVTALRM or SIGPROF once we are root, and leave the package manager
+	 * running with no timeout, no group kill and the host lock gone. The timer slack survives
+	 * too, and a huge one would let each of our timeouts fire hours late. */
+	static const int timers[] = {ITIMER_REAL, ITIMER_VIRTUAL, ITIMER_PROF};
+	for (size_t i = 0; i < ARRAY_SIZE(timers); i++) {
+		struct itimerval off = {{0, 0}, {0, 0}};
+		if (setitimer(timers[i], &off, NULL) < 0) {
+			return negative_errno();
+		}
+	}
+	if (prctl(PR_SET_TIMERSLACK, TIMER_SLACK_NS, 0, 0, 0) < 0) {
+		return negative_errno();
+	}
+	return 0;
+}
 
 int prologue_stdio(void)
 {
@@ -34,17 +61,7 @@ int prologue_stdio(void)
 	return 0;
 }
 
-static int set_timeout(int fd, int opt, uint64_t ms)
-{
-	struct timeval tv = {.tv_sec = (time_t)(ms / 1000),
-			     .tv_usec = (suseconds_t)(ms % 1000) * 1000};
-	if (setsockopt(fd, SOL_SOCKET, opt, &tv, sizeof(tv)) < 0) {
-		return negative_errno();
-	}
-	return 0;
-}
-
-int prologue_socket(int fd, uint64_t reply_timeout_ms)
+int prologue_socket(int fd)
 {
 	struct stat st;
 	if (fstat(fd, &st) < 0 || !S_ISSOCK(st.st_mode)) {
@@ -69,11 +86,12 @@ int prologue_socket(int fd, uint64_t reply_timeout_ms)
 	if (cred.uid != getuid()) {
 		return -EPERM;
 	}
+	/* No SO_SNDTIMEO or SO_RCVTIMEO here: the caller can hold a dup of this very socket and
+	 * change them. Every wait on it is a poll() against our own clock instead. */
 	if (fcntl(fd, F_SETFD, FD_CLOEXEC) < 0) {
 		return negative_errno();
 	}
-	/* A runner that stops reading must not pin a root process: replies give up after this. */
-	return set_timeout(fd, SO_SNDTIMEO, reply_timeout_ms);
+	return 0;
 }
 
 void prologue_close_fds(int keep_upto)
@@ -180,6 +198,39 @@ int prologue_rlimits(void)
 		if (r < 0) {
 			return r;
 		}
+	}
+	/* CPU time counts from before the exec, so a CPU limit the fallbacks above could not lift
+	 * would let the caller kill us (SIGXCPU, then SIGKILL) in the middle of an install. */
+	static const int time_limits[] = {RLIMIT_CPU, RLIMIT_RTTIME};
+	for (size_t i = 0; i < ARRAY_SIZE(time_limits); i++) {
+		struct rlimit cur;
+		if (getrlimit(time_limits[i], &cur) < 0) {
+			return negative_errno();
+		}
+		if (cur.rlim_cur != RLIM_INFINITY || cur.rlim_max != RLIM_INFINITY) {
+			return -EPERM;
+		}
+	}
+	return 0;
+}
+
+int prologue_sched(void)
+{
+	/* The caller's nice value, scheduling policy, I/O priority and CPU affinity survive exec
+	 * and would be inherited by apt and dpkg: an install at nice 19, SCHED_IDLE and idle I/O
+	 * on one CPU holds the host lock for as long as the caller likes. Root's defaults instead
+	 * (SCHED_OTHER also clears SCHED_RESET_ON_FORK and makes RLIMIT_RTTIME moot). */
+	struct sched_param param = {.sched_priority = 0};
+	cpu_set_t all;
+	CPU_ZERO(&all);
+	for (int cpu = 0; cpu < CPU_SETSIZE; cpu++) {
+		CPU_SET(cpu, &all);
+	}
+	if (setpriority(PRIO_PROCESS, 0, 0) < 0 || sched_setscheduler(0, SCHED_OTHER, &param) < 0 ||
+	    syscall(SYS_ioprio_set, IOPRIO_WHO_PROCESS, 0,
+		    IOPRIO_PRIO_VALUE(IOPRIO_CLASS_NONE, 0)) < 0 ||
+	    sched_setaffinity(0, sizeof(all), &all) < 0) {
+		return negative_errno();
 	}
 	return 0;
 }

@@ -16,7 +16,7 @@
 
 /* The whole install, lists refresh included. */
 #define INSTALL_TIMEOUT_MS (15 * 60 * 1000)
-/* How long the runner may take to send its one request, and to take each reply. */
+/* How long the runner may take to send its one request, and to take the final result. */
 #define REQUEST_TIMEOUT_MS (10 * 1000)
 #define REPLY_TIMEOUT_MS (10 * 1000)
 #define GRACE_MS (5 * 1000)
@@ -118,6 +118,7 @@ int helper_settings_init(struct helper_settings *ret)
 	}
 	if (knob_ms("BOTDESK_HELPER_TEST_TIMEOUT", &s.install_timeout_ms) < 0 ||
 	    knob_ms("BOTDESK_HELPER_TEST_REQUEST_TIMEOUT", &s.request_timeout_ms) < 0 ||
+	    knob_ms("BOTDESK_HELPER_TEST_REPLY_TIMEOUT", &s.reply_timeout_ms) < 0 ||
 	    knob_ms("BOTDESK_HELPER_TEST_GRACE", &s.grace_ms) < 0) {
 		return -EINVAL;
 	}

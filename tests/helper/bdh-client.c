@@ -1,19 +1,27 @@
 /* A runner stand-in for the helper's tests: starts botdesk-helper the way botdesk does, or in
  * every hostile way a caller could (argc 0, closed stdio, the wrong thing on fd 3, stray fds, a
- * poisoned umask, tiny limits, blocked or ignored signals, a controlling terminal), speaks the
- * protocol (or sends raw records), and prints what came back:
+ * poisoned umask, tiny limits, blocked or ignored signals, a controlling terminal, interval
+ * timers, a huge timer slack, idle scheduling, a dup of the helper's own socket end used to change
+ * its options, to fill its queue or to stall its request), speaks the protocol (or sends raw
+ * records), and prints what came back:
  *   line: TEXT / result: OUTCOME manager=M detail=D / exit: N / signal: N / exec-error: MSG
  * `bdh-client --serve NAME` listens on the abstract socket @NAME: a foreign peer for --fd3. */
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/ioprio.h>
+#include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/time.h>
 #include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -29,6 +37,8 @@ struct opts {
 	const char *raw[MAX_RAW];
 	size_t nraw;
 	bool keep_open, hold, close_stdio, many_fds, block_signals, ignore_signals, pty;
+	bool dup_end, wedge, stall_request, sched_idle, timerslack;
+	uint64_t itimer_ms;
 	const char *argv_mode; /* normal, argc0, empty, extra */
 	const char *fd3;       /* socket, file, none, stream, dgram, foreign:NAME */
 	int umask_value;
@@ -134,7 +144,8 @@ static void usage(void)
 		"[--hold] [--argv normal|argc0|empty|extra] [--close-stdio] [--fd3 "
 		"socket|file|none|stream|dgram|foreign:NAME] [--many-fds] [--umask OCTAL] "
 		"[--rlimit RES=SOFT[:HARD]]... [--block-signals] [--ignore-signals] [--pty] "
-		"HELPER\n       bdh-client --serve NAME\n");
+		"[--itimer MS] [--timerslack] [--sched-idle] [--dup-end] [--wedge] "
+		"[--stall-request] HELPER\n       bdh-client --serve NAME\n");
 	exit(2);
 }
 
@@ -179,6 +190,21 @@ static void parse_args(int argc, char **argv, struct opts *o)
 			o->ignore_signals = true;
 		} else if (strcmp(a, "--pty") == 0) {
 			o->pty = true;
+		} else if (strcmp(a, "--itimer") == 0 && v) {
+			if (parse_u64(v, 3600 * 1000, &o->itimer_ms) < 0 || o->itimer_ms == 0) {
+				usage();
+			}
+			i++;
+		} else if (strcmp(a, "--timerslack") == 0) {
+			o->timerslack = true;
+		} else if (strcmp(a, "--sched-idle") == 0) {
+			o->sched_idle = true;
+		} else if (strcmp(a, "--dup-end") == 0) {
+			o->dup_end = true;
+		} else if (strcmp(a, "--wedge") == 0) {
+			o->dup_end = o->wedge = true;
+		} else if (strcmp(a, "--stall-request") == 0) {
+			o->dup_end = o->stall_request = o->keep_open = true;
 		} else if (a[0] != '-' && !o->helper) {
 			o->helper = a;
 		} else {
@@ -215,6 +241,37 @@ static int make_fd3(const char *how, int sock)
 		return fd;
 	}
 	return -2; /* none */
+}
+
+/* Everything an unprivileged process may do to slow down what it starts: nice 19, SCHED_IDLE,
+ * idle I/O, one CPU. */
+static int set_idle(void)
+{
+	struct sched_param none = {.sched_priority = 0};
+	cpu_set_t one;
+	CPU_ZERO(&one);
+	CPU_SET(sched_getcpu() >= 0 ? sched_getcpu() : 0, &one);
+	if (setpriority(PRIO_PROCESS, 0, 19) < 0 || sched_setscheduler(0, SCHED_IDLE, &none) < 0 ||
+	    syscall(SYS_ioprio_set, IOPRIO_WHO_PROCESS, 0,
+		    IOPRIO_PRIO_VALUE(IOPRIO_CLASS_IDLE, 0)) < 0 ||
+	    sched_setaffinity(0, sizeof(one), &one) < 0) {
+		return -1;
+	}
+	return 0;
+}
+
+/* ITIMER_REAL fires after ms; the CPU-time timers are set too, far enough out not to fire during
+ * the exec itself (which would kill the helper before its first instruction, harmlessly). */
+static int set_itimers(uint64_t ms)
+{
+	struct itimerval real = {.it_value = {.tv_sec = (time_t)(ms / 1000),
+					      .tv_usec = (suseconds_t)(ms % 1000) * 1000}};
+	struct itimerval cpu = {.it_value = {.tv_sec = 30}};
+	if (setitimer(ITIMER_REAL, &real, NULL) < 0 || setitimer(ITIMER_VIRTUAL, &cpu, NULL) < 0 ||
+	    setitimer(ITIMER_PROF, &cpu, NULL) < 0) {
+		return -1;
+	}
+	return 0;
 }
 
 static _Noreturn void child(const struct opts *o, int sock, int pty_master)
@@ -274,6 +331,15 @@ static _Noreturn void child(const struct opts *o, int sock, int pty_master)
 		sigset_t all;
 		sigfillset(&all);
 		sigprocmask(SIG_BLOCK, &all, NULL);
+	}
+	if (o->sched_idle && set_idle() < 0) {
+		_exit(124);
+	}
+	if (o->timerslack && prctl(PR_SET_TIMERSLACK, 3600UL * 1000 * 1000 * 1000, 0, 0, 0) < 0) {
+		_exit(125);
+	}
+	if (o->itimer_ms && set_itimers(o->itimer_ms) < 0) {
+		_exit(125);
 	}
 	char name[] = "botdesk-helper", empty[] = "", extra[] = "--help";
 	char *normal[] = {name, NULL}, *argc0[] = {NULL}, *emptyv[] = {empty, NULL},
@@ -342,6 +408,57 @@ static void send_request(const struct opts *o, int sock)
 	}
 }
 
+/* Through our dup of the helper's own end: undo whatever bounds the helper might have put on it
+ * and make its send buffer as small as the kernel allows. */
+static void meddle(int end)
+{
+	struct timeval forever = {0, 0};
+	int tiny = 1;
+	if (setsockopt(end, SOL_SOCKET, SO_SNDTIMEO, &forever, sizeof(forever)) < 0 ||
+	    setsockopt(end, SOL_SOCKET, SO_RCVTIMEO, &forever, sizeof(forever)) < 0 ||
+	    setsockopt(end, SOL_SOCKET, SO_SNDBUF, &tiny, sizeof(tiny)) < 0 ||
+	    fcntl(end, F_SETFL, 0) < 0) {
+		die("meddle");
+	}
+}
+
+/* Fills the helper-to-runner direction with junk records sent from the helper's own end, until
+ * the kernel takes no more. */
+static int fill(int end)
+{
+	uint8_t junk[PROTO_REPLY_SIZE] = {0};
+	int n = 0;
+	while (send(end, junk, sizeof(junk), MSG_DONTWAIT | MSG_NOSIGNAL) > 0) {
+		n++;
+	}
+	if (errno != EAGAIN) {
+		die("fill");
+	}
+	return n;
+}
+
+/* Waits (bounded; no event says when a process forks) until the helper has a child: its parser,
+ * by then the helper has done all it does to the socket before reading the request. */
+static void wait_parser(pid_t helper)
+{
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/children", (int)helper, (int)helper);
+	for (int i = 0; i < 1000; i++) {
+		char buf[64] = "";
+		FILE *f = fopen(path, "re");
+		bool some = f && fgets(buf, sizeof(buf), f) && buf[0] >= '0' && buf[0] <= '9';
+		if (f) {
+			fclose(f);
+		}
+		if (some) {
+			return;
+		}
+		poll(NULL, 0, 10);
+	}
+	fprintf(stderr, "bdh-client: the helper forked no parser child within 10 s\n");
+	exit(2);
+}
+
 int main(int argc, char **argv)
 {
 	struct opts o;
@@ -368,7 +485,23 @@ int main(int argc, char **argv)
 		child(&o, child_end, master);
 	}
 	close(sv[1]);
-	close(child_end);
+	/* The caller may keep a dup of the helper's end: the same socket, options and all. */
+	int dup_end = o.dup_end ? child_end : -1;
+	if (!o.dup_end) {
+		close(child_end);
+	}
+	if (o.wedge || o.stall_request) {
+		/* These may hang a helper without its bounds: the test stops it by this pid. */
+		printf("helper-pid: %d\n", (int)pid);
+	}
+	if (o.wedge || o.stall_request) {
+		/* After whatever the helper does to its socket before it reads the request. */
+		wait_parser(pid);
+		meddle(dup_end);
+	}
+	if (o.wedge) {
+		printf("wedged: %d junk records\n", fill(dup_end));
+	}
 	if (o.hold) {
 		printf("helper-pid: %d\n", (int)pid);
 		char line[16];
@@ -377,6 +510,18 @@ int main(int argc, char **argv)
 		}
 	}
 	send_request(&o, sv[0]);
+	int status;
+	if (o.wedge) {
+		/* Never read while the helper runs: it must end on its own. */
+		while (waitpid(pid, &status, 0) < 0) {
+			if (errno != EINTR) {
+				die("waitpid");
+			}
+		}
+	}
+	if (dup_end >= 0) {
+		close(dup_end);
+	}
 	for (;;) {
 		uint8_t buf[PROTO_REPLY_SIZE + 1];
 		ssize_t n = recv(sv[0], buf, sizeof(buf), 0);
@@ -396,8 +541,7 @@ int main(int argc, char **argv)
 			       proto_manager_name(rep.manager), (int)rep.detail);
 		}
 	}
-	int status;
-	while (waitpid(pid, &status, 0) < 0) {
+	while (!o.wedge && waitpid(pid, &status, 0) < 0) {
 		if (errno != EINTR) {
 			die("waitpid");
 		}

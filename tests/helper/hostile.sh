@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Hostile callers. Nothing a caller controls before exec (argv, fds 0-2, what sits on fd 3, stray
 # fds, the environment, the umask, resource limits, blocked or ignored signals, a controlling
-# terminal) changes what runs or leaks into the package manager: the test build's stub package
+# terminal, interval timers, the timer slack, nice, scheduling policy, I/O priority, CPU affinity,
+# a dup of the helper's socket end) changes what runs or leaks into the package manager: the test build's stub package
 # manager reports exactly what it got. The installed-mode helper, made setuid root and run by a
 # non-root user, refuses the same malformed invocations and answers the rest unchanged.
 source "$BD_SRCDIR/tests/helper/helper-lib.sh"
@@ -36,6 +37,21 @@ else
         --rlimit "stack=1048576:$(hard stack)" --rlimit "cpu=5:$(hard cpu)")
 fi
 
+# check_sched: the package manager runs at nice 0, SCHED_OTHER, the default I/O priority, the usual
+# timer slack, on the CPUs a clean run gets (the first run is the clean one).
+sched_ref=
+check_sched() {
+    local now
+    now=$(grep -E '^line: stub-(sched|timerslack|status: Cpus_allowed_list)' "$out" || true)
+    grep -qE '^line: stub-sched: nice=0 policy=0 ioprio=[0-9]+$' <<<"$now" ||
+        bd_fail "the caller's nice value or scheduling policy reached the package manager: $now"
+    grep -qx 'line: stub-timerslack: 50000' <<<"$now" ||
+        bd_fail "the caller's timer slack reached the package manager: $now"
+    [ -n "$sched_ref" ] || sched_ref=$now
+    [ "$now" = "$sched_ref" ] ||
+        bd_fail "the caller's I/O priority or CPU affinity reached the package manager: $now (clean: $sched_ref)"
+}
+
 # check_report: the stub's report in $out is what the helper compiles in, nothing of the caller.
 check_report() {
     local d=$1
@@ -65,6 +81,7 @@ check_report() {
     stack=$(sed -n 's/^line: stub-limit: stack \([0-9-]*\) .*/\1/p' "$out")
     [ "$nofile" -ge 1024 ] || bd_fail "nofile soft limit $nofile: the caller's limit leaked"
     [ "$stack" -ge 8388608 ] || bd_fail "stack soft limit $stack: the caller's limit leaked"
+    check_sched
 }
 
 # run_test_build ARGS...: one install through the test build, as root, with the stub.
@@ -97,7 +114,11 @@ run_test_build --many-fds
 run_test_build --close-stdio
 run_test_build --pty
 bdh_expect "$out" "line: stub-tty: No such device or address"
-run_test_build_env --umask 000 "${tiny[@]}" --block-signals --ignore-signals --pty
+# Idle scheduling, a huge timer slack, interval timers (the real-time one is the subject of
+# bounds.sh) and a dup of the helper's socket end, held but unused.
+idle=(--sched-idle --timerslack --itimer 30000 --dup-end)
+run_test_build "${idle[@]}"
+run_test_build_env --umask 000 "${tiny[@]}" --block-signals --ignore-signals --pty "${idle[@]}"
 
 # Refused before anything runs: no reply, a fixed exit status, the package manager never started.
 refused_test_build() {
@@ -131,7 +152,7 @@ same_as_clean() {
     diff "$ref" "$out" >&2 || bd_fail "the answer changed under: $*"
 }
 for opts in "" "--umask 000" "${tiny[*]}" "--block-signals" "--ignore-signals" \
-    "--many-fds" "--close-stdio" "--pty"; do
+    "--many-fds" "--close-stdio" "--pty" "${idle[*]}"; do
     # shellcheck disable=SC2086 # word splitting of the option list is intended
     as_a timeout 60 "$BDH_CLIENT" $opts "$suid" >"$out" 2>/dev/null
     same_as_clean "$opts"

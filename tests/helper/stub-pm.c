@@ -1,16 +1,21 @@
 /* The package manager of the helper's test build. It reports what it was started with (argv,
- * environment, fds, umask, limits, signals, credentials, capabilities, session, terminal) on
+ * environment, fds, umask, limits, signals, credentials, capabilities, session, terminal,
+ * scheduling, timer slack) on
  * stdout, which the helper relays to the test, then behaves as $BOTDESK_STUB_DIR/mode says. */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/ioprio.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "parse.h"
@@ -53,9 +58,19 @@ static void report_fds(void)
 
 static void report_status(void)
 {
-	static const char *const keys[] = {
-		"Umask:",  "Uid:",    "Gid:",    "Groups:", "SigBlk:", "SigIgn:",
-		"CapInh:", "CapPrm:", "CapEff:", "CapBnd:", "CapAmb:", "NoNewPrivs:"};
+	static const char *const keys[] = {"Umask:",
+					   "Uid:",
+					   "Gid:",
+					   "Groups:",
+					   "SigBlk:",
+					   "SigIgn:",
+					   "CapInh:",
+					   "CapPrm:",
+					   "CapEff:",
+					   "CapBnd:",
+					   "CapAmb:",
+					   "NoNewPrivs:",
+					   "Cpus_allowed_list:"};
 	FILE *f = fopen("/proc/self/status", "re");
 	char line[512];
 	while (f && fgets(line, sizeof(line), f)) {
@@ -85,6 +100,15 @@ static void report_limits(void)
 		       rl.rlim_cur == RLIM_INFINITY ? -1LL : (long long)rl.rlim_cur,
 		       rl.rlim_max == RLIM_INFINITY ? -1LL : (long long)rl.rlim_max);
 	}
+}
+
+static void report_sched(void)
+{
+	errno = 0;
+	int nice = getpriority(PRIO_PROCESS, 0);
+	printf("stub-sched: nice=%d policy=%d ioprio=%ld\n", errno ? -100 : nice,
+	       sched_getscheduler(0), syscall(SYS_ioprio_get, IOPRIO_WHO_PROCESS, 0));
+	printf("stub-timerslack: %d\n", prctl(PR_GET_TIMERSLACK, 0, 0, 0, 0));
 }
 
 static void report_session(void)
@@ -137,6 +161,14 @@ static void record(int argc, char **argv)
 	}
 	fprintf(r, "\n");
 	fclose(r);
+	/* Our pid, which is our process group's id: a test can tell the whole group is gone even
+	 * when none of our output reached it. */
+	snprintf(path, sizeof(path), "%s/pids", dir);
+	FILE *p = fopen(path, "ae");
+	if (p) {
+		fprintf(p, "%d\n", (int)getpid());
+		fclose(p);
+	}
 }
 
 static bool has_arg(int argc, char **argv, const char *a)
@@ -158,6 +190,7 @@ int main(int argc, char **argv)
 	report_status();
 	report_limits();
 	report_session();
+	report_sched();
 	char mode[64];
 	read_mode(mode, sizeof(mode));
 	record(argc, argv);

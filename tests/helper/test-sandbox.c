@@ -5,6 +5,8 @@
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/select.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 
@@ -38,13 +40,30 @@ static void allowed_then_getpid(int sock, int channel)
 		_exit(90);
 	}
 	char c;
-	/* read on sock and write on channel are allowed... */
-	if (read(sock, &c, 1) != 1 || write(channel, &c, 1) != 1) {
+	/* pselect, the clock, recv on sock and write on channel are allowed... */
+	fd_set in;
+	FD_ZERO(&in);
+	FD_SET(sock, &in);
+	struct timespec ts = {.tv_sec = 10};
+	if (pselect(sock + 1, &in, NULL, NULL, &ts, NULL) != 1 ||
+	    syscall(SYS_clock_gettime, CLOCK_MONOTONIC, &ts) != 0 ||
+	    recv(sock, &c, 1, MSG_DONTWAIT) != 1 || write(channel, &c, 1) != 1) {
 		_exit(91);
 	}
 	/* ...anything else is not. */
 	syscall(SYS_getpid);
 	_exit(92);
+}
+
+static void read_sock(int sock, int channel)
+{
+	if (parser_filter_load(sock, channel) < 0) {
+		_exit(90);
+	}
+	/* Only recv, which can be told not to wait: read() would block as the socket says. */
+	char c;
+	(void)!read(sock, &c, 1);
+	_exit(97);
 }
 
 static void write_elsewhere(int sock, int channel)
@@ -88,9 +107,9 @@ static void x32_read(int sock, int channel)
 	if (parser_filter_load(sock, channel) < 0) {
 		_exit(90);
 	}
-	/* read() on the allowed fd, numbered as an x32 system call. */
+	/* recvfrom() on the allowed fd, numbered as an x32 system call. */
 	char c;
-	(void)!syscall(0x40000000 | SYS_read, sock, &c, 1);
+	(void)!syscall(0x40000000 | SYS_recvfrom, sock, &c, 1, MSG_DONTWAIT, NULL, NULL);
 	_exit(96);
 }
 
@@ -117,10 +136,10 @@ static void test_filter_other_abis(void **state)
 }
 #endif
 
-static void test_filter_allows_only_read_write(void **state)
+static void test_filter_allows_only_recv_write(void **state)
 {
 	int in[2], out[2];
-	assert_int_equal(pipe(in), 0);
+	assert_int_equal(socketpair(AF_UNIX, SOCK_SEQPACKET, 0, in), 0);
 	assert_int_equal(pipe(out), 0);
 	assert_int_equal(write(in[1], "k", 1), 1);
 	int st = in_child(allowed_then_getpid, in[0], out[1]);
@@ -129,6 +148,10 @@ static void test_filter_allows_only_read_write(void **state)
 	char c = 0;
 	assert_int_equal(read(out[0], &c, 1), 1);
 	assert_int_equal(c, 'k');
+	assert_int_equal(write(in[1], "k", 1), 1);
+	st = in_child(read_sock, in[0], out[1]);
+	assert_true(WIFSIGNALED(st));
+	assert_int_equal(WTERMSIG(st), SIGSYS);
 	close(in[0]), close(in[1]), close(out[0]), close(out[1]);
 }
 
@@ -192,7 +215,7 @@ static void test_drop(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_filter_allows_only_read_write),
+		cmocka_unit_test(test_filter_allows_only_recv_write),
 		cmocka_unit_test(test_filter_checks_fds),
 		cmocka_unit_test(test_filter_other_abis),
 		cmocka_unit_test(test_drop),
