@@ -4,6 +4,7 @@
 #include <grp.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <sys/personality.h>
 #include <sys/stat.h>
 #include <syslog.h>
 
@@ -136,6 +137,11 @@ int main(int argc, char *argv[])
 	}
 	prologue_close_fds(PROTO_HELPER_FD);
 	umask(022);
+	/* The kernel clears only some personality flags on a setuid exec; UNAME26 and the like
+	 * would otherwise reach the package manager and its maintainer scripts. */
+	if (personality(PER_LINUX) < 0) {
+		return HELPER_EXIT_SETUP;
+	}
 	struct stat self;
 	if (chdir("/") < 0 || stat("/proc/self/exe", &self) < 0 || prologue_no_dump() < 0 ||
 	    prologue_signals() < 0) {
