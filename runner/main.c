@@ -78,12 +78,19 @@ static int fail(struct cli *c, int r)
 	return EXIT_FAILURE;
 }
 
+/* Loads the settings; 0, or the exit status of the failure it reported. */
+static int load_settings(struct cli *c)
+{
+	int r = settings_load(&c->settings, &c->err);
+	return r < 0 ? fail(c, r) : 0;
+}
+
 /* Loads settings and opens the profile's directory (created when create is set). */
 static int setup(struct cli *c, bool create)
 {
-	int r = settings_load(&c->settings, &c->err);
-	if (r < 0) {
-		return fail(c, r);
+	int r = load_settings(c);
+	if (r) {
+		return r;
 	}
 	r = profile_open(&c->settings, c->profile, create, &c->p, &c->err);
 	if (r < 0) {
@@ -394,12 +401,8 @@ static int cmd_doctor(struct cli *c, int argc, char **argv)
 {
 	struct opts o;
 	int r = parse_opts(argc, argv, "doctor", false, false, &o);
-	if (r) {
+	if (r || (r = load_settings(c))) {
 		return r;
-	}
-	r = settings_load(&c->settings, &c->err);
-	if (r < 0) {
-		return fail(c, r);
 	}
 	return doctor_run(&c->settings, stdout) == 0 ? 0 : EXIT_FAILURE;
 }
@@ -408,12 +411,8 @@ static int cmd_install(struct cli *c, int argc, char **argv)
 {
 	struct opts o;
 	int r = parse_opts(argc, argv, "install", false, true, &o);
-	if (r) {
+	if (r || (r = load_settings(c))) {
 		return r;
-	}
-	r = settings_load(&c->settings, &c->err);
-	if (r < 0) {
-		return fail(c, r);
 	}
 	r = install_run(&c->settings, o.dry_run, stdout, &c->err);
 	return r < 0 ? fail(c, r) : 0;
