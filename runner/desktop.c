@@ -110,12 +110,9 @@ static int check_memory(const struct settings *s, struct error *err)
 	}
 }
 
-int desktop_start(const struct settings *s, struct profile *p, uint64_t wait_ms, struct error *err)
+static int start_locked(const struct settings *s, struct profile *p, uint64_t wait_ms,
+			struct error *err)
 {
-	_cleanup_close_ int lock = take_start_lock(p, wait_ms + START_LOCK_SLACK_MS, err);
-	if (lock < 0) {
-		return lock;
-	}
 	struct desktop_probe probe;
 	desktop_probe(p, &probe);
 	if (probe.running) {
@@ -162,6 +159,20 @@ int desktop_start(const struct settings *s, struct profile *p, uint64_t wait_ms,
 	}
 	desktop_stamp_activity(p);
 	return 0;
+}
+
+int desktop_start(const struct settings *s, struct profile *p, uint64_t wait_ms,
+		  struct desktop_probe *ret_probe, struct error *err)
+{
+	_cleanup_close_ int lock = take_start_lock(p, wait_ms + START_LOCK_SLACK_MS, err);
+	if (lock < 0) {
+		return lock;
+	}
+	int r = start_locked(s, p, wait_ms, err);
+	if (r == 0 && ret_probe) {
+		desktop_probe(p, ret_probe);
+	}
+	return r;
 }
 
 int desktop_stop(const struct settings *s, struct profile *p, bool *ret_stopped, struct error *err)

@@ -22,8 +22,11 @@ struct desktop_probe {
 void desktop_probe(struct profile *p, struct desktop_probe *ret);
 
 /* Starts the profile's desktop unless it runs already (idempotent). Holds the profile's start
- * lock throughout, so concurrent starts spawn one launcher. */
-int desktop_start(const struct settings *s, struct profile *p, uint64_t wait_ms, struct error *err);
+ * lock throughout, so concurrent starts spawn one launcher; ret_probe (may be NULL) is taken
+ * before the lock is let go, so it shows the desktop this start saw running even if a stop is
+ * waiting to take it down. */
+int desktop_start(const struct settings *s, struct profile *p, uint64_t wait_ms,
+		  struct desktop_probe *ret_probe, struct error *err);
 
 /* Stops the launcher's whole process group, or an X server a dead launcher left behind.
  * ret_stopped says whether anything was stopped. */

@@ -40,7 +40,8 @@ int foreground_run(const struct settings *s, struct profile *p, uint64_t wait_ms
 	if (sigfd < 0) {
 		return error_set(err, negative_errno(), "signalfd: %s", strerror(errno));
 	}
-	int r = desktop_start(s, p, wait_ms, err);
+	struct desktop_probe probe;
+	int r = desktop_start(s, p, wait_ms, &probe, err);
 	if (r == -EINTR) {
 		/* Told to stop while starting: the launch was taken down, which is a clean stop. */
 		return 0;
@@ -48,8 +49,6 @@ int foreground_run(const struct settings *s, struct profile *p, uint64_t wait_ms
 	if (r < 0) {
 		return r;
 	}
-	struct desktop_probe probe;
-	desktop_probe(p, &probe);
 	_cleanup_close_ int pidfd = probe.launcher_live ? pidfd_open(probe.launcher.pid, 0) : -1;
 	/* Check the identity again after pinning the pid: the pidfd then surely names it. */
 	if (pidfd < 0 || !identity_is_live(&probe.launcher)) {

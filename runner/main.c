@@ -99,17 +99,22 @@ static int setup(struct cli *c, bool create)
 	return 0;
 }
 
-static void print_status(struct cli *c, bool json)
+static void print_probe(struct cli *c, const struct desktop_probe *probe, bool json)
 {
-	struct desktop_probe probe;
 	struct status st;
-	desktop_probe(&c->p, &probe);
-	status_gather(&c->settings, &c->p, &probe, &st);
+	status_gather(&c->settings, &c->p, probe, &st);
 	if (json) {
 		status_print_json(&st, stdout);
 	} else {
 		status_print_text(&st, stdout);
 	}
+}
+
+static void print_status(struct cli *c, bool json)
+{
+	struct desktop_probe probe;
+	desktop_probe(&c->p, &probe);
+	print_probe(c, &probe, json);
 }
 
 /* Parses the options a command takes: --json, --wait S, --dry-run. Anything else is usage. */
@@ -170,11 +175,14 @@ static int cmd_start(struct cli *c, int argc, char **argv)
 	if (r || (r = setup(c, true))) {
 		return r;
 	}
-	r = desktop_start(&c->settings, &c->p, o.wait_ms, &c->err);
+	/* The status of the desktop this start saw running, even if a stop takes it down the
+	 * moment the start lets go of the profile. */
+	struct desktop_probe probe;
+	r = desktop_start(&c->settings, &c->p, o.wait_ms, &probe, &c->err);
 	if (r < 0) {
 		return fail(c, r);
 	}
-	print_status(c, o.json);
+	print_probe(c, &probe, o.json);
 	return 0;
 }
 
