@@ -52,6 +52,22 @@ static bool is_dropped(const char *entry)
 	return false;
 }
 
+struct var {
+	const char *key, *value;
+};
+
+/* The variables the env file publishes; the desktop's own programs get them too. */
+#define PUBLISHED_COUNT 6
+static void published(const struct desktop_vars *v, struct var out[PUBLISHED_COUNT])
+{
+	out[0] = (struct var){"DISPLAY", v->display};
+	out[1] = (struct var){"XAUTHORITY", v->xauthority};
+	out[2] = (struct var){"DBUS_SESSION_BUS_ADDRESS", v->dbus};
+	out[3] = (struct var){"XDG_CONFIG_HOME", v->config_home};
+	out[4] = (struct var){"XDG_CACHE_HOME", v->cache_home};
+	out[5] = (struct var){"XDG_DATA_HOME", v->data_home};
+}
+
 int childenv_build(char *const *base, const struct desktop_vars *v, struct strv *ret)
 {
 	struct strv e = {0};
@@ -65,15 +81,14 @@ int childenv_build(char *const *base, const struct desktop_vars *v, struct strv 
 			     startswith(base[i], "LC_ALL=");
 		r = strv_push(&e, base[i]);
 	}
-	const struct {
-		const char *key, *value;
-	} set[] = {
-		{"DISPLAY", v->display},
-		{"XAUTHORITY", v->xauthority},
-		{"DBUS_SESSION_BUS_ADDRESS", v->dbus},
-		{"XDG_CONFIG_HOME", v->config_home},
-		{"XDG_CACHE_HOME", v->cache_home},
-		{"XDG_DATA_HOME", v->data_home},
+	struct var pub[PUBLISHED_COUNT];
+	published(v, pub);
+	for (size_t i = 0; i < PUBLISHED_COUNT && r == 0; i++) {
+		if (pub[i].value) {
+			r = strv_pushf(&e, "%s=%s", pub[i].key, pub[i].value);
+		}
+	}
+	const struct var set[] = {
 		{"XDG_SESSION_TYPE", "x11"},
 		{"XDG_CURRENT_DESKTOP", "XFCE"},
 		{"GDK_BACKEND", "x11"},
@@ -108,16 +123,8 @@ static bool one_line(const char *s)
 
 int childenv_format_file(const struct desktop_vars *v, char **ret, size_t *ret_len)
 {
-	const struct {
-		const char *key, *value;
-	} vars[] = {
-		{"DISPLAY", v->display},
-		{"XAUTHORITY", v->xauthority},
-		{"DBUS_SESSION_BUS_ADDRESS", v->dbus},
-		{"XDG_CONFIG_HOME", v->config_home},
-		{"XDG_CACHE_HOME", v->cache_home},
-		{"XDG_DATA_HOME", v->data_home},
-	};
+	struct var vars[PUBLISHED_COUNT];
+	published(v, vars);
 	for (size_t i = 0; i < ARRAY_SIZE(vars); i++) {
 		if (!one_line(vars[i].value)) {
 			return -EINVAL;
