@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "proto.h"
+#include "timeutil.h"
 
 /* Exit statuses besides the proto_outcome values (0-12), for the cases where no reply can be
  * sent or none should be. */
@@ -23,13 +24,6 @@
 
 /* The helper's one clock. Every bound is measured on it, never through a socket option or a
  * timer the caller could have set or changed. */
-static inline uint64_t helper_now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
-
 /* A poll() timeout for a wait of ms, capped at a minute (callers loop on their deadline). */
 static inline int helper_poll_ms(uint64_t ms)
 {

@@ -181,7 +181,7 @@ static void escalate(struct job *j, uint64_t now, uint64_t grace_ms)
 
 static void step(struct job *j, const struct helper_settings *hs)
 {
-	uint64_t now = helper_now_ms();
+	uint64_t now = now_ms();
 	if (!j->timed_out && now >= j->deadline) {
 		j->timed_out = true;
 		j->phase = RUNNING;
@@ -197,7 +197,7 @@ static void step(struct job *j, const struct helper_settings *hs)
 	if (j->next && j->next < wake) {
 		wake = j->next;
 	}
-	now = helper_now_ms();
+	now = now_ms();
 	int timeout = wake > now ? helper_poll_ms(wake - now) : 0;
 	/* The runner's socket is watched only while replies wait for room, and nothing here
 	 * waits on it: a runner that stops reading loses lines, never the timeout or the kill. */
@@ -376,7 +376,7 @@ enum proto_outcome install_run_manager(const struct helper_settings *hs, enum pr
 	if (prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) < 0) {
 		return PROTO_INTERNAL;
 	}
-	uint64_t deadline = helper_now_ms() + hs->install_timeout_ms;
+	uint64_t deadline = now_ms() + hs->install_timeout_ms;
 	const char *argv[32];
 	char lock_opt[64];
 	if (m == PROTO_MANAGER_APT && apt_lists_empty(hs->apt_lists_dir)) {

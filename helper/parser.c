@@ -141,7 +141,7 @@ static ssize_t recv_by(int sock, void *buf, size_t size, uint64_t deadline)
 		if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
 			return negative_errno();
 		}
-		uint64_t now = helper_now_ms();
+		uint64_t now = now_ms();
 		if (now >= deadline) {
 			return -ETIMEDOUT;
 		}
@@ -157,7 +157,7 @@ static ssize_t recv_by(int sock, void *buf, size_t size, uint64_t deadline)
 
 static unsigned char read_request(int sock, uint64_t timeout_ms)
 {
-	uint64_t deadline = helper_now_ms() + timeout_ms;
+	uint64_t deadline = now_ms() + timeout_ms;
 	/* One byte more than a request: a longer record shows up as a longer read (SEQPACKET
 	 * truncates the rest, never merges records). */
 	uint8_t buf[PROTO_REQUEST_SIZE + 1];
@@ -225,7 +225,7 @@ static bool read_answer(int fd, uint64_t deadline, unsigned char *ret_byte, unsi
 			*ret_records += n == 1 ? 1 : 2;
 			continue;
 		}
-		uint64_t now = helper_now_ms();
+		uint64_t now = now_ms();
 		if (now >= deadline) {
 			return false;
 		}
@@ -255,8 +255,8 @@ int parser_run(int sock, const struct helper_settings *hs, struct parser_result 
 	 * (another process of uid 65534 may signal it). */
 	unsigned char verdict = 0;
 	unsigned records;
-	bool ended = read_answer(ch[0], helper_now_ms() + hs->request_timeout_ms + hs->grace_ms,
-				 &verdict, &records);
+	bool ended = read_answer(ch[0], now_ms() + hs->request_timeout_ms + hs->grace_ms, &verdict,
+				 &records);
 	close(ch[0]);
 	/* A child that closed its end is exiting; any other is killed, so the wait below cannot
 	 * hang. */

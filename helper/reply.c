@@ -106,10 +106,10 @@ void reply_result(struct reply *r, enum proto_outcome outcome, enum proto_manage
 	enqueue(r, &msg);
 	/* The last record is worth a wait, but a bounded one: whatever happens to the socket, we
 	 * exit by this deadline. */
-	uint64_t deadline = helper_now_ms() + r->drain_ms;
+	uint64_t deadline = now_ms() + r->drain_ms;
 	for (;;) {
 		reply_flush(r);
-		uint64_t now = helper_now_ms();
+		uint64_t now = now_ms();
 		if (!reply_pending(r) || now >= deadline) {
 			return;
 		}
