@@ -35,7 +35,8 @@ static void line(struct report *r, bool ok, const char *what, const char *detail
 	}
 }
 
-static void check_programs(const struct settings *s, struct report *r)
+static void check_programs(const struct settings *s, const struct install_facts *f,
+			   struct report *r)
 {
 	const char *missing[POLICY_PROGRAM_COUNT + 1];
 	size_t n = programs_missing(s->search_path, missing);
@@ -48,20 +49,19 @@ static void check_programs(const struct settings *s, struct report *r)
 	}
 	struct install_decision d = {0};
 	if (n > 0) {
-		(void)install_decide(s, missing, &d, NULL);
+		install_decide_from(f, missing, &d);
 	}
 	line(r, n == 0, "desktop programs", detail, d.message);
-	const char *pm = access("/usr/bin/apt-get", X_OK) == 0 ? "apt-get (/usr/bin/apt-get)"
-			 : access("/usr/bin/dnf", X_OK) == 0   ? "dnf (/usr/bin/dnf)"
-							       : NULL;
-	line(r, pm != NULL, "package manager", pm ? pm : "none found (apt-get, dnf)",
+	static const char *const names[POLICY_MANAGER_COUNT] = {
+		[POLICY_APT] = "apt-get", [POLICY_DNF] = "dnf", [POLICY_PACMAN] = "pacman"};
+	line(r, f->have_manager, "package manager",
+	     f->have_manager ? names[f->manager] : "none found (apt-get, dnf)",
 	     "install the programs above with the distribution's own tools");
 }
 
-static void check_helper(const struct settings *s, struct report *r)
+static void check_helper(const struct settings *s, const struct install_facts *fp, struct report *r)
 {
-	struct install_facts f;
-	(void)install_facts_gather(s, &f);
+	const struct install_facts f = *fp;
 	struct stat st;
 	char detail[1024], fix[1024] = "";
 	bool ok = false;
@@ -154,8 +154,11 @@ int doctor_run(const struct settings *s, FILE *out)
 {
 	struct report r = {.out = out};
 	fprintf(out, "botdesk doctor: uid %u, state in %s\n", (unsigned)getuid(), s->state_root);
-	check_programs(s, &r);
-	check_helper(s, &r);
+	/* One look at the host, for every check that depends on it. */
+	struct install_facts f;
+	(void)install_facts_gather(s, &f);
+	check_programs(s, &f, &r);
+	check_helper(s, &f, &r);
 	check_memory(s, &r);
 	check_proc(&r);
 	check_band(s, &r);

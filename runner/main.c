@@ -199,9 +199,11 @@ static int cmd_stop(struct cli *c, int argc, char **argv)
 		return fail(c, r);
 	}
 	if (o.json) {
-		printf("{\"profile\":");
-		json_write_string(stdout, c->p.name);
-		printf(",\"stopped\":%s}\n", stopped ? "true" : "false");
+		struct json j;
+		json_begin(&j, stdout);
+		json_string(&j, "profile", c->p.name);
+		json_bool(&j, "stopped", stopped);
+		json_end(&j);
 	} else {
 		printf(stopped ? "stopped the desktop of profile '%s'\n"
 			       : "profile '%s' had no desktop running\n",
