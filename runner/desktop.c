@@ -13,9 +13,11 @@
 #include "lockfile.h"
 #include "log.h"
 #include "memory.h"
+#include "parse.h"
 #include "programs.h"
 #include "reap.h"
 #include "util.h"
+#include "xsocket.h"
 
 /* How long a stop waits for a start in progress to finish with the start lock. */
 #define STOP_LOCK_WAIT_MS 60000
@@ -35,6 +37,42 @@ void desktop_probe(struct profile *p, struct desktop_probe *ret)
 	} else {
 		ret->env = (struct envfile){0};
 	}
+}
+
+int desktop_verify_server(const struct settings *s, struct profile *p,
+			  const struct desktop_probe *probe, struct error *err)
+{
+	const char *display = envfile_get(&probe->env, "DISPLAY");
+	unsigned n;
+	if (!display || display[0] != ':' || parse_uint_range(display + 1, 0, 65535, &n) < 0) {
+		return error_set(err, -EINVAL,
+				 "the desktop of profile '%s' published DISPLAY='%s', which is no "
+				 "local display; stop and start it again",
+				 p->name, display ? display : "");
+	}
+	char dir[4096];
+	int len = snprintf(dir, sizeof(dir), "%s/.X11-unix", s->x_lock_dir);
+	if (len < 0 || (size_t)len >= sizeof(dir)) {
+		return error_set(err, -ENAMETOOLONG, "the X lock directory path is too long");
+	}
+	uid_t owner = 0;
+	int r = xsocket_server_owned_by(dir, n, geteuid(), &owner);
+	if (r == -EPERM) {
+		return error_set(
+			err, r,
+			"refusing to use :%u: the X server answering there runs as uid %u, "
+			"not as you, so it is not the desktop of profile '%s'. Stop it with "
+			"'botdesk stop' and start it again",
+			n, (unsigned)owner, p->name);
+	}
+	if (r < 0) {
+		return error_set(
+			err, r,
+			"the X server of profile '%s' on :%u does not answer (%s); restart "
+			"it with 'botdesk stop' and 'botdesk start'",
+			p->name, n, strerror(-r));
+	}
+	return 0;
 }
 
 void desktop_stamp_activity(struct profile *p)

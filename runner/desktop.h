@@ -32,6 +32,13 @@ int desktop_start(const struct settings *s, struct profile *p, uint64_t wait_ms,
  * ret_stopped says whether anything was stopped. */
 int desktop_stop(const struct settings *s, struct profile *p, bool *ret_stopped, struct error *err);
 
+/* Before a client of ours talks to the running desktop's X server: the server answering its
+ * number must run as us. Once a desktop is gone another user may serve its number, and a program
+ * given the old DISPLAY would show them its windows and keystrokes. 0, or -EPERM (a stranger's
+ * server) / -ECONNREFUSED (none answers) with the message in err. */
+int desktop_verify_server(const struct settings *s, struct profile *p,
+			  const struct desktop_probe *probe, struct error *err);
+
 /* Marks the desktop as used now (the idle clock). */
 void desktop_stamp_activity(struct profile *p);
 /* Seconds since the last activity stamp, else since the env was published; -1 when unknown. */

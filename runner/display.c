@@ -12,6 +12,7 @@
 #include "profile.h"
 #include "util.h"
 #include "xlock.h"
+#include "xsocket.h"
 
 #define DISPLAY_NUM_MAX 32767
 
@@ -74,7 +75,11 @@ static bool foreign_leftover(const char *x_lock_dir, unsigned n)
 		return true;
 	}
 	snprintf(path, sizeof(path), "%s/.X11-unix/X%u", x_lock_dir, n);
-	return lstat(path, &st) == 0 && st.st_uid != geteuid();
+	if (lstat(path, &st) == 0 && st.st_uid != geteuid()) {
+		return true;
+	}
+	/* Xvnc dies on a number whose compiled keymap file somebody else left (see xsocket.h). */
+	return xsocket_keymap_squatted(x_lock_dir, n, geteuid(), NULL);
 }
 
 bool display_in_use(const struct settings *s, unsigned n)

@@ -16,6 +16,7 @@
 #include "memory.h"
 #include "proc.h"
 #include "programs.h"
+#include "xsocket.h"
 
 #define HELPER_GROUP BOTDESK_HELPER_GROUP
 
@@ -137,6 +138,32 @@ static void check_proc(struct report *r)
 	     NULL);
 }
 
+/* The X socket directory: root's and sticky, or another user can swap the desktops' sockets. */
+static void check_x_socket_dir(const struct settings *s, struct report *r)
+{
+	char dir[4096], detail[4200], fix[8400];
+	snprintf(dir, sizeof(dir), "%s/.X11-unix", s->x_lock_dir);
+	uid_t uid = 0;
+	mode_t mode = 0;
+	int e = xsocket_dir_check(dir, false, &uid, &mode);
+	if (e == 0) {
+		snprintf(detail, sizeof(detail), "%s root's, mode 1777", dir);
+	} else if (e == -EPERM) {
+		snprintf(detail, sizeof(detail),
+			 "%s is owned by uid %u with mode %04o: its owner could hijack other "
+			 "users' X sockets",
+			 dir, (unsigned)uid, (unsigned)mode);
+	} else if (e == -ENOENT) {
+		snprintf(detail, sizeof(detail), "%s is missing (only root may create it)", dir);
+	} else {
+		snprintf(detail, sizeof(detail), "%s: %s", dir, strerror(-e));
+	}
+	snprintf(fix, sizeof(fix), "as root: %s%s%sinstall -d -m 1777 -o root -g root %s",
+		 e == -ENOENT ? "" : "rm -rf ", e == -ENOENT ? "" : dir, e == -ENOENT ? "" : " && ",
+		 dir);
+	line(r, e == 0, "X socket directory", detail, fix);
+}
+
 static void check_band(const struct settings *s, struct report *r)
 {
 	unsigned used = 0, total = s->band_hi - s->band_lo + 1;
@@ -161,6 +188,7 @@ int doctor_run(const struct settings *s, FILE *out)
 	check_helper(s, &f, &r);
 	check_memory(s, &r);
 	check_proc(&r);
+	check_x_socket_dir(s, &r);
 	check_band(s, &r);
 	fprintf(out, r.problems ? "%d thing(s) to fix\n" : "nothing to fix\n", r.problems);
 	return r.problems;

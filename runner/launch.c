@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "display.h"
+#include "envallow.h"
 #include "envfile.h"
 #include "fileio.h"
 #include "group.h"
@@ -24,15 +25,15 @@
 
 extern char **environ;
 
+/* Never passed on, even when the user names them: the desktop sets them itself, and a caller's
+ * value would point its programs at somebody else's display, bus or session. */
 static const char *const removed_vars[] = {
-	"DISPLAY",         "XAUTHORITY",        "WAYLAND_DISPLAY",       "DBUS_SESSION_BUS_ADDRESS",
-	"SESSION_MANAGER", "AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN",
+	"DISPLAY", "XAUTHORITY", "WAYLAND_DISPLAY", "DBUS_SESSION_BUS_ADDRESS", "SESSION_MANAGER",
 };
-static const char *const credential_suffixes[] = {"_TOKEN", "_SECRET", "_API_KEY", "_PASSWORD"};
 static const char *const contract_vars[] = {
-	"BOTDESK_PROFILE",  "BOTDESK_DISPLAY_NUM", "BOTDESK_SOCKET",
-	"BOTDESK_XAUTH",    "BOTDESK_ENV_FILE",    "BOTDESK_CONFIG_HOME",
-	"BOTDESK_GEOMETRY", "BOTDESK_X_LOCK_DIR",  "BOTDESK_BROWSER",
+	"BOTDESK_PROFILE",  "BOTDESK_DISPLAY_NUM", "BOTDESK_SOCKET",   "BOTDESK_XAUTH",
+	"BOTDESK_ENV_FILE", "BOTDESK_CONFIG_HOME", "BOTDESK_GEOMETRY", "BOTDESK_X_LOCK_DIR",
+	"BOTDESK_BROWSER",  "BOTDESK_PASS_ENV",
 };
 
 static bool name_is(const char *entry, size_t name_len, const char *name)
@@ -40,30 +41,30 @@ static bool name_is(const char *entry, size_t name_len, const char *name)
 	return strlen(name) == name_len && strncmp(entry, name, name_len) == 0;
 }
 
-static bool var_dropped(const char *entry)
+static bool name_in(const char *entry, size_t len, const char *const *names, size_t n)
 {
-	const char *eq = strchr(entry, '=');
-	if (!eq) {
-		return true;
-	}
-	size_t len = (size_t)(eq - entry);
-	for (size_t i = 0; i < ARRAY_SIZE(removed_vars); i++) {
-		if (name_is(entry, len, removed_vars[i])) {
-			return true;
-		}
-	}
-	for (size_t i = 0; i < ARRAY_SIZE(contract_vars); i++) {
-		if (name_is(entry, len, contract_vars[i])) {
-			return true;
-		}
-	}
-	for (size_t i = 0; i < ARRAY_SIZE(credential_suffixes); i++) {
-		size_t sl = strlen(credential_suffixes[i]);
-		if (len >= sl && strncmp(eq - sl, credential_suffixes[i], sl) == 0) {
+	for (size_t i = 0; i < n; i++) {
+		if (name_is(entry, len, names[i])) {
 			return true;
 		}
 	}
 	return false;
+}
+
+/* The launcher gets the allowlist (common/envallow.h) and BOTDESK_DEBUG; the contract variables
+ * are always ours, whatever the caller had. */
+static bool var_passed(const char *entry, const char *pass)
+{
+	const char *eq = strchr(entry, '=');
+	if (!eq) {
+		return false;
+	}
+	size_t len = (size_t)(eq - entry);
+	if (name_in(entry, len, removed_vars, ARRAY_SIZE(removed_vars)) ||
+	    name_in(entry, len, contract_vars, ARRAY_SIZE(contract_vars))) {
+		return false;
+	}
+	return name_is(entry, len, "BOTDESK_DEBUG") || envallow_keep(entry, pass);
 }
 
 void launch_environment_free(char **env)
@@ -90,7 +91,7 @@ char **launch_environment(const char *const *envp, const struct settings *s,
 	}
 	size_t k = 0;
 	for (size_t i = 0; i < n; i++) {
-		if (!var_dropped(envp[i]) && !(env[k++] = strdup(envp[i]))) {
+		if (var_passed(envp[i], s->pass_env) && !(env[k++] = strdup(envp[i]))) {
 			goto oom;
 		}
 	}
@@ -113,6 +114,9 @@ char **launch_environment(const char *const *envp, const struct settings *s,
 	ADD("BOTDESK_X_LOCK_DIR=%s", s->x_lock_dir);
 	if (s->browser) {
 		ADD("BOTDESK_BROWSER=%s", s->browser);
+	}
+	if (s->pass_env) {
+		ADD("BOTDESK_PASS_ENV=%s", s->pass_env);
 	}
 #undef ADD
 	return env;

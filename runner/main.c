@@ -274,6 +274,9 @@ static int cmd_exec(struct cli *c, int argc, char **argv)
 	if ((r = need_running(c, &probe))) {
 		return r;
 	}
+	if ((r = desktop_verify_server(&c->settings, &c->p, &probe, &c->err)) < 0) {
+		return fail(c, r);
+	}
 	/* The program talks to this desktop only: never to a Wayland compositor it might find. */
 	unsetenv("WAYLAND_DISPLAY");
 	for (size_t i = 0; i < probe.env.n; i++) {
@@ -374,6 +377,9 @@ static int cmd_thumbnail(struct cli *c, int argc, char **argv)
 	struct desktop_probe probe;
 	if ((r = need_running(c, &probe))) {
 		return r;
+	}
+	if ((r = desktop_verify_server(&c->settings, &c->p, &probe, &c->err)) < 0) {
+		return fail(c, r);
 	}
 	const char *display = envfile_get(&probe.env, "DISPLAY");
 	const char *xauth = envfile_get(&probe.env, "XAUTHORITY");

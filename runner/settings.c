@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include "config.h"
+#include "envallow.h"
 #include "parse.h"
 #include "util.h"
 
@@ -32,6 +33,7 @@ enum {
 	S_THUMBNAILER,
 	S_BROWSER,
 	S_PACKAGE_MANAGER,
+	S_PASS_ENV,
 	S_COUNT,
 };
 
@@ -49,6 +51,7 @@ static const struct setting_def defs[S_COUNT] = {
 	[S_THUMBNAILER] = {"BOTDESK_THUMBNAILER", "thumbnailer", BOTDESK_THUMBNAILER_PATH},
 	[S_BROWSER] = {"BOTDESK_BROWSER", "browser", NULL},
 	[S_PACKAGE_MANAGER] = {"BOTDESK_PACKAGE_MANAGER", "package_manager", "auto"},
+	[S_PASS_ENV] = {"BOTDESK_PASS_ENV", "pass_env", NULL},
 };
 
 /* The largest display number we hand out: far below where X's TCP port arithmetic breaks. */
@@ -303,6 +306,15 @@ static int validate(struct settings *s, char *values[S_COUNT], struct error *err
 		return setting_error(err, S_BROWSER, values[S_BROWSER],
 				     "it may not hold quotes, backslashes or line breaks");
 	}
+	char bad[128], why[256];
+	if (values[S_PASS_ENV] && envallow_check_list(values[S_PASS_ENV], bad, sizeof(bad)) < 0) {
+		snprintf(why, sizeof(why),
+			 "expected variable names separated by commas, e.g. HTTPS_PROXY,NO_PROXY "
+			 "(not '%s')",
+			 bad);
+		return setting_error(err, S_PASS_ENV, values[S_PASS_ENV], why);
+	}
+	s->pass_env = TAKE_PTR(values[S_PASS_ENV]);
 	s->launcher = TAKE_PTR(values[S_LAUNCHER]);
 	s->x_lock_dir = TAKE_PTR(values[S_X_LOCK_DIR]);
 	s->x_unix_table = TAKE_PTR(values[S_X_UNIX_TABLE]);
@@ -376,6 +388,7 @@ void settings_free(struct settings *s)
 	free(s->helper);
 	free(s->thumbnailer);
 	free(s->browser);
+	free(s->pass_env);
 	free(s->package_manager);
 	free(s->search_path);
 	*s = (struct settings){0};

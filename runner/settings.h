@@ -26,6 +26,8 @@ struct settings {
 	char *browser;         /* BOTDESK_BROWSER, optional: a browser program for the dock */
 	char *package_manager; /* BOTDESK_PACKAGE_MANAGER: auto (default), apt, dnf, pacman, none */
 	char *search_path;     /* PATH, where required programs are looked for */
+	char *pass_env; /* BOTDESK_PASS_ENV: names of the caller's variables the desktop may have on
+			   top of the benign fixed list (common/envallow.h), or NULL */
 };
 
 int settings_load(struct settings *ret, struct error *err);

@@ -6,11 +6,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "envallow.h"
 #include "fileio.h"
 #include "util.h"
 
 /* Names the desktop sets itself, or that point at somebody else's desktop, bus, session or
- * socket activation. */
+ * socket activation: dropped even when the user names them in BOTDESK_PASS_ENV. */
 static const char *const dropped[] = {
 	"DISPLAY",
 	"XAUTHORITY",
@@ -38,9 +39,9 @@ static const char *const dropped[] = {
 	"GDK_GL",
 };
 
-static bool is_dropped(const char *entry)
+static bool is_dropped(const char *entry, const char *pass)
 {
-	if (startswith(entry, "BOTDESK_")) {
+	if (startswith(entry, "BOTDESK_") || !envallow_keep(entry, pass)) {
 		return true;
 	}
 	for (size_t i = 0; i < ARRAY_SIZE(dropped); i++) {
@@ -74,7 +75,7 @@ int childenv_build(char *const *base, const struct desktop_vars *v, struct strv 
 	int r = 0;
 	bool has_locale = false;
 	for (size_t i = 0; base && base[i] && r == 0; i++) {
-		if (!strchr(base[i], '=') || is_dropped(base[i])) {
+		if (!strchr(base[i], '=') || is_dropped(base[i], v->pass)) {
 			continue;
 		}
 		has_locale = has_locale || startswith(base[i], "LANG=") ||

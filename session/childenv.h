@@ -12,10 +12,13 @@ struct desktop_vars {
 	const char *config_home; /* XDG_CONFIG_HOME and its siblings */
 	const char *cache_home;
 	const char *data_home;
+	const char
+		*pass; /* BOTDESK_PASS_ENV: names passed on beyond the fixed allowlist, or NULL */
 };
 
-/* base (the session's own environment) without what belongs to another desktop, another bus or
- * the launcher contract, plus the desktop's variables and the settings an Xfce session without a
+/* From base (the session's own environment) only the allowlist (common/envallow.h) and the
+ * names in v->pass, never what belongs to another desktop, another bus or the launcher contract;
+ * plus the desktop's variables and the settings an Xfce session without a
  * session manager needs: X11 backends, no accessibility bus, a UTF-8 locale when none is set. */
 int childenv_build(char *const *base, const struct desktop_vars *v, struct strv *ret);
 

@@ -13,34 +13,40 @@
 #include "proc.h"
 #include "util.h"
 #include "xlock.h"
+#include "xsocket.h"
 
 void claim_init(struct claim *c)
 {
 	*c = (struct claim){.abstract_fd = -1, .path_fd = -1, .lock_dirfd = -1};
 }
 
-/* The X socket directory is shared by every user: sticky and world-writable, as the X server
- * (or systemd-tmpfiles) makes it. */
-static int ensure_socket_dir(struct error *err)
+/* The X socket directory is shared by every user. Only root may make it (as the package, the
+ * setup script or systemd-tmpfiles do): a directory a user made is that user's to rename other
+ * users' sockets in. */
+static int check_socket_dir(struct error *err)
 {
-	if (mkdir(CLAIM_SOCKET_DIR, 01777) == 0) {
-		/* mkdir obeys the umask; the directory must still be writable by all. */
-		if (chmod(CLAIM_SOCKET_DIR, 01777) < 0) {
-			return error_set(err, negative_errno(), "cannot chmod %s: %s",
-					 CLAIM_SOCKET_DIR, strerror(errno));
-		}
-		return 0;
+	uid_t uid = 0;
+	mode_t mode = 0;
+	int r = xsocket_dir_check(XSOCKET_DIR, geteuid() == 0, &uid, &mode);
+	if (r == -ENOENT) {
+		return error_set(
+			err, r,
+			"%s is missing, and only root may create it (a directory a user "
+			"made would let that user hijack other users' X sockets). As root: "
+			"%s",
+			XSOCKET_DIR, XSOCKET_DIR_FIX);
 	}
-	if (errno != EEXIST) {
-		return error_set(err, negative_errno(), "cannot create %s: %s", CLAIM_SOCKET_DIR,
-				 strerror(errno));
+	if (r == -EPERM) {
+		return error_set(
+			err, r,
+			"%s is owned by uid %u with mode %04o, so that owner could rename "
+			"other users' X sockets and serve fake ones; it must be root's with "
+			"mode 1777. As root: rm -rf %s && %s",
+			XSOCKET_DIR, (unsigned)uid, (unsigned)mode, XSOCKET_DIR, XSOCKET_DIR_FIX);
 	}
-	struct stat st;
-	if (lstat(CLAIM_SOCKET_DIR, &st) < 0 || !S_ISDIR(st.st_mode)) {
-		return error_set(err, -ENOTDIR,
-				 "%s is not a directory; X servers need it to be one (ask the "
-				 "administrator to remove it)",
-				 CLAIM_SOCKET_DIR);
+	if (r < 0) {
+		return error_set(err, r, "%s is unusable (%s); as root: rm -rf %s && %s",
+				 XSOCKET_DIR, strerror(-r), XSOCKET_DIR, XSOCKET_DIR_FIX);
 	}
 	return 0;
 }
@@ -50,25 +56,23 @@ static socklen_t abstract_addr(unsigned display, struct sockaddr_un *sa)
 	*sa = (struct sockaddr_un){.sun_family = AF_UNIX};
 	/* An abstract name starts with a NUL and has no terminator: its length is part of it, and
 	 * it must be the same length X clients connect to. */
-	int n = snprintf(sa->sun_path + 1, sizeof(sa->sun_path) - 1, CLAIM_SOCKET_DIR "/X%u",
-			 display);
+	int n = snprintf(sa->sun_path + 1, sizeof(sa->sun_path) - 1, XSOCKET_DIR "/X%u", display);
 	return (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 + (size_t)n);
 }
 
-static int listen_on(const struct sockaddr_un *sa, socklen_t len, bool world_connectable)
+static int bind_to(const struct sockaddr_un *sa, socklen_t len)
 {
 	_cleanup_close_ int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (fd < 0) {
 		return negative_errno();
 	}
-	/* X makes its path socket connectable by anyone (the cookie is the gate), whatever our
-	 * umask. */
-	mode_t old = world_connectable ? umask(0) : 0;
+	/* The socket file is born 0700 (bind applies the umask), so no other uid can ever connect:
+	 * connect() needs write permission on it. The cookie alone is no gate against a user who
+	 * fills every client slot without sending a byte. */
+	mode_t old = umask(0077);
 	int r = bind(fd, (const struct sockaddr *)sa, len);
-	if (world_connectable) {
-		umask(old);
-	}
-	if (r < 0 || listen(fd, SOMAXCONN) < 0) {
+	umask(old);
+	if (r < 0) {
 		return negative_errno();
 	}
 	return TAKE_FD(fd);
@@ -104,22 +108,25 @@ static int clear_path(const char *path)
 int claim_sockets(struct claim *c, unsigned display, struct error *err)
 {
 	c->display = display;
-	int r = ensure_socket_dir(err);
+	int r = check_socket_dir(err);
 	if (r < 0) {
 		return r;
 	}
-	/* The abstract name first: it is the one atomic claim, and holding it means no server
-	 * that listens there can be using the path. */
+	/* The abstract name first: binding it is the one claim that is atomic for every uid, root
+	 * included, and holding it means no server that listens there can be using the path. It
+	 * is never listened on: any uid can connect to an abstract name, so a listening one would
+	 * let a stranger fill the server's client slots. A client that finds it refusing falls
+	 * back to the path socket, as libxcb does. */
 	struct sockaddr_un sa;
 	socklen_t len = abstract_addr(display, &sa);
-	int fd = listen_on(&sa, len, false);
+	int fd = bind_to(&sa, len);
 	if (fd < 0) {
 		return error_set(err, fd, "cannot claim X display :%u (@%s): %s", display,
 				 sa.sun_path + 1, strerror(-fd));
 	}
 	c->abstract_fd = fd;
 
-	snprintf(c->path, sizeof(c->path), CLAIM_SOCKET_DIR "/X%u", display);
+	snprintf(c->path, sizeof(c->path), XSOCKET_DIR "/X%u", display);
 	r = clear_path(c->path);
 	if (r < 0) {
 		return error_set(err, r, "cannot claim X display :%u (%s): %s", display, c->path,
@@ -128,7 +135,12 @@ int claim_sockets(struct claim *c, unsigned display, struct error *err)
 	}
 	sa = (struct sockaddr_un){.sun_family = AF_UNIX};
 	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", c->path);
-	fd = listen_on(&sa, sizeof(sa), true);
+	fd = bind_to(&sa, sizeof(sa));
+	if (fd >= 0 && listen(fd, SOMAXCONN) < 0) {
+		int saved = negative_errno();
+		safe_close(fd);
+		fd = saved;
+	}
 	if (fd < 0) {
 		return error_set(err, fd, "cannot claim X display :%u (%s): %s", display, c->path,
 				 strerror(-fd));
@@ -139,6 +151,31 @@ int claim_sockets(struct claim *c, unsigned display, struct error *err)
 		c->path_made = true;
 		c->path_dev = st.st_dev;
 		c->path_ino = st.st_ino;
+	}
+	return 0;
+}
+
+int claim_keymap(struct claim *c, const char *dir, struct error *err)
+{
+	uid_t owner;
+	if (xsocket_keymap_squatted(dir, c->display, geteuid(), &owner) && geteuid() != 0) {
+		return error_set(
+			err, -EADDRINUSE,
+			"cannot use X display :%u: %s/server-%u.xkm belongs to uid %u, and "
+			"Xvnc's keymap compiler must create that file; this number counts as "
+			"taken",
+			c->display, dir, c->display, (unsigned)owner);
+	}
+	/* Ours (or, for root, anybody's) and left by a server that was killed mid-start: the
+	 * compiler refuses to overwrite it. */
+	char path[4096];
+	int len = snprintf(path, sizeof(path), "%s/server-%u.xkm", dir, c->display);
+	if (len < 0 || (size_t)len >= sizeof(path)) {
+		return error_set(err, -ENAMETOOLONG, "the keymap path in %s is too long", dir);
+	}
+	if (unlink(path) < 0 && errno != ENOENT) {
+		return error_set(err, -EADDRINUSE, "cannot use X display :%u: cannot remove %s: %s",
+				 c->display, path, strerror(errno));
 	}
 	return 0;
 }
@@ -230,13 +267,13 @@ int claim_lock(struct claim *c, const char *lock_dir, pid_t pid, struct error *e
 
 void claim_close_sockets(struct claim *c)
 {
-	c->abstract_fd = safe_close(c->abstract_fd);
 	c->path_fd = safe_close(c->path_fd);
 }
 
 void claim_release(struct claim *c)
 {
 	claim_close_sockets(c);
+	c->abstract_fd = safe_close(c->abstract_fd);
 	struct stat st;
 	if (c->path_made && lstat(c->path, &st) == 0 && S_ISSOCK(st.st_mode) &&
 	    st.st_uid == geteuid() && st.st_dev == c->path_dev && st.st_ino == c->path_ino) {

@@ -2,23 +2,24 @@
  *
  * A lock file cannot pre-claim a number (an X server refuses any live pid in /tmp/.X<n>-lock, its
  * own included), but binding the abstract socket @/tmp/.X11-unix/X<n> is atomic for every uid on
- * the host. So the session binds both X sockets itself, hands them to Xvnc the systemd way
- * (LISTEN_FDS), and then writes the X lock naming Xvnc's pid, so lock-only tools and the runner
- * see the claim at once. */
+ * the host. So the session binds the abstract name and keeps it, bound but never listening, as
+ * its claim for the desktop's whole life; binds the path socket 0700 (its owner alone can
+ * connect) and hands it to Xvnc the systemd way (LISTEN_FDS, with -nolisten local so Xvnc makes
+ * no abstract socket of its own); then writes the X lock naming Xvnc's pid, so lock-only tools
+ * and the runner see the claim at once. */
 #pragma once
 
 #include <stdbool.h>
 #include <sys/types.h>
 
 #include "error.h"
-
-#define CLAIM_SOCKET_DIR "/tmp/.X11-unix"
+#include "xsocket.h"
 
 struct claim {
 	unsigned display;
-	int abstract_fd; /* listening, until handed over */
-	int path_fd;
-	char path[64]; /* CLAIM_SOCKET_DIR/X<n> */
+	int abstract_fd; /* bound, never listening: the claim, held until release */
+	int path_fd;     /* listening, until handed over */
+	char path[64];   /* XSOCKET_DIR/X<n> */
 	bool path_made;
 	dev_t path_dev;
 	ino_t path_ino;
@@ -32,17 +33,22 @@ struct claim {
 
 void claim_init(struct claim *c);
 
-/* Binds and listens on :display's abstract and path sockets (O_CLOEXEC). -EADDRINUSE when the
- * number is somebody else's: a bound abstract name, a path socket that accepts connections, or a
- * file at the path we may not remove. */
+/* Binds :display's abstract name (the claim) and listens on its 0700 path socket (O_CLOEXEC).
+ * Fails unless XSOCKET_DIR is root's with mode 1777 (root alone may create it). -EADDRINUSE when
+ * the number is somebody else's: a bound abstract name, a path socket that accepts connections, or
+ * a file at the path we may not remove. */
 int claim_sockets(struct claim *c, unsigned display, struct error *err);
+
+/* Xvnc compiles its keymap into <dir>/server-<n>.xkm and dies when it cannot create it. A stale
+ * file of ours is removed; another user's makes the number taken (-EADDRINUSE). */
+int claim_keymap(struct claim *c, const char *dir, struct error *err);
 
 /* Publishes <lock_dir>/.X<n>-lock naming pid in X's own format ("%10d\n", mode 0444), created
  * whole with link() so nobody ever reads a partial one. A stale lock (dead pid) is replaced;
  * -EADDRINUSE when a live process holds it or it cannot be removed. */
 int claim_lock(struct claim *c, const char *lock_dir, pid_t pid, struct error *err);
 
-/* Closes our copies of the sockets once the server holds its own. */
+/* Closes our copy of the path socket once the server holds its own. */
 void claim_close_sockets(struct claim *c);
 
 /* Removes the path socket and the lock, each only if it is still the one we made (the server

@@ -59,6 +59,9 @@ int components_start_xvnc(struct run *run, struct error *err)
 {
 	const struct session_config *cfg = run->cfg;
 	int r = claim_sockets(&run->claim, cfg->display, err);
+	if (r == 0) {
+		r = claim_keymap(&run->claim, cfg->x_lock_dir, err);
+	}
 	if (r < 0) {
 		return r;
 	}
@@ -72,7 +75,7 @@ int components_start_xvnc(struct run *run, struct error *err)
 		.server = run->xvnc,
 		.profile = cfg->profile,
 		.display = cfg->display,
-		.displayfd = 5,
+		.displayfd = 4,
 		.xauth_path = cfg->xauth_path,
 		.socket_path = cfg->socket_path,
 		.width = cfg->width,
@@ -80,16 +83,15 @@ int components_start_xvnc(struct run *run, struct error *err)
 	};
 	struct strv argv = {0};
 	struct strv env = {0};
-	struct desktop_vars none = {0};
+	struct desktop_vars none = {.pass = cfg->pass_env};
 	r = xserver_argv(&a, &argv);
 	if (r == 0) {
 		r = childenv_build(run->environ_base, &none, &env);
 	}
-	/* The claimed sockets become fds 3 and 4 with LISTEN_FDS=2: Xvnc adopts them instead of
-	 * binding its own, so the number never passes through a moment when it is unclaimed. */
-	struct spawn_fd fds[] = {
-		{run->claim.abstract_fd, 3}, {run->claim.path_fd, 4}, {displayfd_w, 5}};
-	struct spawn_opts o = {.fds = fds, .n_fds = ARRAY_SIZE(fds), .listen_fds = 2};
+	/* The path socket becomes fd 3 with LISTEN_FDS=1: Xvnc adopts it instead of binding its
+	 * own. The abstract claim stays with us, never listening (see claim.h). */
+	struct spawn_fd fds[] = {{run->claim.path_fd, 3}, {displayfd_w, 4}};
+	struct spawn_opts o = {.fds = fds, .n_fds = ARRAY_SIZE(fds), .listen_fds = 1};
 	pid_t pid = 0;
 	if (r == 0) {
 		r = spawn_program(run->xvnc, argv.v, env.v, &o, &pid);
@@ -176,6 +178,7 @@ int components_build_env(struct run *run, bool with_bus)
 		.config_home = run->cfg->config_home,
 		.cache_home = run->cache_home,
 		.data_home = run->data_home,
+		.pass = run->cfg->pass_env,
 	};
 	strv_free(&run->env);
 	return childenv_build(run->environ_base, &v, &run->env);

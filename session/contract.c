@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "envallow.h"
 #include "parse.h"
 
 /* A value that lands in the env file, an argv or a config file must be one line of text. */
@@ -114,6 +115,13 @@ int contract_load(const char *(*getenv_fn)(const char *name), bool seed_only,
 	c.browser = browser && browser[0] ? browser : NULL;
 	if (c.browser && has_control_chars(c.browser)) {
 		return error_set(err, -EINVAL, "BOTDESK_BROWSER holds control characters");
+	}
+	const char *pass = getenv_fn("BOTDESK_PASS_ENV");
+	c.pass_env = pass && pass[0] ? pass : NULL;
+	char bad[128];
+	if (c.pass_env && envallow_check_list(c.pass_env, bad, sizeof(bad)) < 0) {
+		return error_set(err, -EINVAL, "BOTDESK_PASS_ENV holds '%s', which is no name",
+				 bad);
 	}
 	const char *path = getenv_fn("PATH");
 	c.search_path = path && path[0] ? path : "/usr/local/bin:/usr/bin:/bin";

@@ -24,6 +24,7 @@ struct session_config {
 	const char *x_lock_dir;  /* BOTDESK_X_LOCK_DIR, default /tmp */
 	const char *browser;     /* BOTDESK_BROWSER, NULL when unset */
 	const char *search_path; /* PATH */
+	const char *pass_env;    /* BOTDESK_PASS_ENV, NULL when unset */
 };
 
 /* Reads the contract from getenv_fn (getenv, or a table in tests). With seed_only, only what

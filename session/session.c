@@ -15,6 +15,7 @@
 #include "timeutil.h"
 #include "util.h"
 #include "xsetup.h"
+#include "xsocket.h"
 
 /* Turns the end of a wait that did not deliver into a message. */
 static int wait_failed(struct run *run, int r, const char *what, uint64_t timeout_ms,
@@ -74,6 +75,17 @@ static int wait_xvnc(struct run *run, struct error *err)
 	char line[32];
 	int r = read_line(run, run->displayfd, line, sizeof(line), "Xvnc accepts clients",
 			  SESSION_XVNC_TIMEOUT_MS, err);
+	uid_t owner;
+	/* Another user may create the keymap file between our check and Xvnc's compile: then the
+	 * number is theirs, and the runner tries another one. */
+	if (r < 0 && geteuid() != 0 &&
+	    xsocket_keymap_squatted(run->cfg->x_lock_dir, run->cfg->display, geteuid(), &owner)) {
+		return error_replace(err, -EADDRINUSE,
+				     "Xvnc could not compile its keymap on :%u: %s/server-%u.xkm "
+				     "belongs to uid %u; this number counts as taken",
+				     run->cfg->display, run->cfg->x_lock_dir, run->cfg->display,
+				     (unsigned)owner);
+	}
 	if (r < 0) {
 		return r;
 	}

@@ -139,10 +139,13 @@ int xserver_argv(const struct xserver_args *a, struct strv *ret)
 	 * a profile name cannot smuggle in an option. */
 	const char *args[] = {
 		a->server, display, "-displayfd", displayfd, "-auth", a->xauth_path,
-		/* No TCP anywhere: X on unix sockets only, and RFB on no port (1.12 listens on
-		 * 5900+n unless told -1, even with -rfbunixpath). The socket path stays on the
-		 * command line, which is how the runner recognises an orphan of ours. */
-		"-nolisten", "tcp", "-rfbport", "-1", "-rfbunixpath", a->socket_path,
+		/* No TCP anywhere: X on the handed-over path socket only ("local" is the
+		 * abstract name, which any uid could connect to), and RFB on no port (1.12
+		 * listens on 5900+n unless told -1, even with -rfbunixpath). The socket path
+		 * stays on the command line, which is how the runner recognises an orphan of
+		 * ours. */
+		"-nolisten", "tcp", "-nolisten", "local", "-rfbport", "-1", "-rfbunixpath",
+		a->socket_path,
 		/* The socket's 0600 mode is the gate (same uid only), so no VNC password. */
 		"-rfbunixmode", "0600", "-SecurityTypes", "None",
 		/* Viewers may paste into the desktop but never read its clipboard, and no X

@@ -75,6 +75,8 @@ it_init() {
     export BOTDESK_GEOMETRY=800x600
     export BOTDESK_PACKAGE_MANAGER=none
     export BD_MARKS=$S/marks
+    # The desktop's environment is an allowlist: the fakes need these of ours.
+    export BOTDESK_PASS_ENV=BD_SRCDIR,BD_MARKS,BD_BUILDDIR
     export BD_PATH=$S/bin:/usr/local/bin:/usr/bin:/bin
     P=$BOTDESK_STATE_DIR/default
     it_own "$S"

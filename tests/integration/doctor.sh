@@ -22,6 +22,26 @@ printf '%10d\n' $$ >"$BOTDESK_X_LOCK_DIR/.X41-lock"
 it_bd doctor
 it_expect_in "$OUT" "40-49: 1 of 10 numbers in use" "a live X lock counts in the band"
 
+# Issue 8.2: the X socket directory must be root's and sticky 1777; doctor names the fix.
+xdir=$BOTDESK_X_LOCK_DIR/.X11-unix
+rm -rf "$xdir"
+it_bd doctor
+it_expect_in "$OUT" "FIX  X socket directory $xdir is missing" "a missing X socket directory is reported"
+it_expect_in "$OUT" "install -d -m 1777 -o root -g root $xdir" "with the exact fix"
+if bd_is_root; then
+    install -d -m 1777 -o root -g root "$xdir"
+    it_bd doctor
+    it_expect_in "$OUT" "ok   X socket directory $xdir root's, mode 1777" "a right one is ok"
+    chown "$BD_USER_B" "$xdir"
+    it_bd doctor
+    it_expect_in "$OUT" "owned by uid $(id -u "$BD_USER_B") with mode 1777" "a user's directory is reported"
+    it_expect_in "$OUT" "rm -rf $xdir && install -d -m 1777" "with the fix"
+    chown root "$xdir"
+    chmod 0777 "$xdir"
+    it_bd doctor
+    it_expect_in "$OUT" "with mode 0777" "a directory without the sticky bit is reported"
+fi
+
 # Short memory and missing programs are problems, each with its fix.
 it_meminfo 4096 400
 BD_PATH=$S/empty it_bd doctor

@@ -5,7 +5,7 @@
 # object with every key, and idle_seconds is a number while running.
 source "$BD_SRCDIR/tests/integration/common.sh"
 it_init
-export BOTDESK_LAUNCHER=$(it_fake up <<<'fake_up')
+export BOTDESK_LAUNCHER=$(it_fake up <<<'fake_xlock; fake_xserver; fake_publish; fake_hold')
 
 # Nothing running.
 it_bd env
@@ -100,4 +100,34 @@ it_bd start --wait 0.3
 it_expect_rc 1 "a launcher whose env has no DISPLAY has not published"
 it_bd env
 it_expect_rc 3 "env of a desktop that never published"
+
+# Issue 8.9: the number the desktop published is served by nobody, then by another user (as when
+# a desktop is gone and a neighbour serves its number): exec and thumbnail refuse to connect.
+export BOTDESK_LAUNCHER=$(it_fake noserver <<<'fake_up')
+it_start
+n=${J_display#:}
+it_bd exec -- touch "$S/marks/ran"
+it_expect_rc 1 "exec when no X server answers on the published number"
+it_expect_in "$ERR" "does not answer" "the message says the server does not answer"
+it_expect_absent "$S/marks/ran" "exec without a server runs nothing"
+install -d -m 1777 "$S/xlocks/.X11-unix"
+rm -f "$S/xlocks/.X11-unix/X$n" # the stand-in of an earlier fake
+exec {stranger}< <(exec setpriv --reuid="$BD_USER_B" --regid="$BD_USER_B" --clear-groups /usr/bin/python3 -c '
+import os, signal, socket, sys
+os.umask(0)  # connectable by anyone, as an X server makes its socket
+s = socket.socket(socket.AF_UNIX)
+s.bind(sys.argv[1])
+s.listen(16)
+print("ok", flush=True)
+signal.pause()' "$S/xlocks/.X11-unix/X$n" 2>/dev/null)
+stranger_pid=$!
+trap 'kill "$stranger_pid" 2>/dev/null; it_cleanup' EXIT
+read -r -u "$stranger" _ || bd_fail "the stranger's listener did not start"
+for cmd in "exec -- touch $S/marks/ran" "thumbnail --output $S/marks/thumb.png"; do
+    it_bd $cmd
+    it_expect_rc 1 "$cmd against another user's server on the published number"
+    it_expect_in "$ERR" "runs as uid $(id -u "$BD_USER_B")" "$cmd names the stranger's uid"
+done
+it_expect_absent "$S/marks/ran" "exec against a stranger's server runs nothing"
+it_expect_absent "$S/marks/thumb.png" "thumbnail against a stranger's server writes nothing"
 echo "PASS"

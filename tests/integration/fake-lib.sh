@@ -16,6 +16,22 @@ fake_xlock() {
     mv -f "$lock.tmp.$$" "$lock"
 }
 
+# fake_xserver [SOCKET]: an X server stand-in that listens (and never answers) on the display's
+# path socket, so exec and thumbnail find a server of the right user. Ready when it returns.
+fake_xserver() {
+    local sock=${1:-$BOTDESK_X_LOCK_DIR/.X11-unix/X$BOTDESK_DISPLAY_NUM} ready
+    mkdir -p "$(dirname "$sock")"
+    rm -f "$sock" # a killed fake's, as a server clears a dead socket
+    exec {ready}< <(exec python3 -c '
+import signal, socket, sys
+s = socket.socket(socket.AF_UNIX)
+s.bind(sys.argv[1])
+s.listen(16)
+print("ok", flush=True)
+signal.pause()' "$sock")
+    read -r -u "$ready" _
+}
+
 # fake_publish: the socket path, then the env file (written whole, then renamed into place).
 fake_publish() {
     : >"$BOTDESK_SOCKET"

@@ -5,7 +5,7 @@
 # directories are private (0700) whatever the umask.
 source "$BD_SRCDIR/tests/integration/common.sh"
 it_init
-export BOTDESK_LAUNCHER=$(it_fake up <<<'fake_up')
+export BOTDESK_LAUNCHER=$(it_fake up <<<'fake_xlock; fake_xserver; fake_publish; fake_hold')
 
 # Private directories, even under umask 000.
 export BOTDESK_STATE_DIR=$S/fresh/state

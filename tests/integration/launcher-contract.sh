@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The launcher contract: the launcher runs as a new session leader, stdin /dev/null, stdout and
-# stderr to launcher.log (truncated at each start), no other inherited fd; its environment is
-# the runner's minus the display variables and credentials, plus every BOTDESK_* contract
-# variable with the right value (set by the runner, whatever the caller had).
+# stderr to launcher.log (truncated at each start), no other inherited fd; its environment is an
+# allowlist of the runner's (benign fixed names plus BOTDESK_PASS_ENV's, never the display
+# variables), plus every BOTDESK_* contract variable with the right value (set by the runner,
+# whatever the caller had).
 source "$BD_SRCDIR/tests/integration/common.sh"
 it_init
 export BOTDESK_DISPLAY_BAND=44-45
@@ -38,6 +39,10 @@ it_run env \
     FOO_TOKEN=t1 FOO_SECRET=t2 FOO_API_KEY=t3 FOO_PASSWORD=t4 GITHUB_TOKEN=t5 OPENAI_API_KEY=t6 \
     AWS_ACCESS_KEY_ID=t7 AWS_SECRET_ACCESS_KEY=t8 AWS_SESSION_TOKEN=t9 \
     AWS_REGION=eu-west-1 BENIGN_VAR=hello TOKEN_COUNT=3 SECRETARY=alice \
+    PGPASSWORD=t10 DATABASE_URL=t11 AWS_SECRET_KEY=t12 SECRET_KEY=t13 github_token=t14 \
+    OPENAI_KEY=t15 API_KEY=t16 AZURE_OPENAI_KEY=t17 GH_PAT=t18 MYSQL_PWD=t19 SSH_AUTH_SOCK=t20 \
+    TZ=Europe/Paris LC_TIME=C.UTF-8 \
+    BOTDESK_PASS_ENV="$BOTDESK_PASS_ENV,BENIGN_VAR,DISPLAY" \
     BOTDESK_SOCKET=/tmp/evil.sock BOTDESK_DISPLAY_NUM=99 BOTDESK_ENV_FILE=/tmp/evil.env \
     "$BOTDESK_BIN" --profile contract start --json
 it_expect_rc 0 "start with the recorder"
@@ -64,14 +69,17 @@ it_expect_eq "$(sort -n "$c.fds" | tr '\n' ' ')" "0 1 2 3 " "the launcher inheri
 envf=$(<"$c.env")
 for var in DISPLAY XAUTHORITY WAYLAND_DISPLAY DBUS_SESSION_BUS_ADDRESS SESSION_MANAGER \
     FOO_TOKEN FOO_SECRET FOO_API_KEY FOO_PASSWORD GITHUB_TOKEN OPENAI_API_KEY \
-    AWS_ACCESS_KEY_ID AWS_SECRET_ACCESS_KEY AWS_SESSION_TOKEN; do
+    AWS_ACCESS_KEY_ID AWS_SECRET_ACCESS_KEY AWS_SESSION_TOKEN \
+    PGPASSWORD DATABASE_URL AWS_SECRET_KEY SECRET_KEY github_token OPENAI_KEY API_KEY \
+    AZURE_OPENAI_KEY GH_PAT MYSQL_PWD SSH_AUTH_SOCK AWS_REGION TOKEN_COUNT SECRETARY; do
     ! grep -q "^$var=" "$c.env" || bd_fail "the launcher inherited $var"
 done
-for secret in t1 t2 t3 t4 t5 t6 t7 t8 t9; do
+for secret in t1 t2 t3 t4 t5 t6 t7 t8 t9 t10 t11 t12 t13 t14 t15 t16 t17 t18 t19 t20; do
     ! grep -q "=$secret\$" "$c.env" || bd_fail "a credential value ($secret) reached the launcher"
 done
-for kept in AWS_REGION=eu-west-1 BENIGN_VAR=hello TOKEN_COUNT=3 SECRETARY=alice; do
-    grep -qx "$kept" "$c.env" || bd_fail "the launcher lost the harmless $kept"
+# The fixed benign list, and what the user passed by name.
+for kept in TZ=Europe/Paris LC_TIME=C.UTF-8 BENIGN_VAR=hello "BD_MARKS=$BD_MARKS"; do
+    grep -qx "$kept" "$c.env" || bd_fail "the launcher lost $kept"
 done
 want=(
     "BOTDESK_PROFILE=contract"
@@ -82,6 +90,7 @@ want=(
     "BOTDESK_CONFIG_HOME=$dir/xdg"
     "BOTDESK_GEOMETRY=800x600"
     "BOTDESK_X_LOCK_DIR=$BOTDESK_X_LOCK_DIR"
+    "BOTDESK_PASS_ENV=$BOTDESK_PASS_ENV,BENIGN_VAR,DISPLAY"
 )
 for kv in "${want[@]}"; do
     grep -qx "$kv" "$c.env" || bd_fail "the launcher's environment lacks $kv:
@@ -105,4 +114,10 @@ BOTDESK_GEOMETRY=1024x768 it_bd --profile contract start
 it_expect_rc 0 "start with a geometry"
 grep -qx "BOTDESK_GEOMETRY=1024x768" "$c.env" || bd_fail "the launcher did not get the geometry"
 it_bd --profile contract stop
+
+# A pass list that is not a list of names is refused, naming the setting.
+BOTDESK_PASS_ENV='OK,BAD-NAME' it_bd --profile contract start
+[ "$RC" != 0 ] || bd_fail "a bad BOTDESK_PASS_ENV was accepted"
+it_expect_in "$ERR" "BOTDESK_PASS_ENV" "the message names the setting"
+it_expect_in "$ERR" "BAD-NAME" "and the bad name"
 echo "PASS"

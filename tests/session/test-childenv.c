@@ -61,6 +61,62 @@ static void test_foreign_desktop_dropped(void **state)
 	strv_free(&e);
 }
 
+/* Issue 8.7: an allowlist. Credentials under any name stay out; the benign fixed list and the
+ * names the user passes come through; names the desktop sets itself never do. */
+static void test_allowlist(void **state)
+{
+	char *base[] = {
+		(char[]){"HOME=/home/u"},
+		(char[]){"USER=u"},
+		(char[]){"LOGNAME=u"},
+		(char[]){"SHELL=/bin/bash"},
+		(char[]){"TZ=Europe/Paris"},
+		(char[]){"LC_TIME=fr_FR.UTF-8"},
+		(char[]){"PGPASSWORD=p1"},
+		(char[]){"DATABASE_URL=postgres://u:p2@h/db"},
+		(char[]){"AWS_SECRET_KEY=p3"},
+		(char[]){"SECRET_KEY=p4"},
+		(char[]){"github_token=p5"},
+		(char[]){"OPENAI_KEY=p6"},
+		(char[]){"API_KEY=p7"},
+		(char[]){"AZURE_OPENAI_KEY=p8"},
+		(char[]){"GH_PAT=p9"},
+		(char[]){"MYSQL_PWD=p10"},
+		(char[]){"SSH_AUTH_SOCK=/tmp/ssh-x/agent.1"},
+		(char[]){"HTTPS_PROXY=http://proxy:3128"},
+		(char[]){"NO_PROXY=localhost"},
+		(char[]){"DISPLAY=:0"},
+		NULL,
+	};
+	struct desktop_vars v = vars;
+	v.pass = "HTTPS_PROXY, NO_PROXY,DISPLAY";
+	struct strv e = {0};
+	assert_int_equal(childenv_build(base, &v, &e), 0);
+	static const char *const gone[] = {
+		"PGPASSWORD",   "DATABASE_URL", "AWS_SECRET_KEY", "SECRET_KEY",
+		"github_token", "OPENAI_KEY",   "API_KEY",        "AZURE_OPENAI_KEY",
+		"GH_PAT",       "MYSQL_PWD",    "SSH_AUTH_SOCK",
+	};
+	for (size_t i = 0; i < sizeof(gone) / sizeof(gone[0]); i++) {
+		assert_null(get(&e, gone[i]));
+	}
+	assert_string_equal(get(&e, "USER"), "u");
+	assert_string_equal(get(&e, "LOGNAME"), "u");
+	assert_string_equal(get(&e, "SHELL"), "/bin/bash");
+	assert_string_equal(get(&e, "TZ"), "Europe/Paris");
+	assert_string_equal(get(&e, "LC_TIME"), "fr_FR.UTF-8");
+	assert_string_equal(get(&e, "HTTPS_PROXY"), "http://proxy:3128");
+	assert_string_equal(get(&e, "NO_PROXY"), "localhost");
+	/* Passing DISPLAY cannot point the desktop at another display. */
+	assert_string_equal(get(&e, "DISPLAY"), ":21");
+	strv_free(&e);
+	/* Without a pass list, a proxy setting is dropped like anything else. */
+	v.pass = NULL;
+	assert_int_equal(childenv_build(base, &v, &e), 0);
+	assert_null(get(&e, "HTTPS_PROXY"));
+	strv_free(&e);
+}
+
 static void test_locale_default_and_no_bus(void **state)
 {
 	char *base[] = {(char[]){"HOME=/h"}, NULL};
@@ -124,6 +180,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_foreign_desktop_dropped),
+		cmocka_unit_test(test_allowlist),
 		cmocka_unit_test(test_locale_default_and_no_bus),
 		cmocka_unit_test(test_env_file),
 		cmocka_unit_test(test_publish),

@@ -71,7 +71,20 @@ static void test_second_claim_collides(void **state)
 	struct stat st;
 	assert_int_equal(lstat(a.path, &st), 0);
 	assert_true(S_ISSOCK(st.st_mode));
-	assert_int_equal(st.st_mode & 0777, 0777);
+	/* Owner-only: connect() needs write permission on the socket file. */
+	assert_int_equal(st.st_mode & 0777, 0700);
+	/* The abstract name is held but refuses connections: any uid may connect to an abstract
+	 * socket, so a listening one would let a stranger use up the server's client slots. */
+	struct sockaddr_un sa = {.sun_family = AF_UNIX};
+	int len = snprintf(sa.sun_path + 1, sizeof(sa.sun_path) - 1, XSOCKET_DIR "/X%u", f->n);
+	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	assert_true(fd >= 0);
+	assert_int_equal(
+		connect(fd, (struct sockaddr *)&sa,
+			(socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 + (size_t)len)),
+		-1);
+	assert_int_equal(errno, ECONNREFUSED);
+	close(fd);
 	struct error err2 = {0};
 	assert_int_equal(claim_sockets(&b, f->n, &err2), -EADDRINUSE);
 	assert_non_null(strstr(err2.msg, "cannot claim X display"));
@@ -175,7 +188,7 @@ static void test_path_socket(void **state)
 {
 	struct fixture *f = *state;
 	char path[64];
-	snprintf(path, sizeof(path), CLAIM_SOCKET_DIR "/X%u", f->n);
+	snprintf(path, sizeof(path), XSOCKET_DIR "/X%u", f->n);
 	struct sockaddr_un sa = {.sun_family = AF_UNIX};
 	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", path);
 	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
@@ -197,6 +210,24 @@ static void test_path_socket(void **state)
 	assert_int_equal(lstat(path, &st), -1);
 }
 
+/* A keymap file of ours left by a killed server is cleared; the claim never follows a link. */
+static void test_keymap_stale_ours(void **state)
+{
+	struct fixture *f = *state;
+	char name[64];
+	snprintf(name, sizeof(name), "server-%u.xkm", f->n);
+	st_write(f->locks, name, "stale", 0644);
+	struct claim a;
+	claim_init(&a);
+	a.display = f->n;
+	struct error err = {0};
+	assert_int_equal(claim_keymap(&a, f->locks, &err), 0);
+	struct stat st;
+	assert_int_equal(lstat(st_path(f->locks, name), &st), -1);
+	assert_int_equal(claim_keymap(&a, f->locks, &err), 0);
+	claim_release(&a);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -206,6 +237,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_stale_lock_replaced, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_release_only_ours, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_path_socket, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_keymap_stale_ours, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

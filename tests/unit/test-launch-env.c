@@ -33,31 +33,36 @@ static void launcher_environment_is_scrubbed(void **state)
 		"AWS_SECRET_ACCESS_KEY=x",
 		"AWS_SESSION_TOKEN=t",
 		"BOTDESK_DISPLAY_NUM=99",
-		"TOKENIZER=keep-me",
+		"TOKENIZER=pass-me",
+		"PGPASSWORD=p1",
+		"DATABASE_URL=postgres://u:p2@h/db",
+		"SSH_AUTH_SOCK=/tmp/ssh-x/agent.1",
+		"github_token=p5",
+		"BOTDESK_DEBUG=1",
 		NULL,
 	};
-	static char tmp[] = "/tmp", dir[] = "/st/work";
-	struct settings s = {.geometry = "800x600", .x_lock_dir = tmp, .browser = NULL};
+	static char tmp[] = "/tmp", dir[] = "/st/work", pass[] = "TOKENIZER,DISPLAY";
+	struct settings s = {
+		.geometry = "800x600", .x_lock_dir = tmp, .browser = NULL, .pass_env = pass};
 	struct profile p = {.name = "work", .dir = dir, .dirfd = -1};
 	char **env = launch_environment(envp, &s, &p, 42);
 	assert_non_null(env);
 	assert_string_equal(find(env, "HOME"), "/home/u");
-	assert_string_equal(find(env, "AWS_REGION"), "eu-west-1");
-	assert_string_equal(find(env, "TOKENIZER"), "keep-me");
+	assert_string_equal(find(env, "LANG"), "C.UTF-8");
+	/* Named in the pass list: passed on; a name the desktop sets itself never is. */
+	assert_string_equal(find(env, "TOKENIZER"), "pass-me");
+	assert_string_equal(find(env, "BOTDESK_PASS_ENV"), "TOKENIZER,DISPLAY");
+	assert_string_equal(find(env, "BOTDESK_DEBUG"), "1");
 	static const char *const gone[] = {
-		"DISPLAY",
-		"XAUTHORITY",
-		"WAYLAND_DISPLAY",
-		"SESSION_MANAGER",
-		"DBUS_SESSION_BUS_ADDRESS",
-		"OPENAI_API_KEY",
-		"GITHUB_TOKEN",
-		"DB_PASSWORD",
-		"CLIENT_SECRET",
-		"AWS_ACCESS_KEY_ID",
-		"AWS_SECRET_ACCESS_KEY",
-		"AWS_SESSION_TOKEN",
-		"BOTDESK_BROWSER",
+		"AWS_REGION",        "PGPASSWORD",
+		"DATABASE_URL",      "SSH_AUTH_SOCK",
+		"github_token",      "DISPLAY",
+		"XAUTHORITY",        "WAYLAND_DISPLAY",
+		"SESSION_MANAGER",   "DBUS_SESSION_BUS_ADDRESS",
+		"OPENAI_API_KEY",    "GITHUB_TOKEN",
+		"DB_PASSWORD",       "CLIENT_SECRET",
+		"AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY",
+		"AWS_SESSION_TOKEN", "BOTDESK_BROWSER",
 	};
 	for (size_t i = 0; i < sizeof(gone) / sizeof(gone[0]); i++) {
 		assert_null(find(env, gone[i]));
