@@ -45,8 +45,13 @@ RUN if [ "$BOTDESK_DESKTOP" = 1 ]; then \
 
 COPY --from=build /out/ /
 # A container is where the packages are baked in: the helper stays an ordinary binary (no
-# setuid bit), and says so if anyone asks it to install.
-RUN useradd --uid 10000 --create-home --shell /bin/bash botdesk
+# setuid bit), and says so if anyone asks it to install. /tmp/.X11-unix must be root's and
+# sticky (botdesk refuses a directory a user could make); the state directory exists so that a
+# named volume mounted on it starts out owned by the desktop's user, not by root.
+RUN useradd --uid 10000 --create-home --shell /bin/bash botdesk \
+    && install -d -m 1777 -o root -g root /tmp/.X11-unix \
+    && install -d -m 0700 -o 10000 -g 10000 /home/botdesk/.local /home/botdesk/.local/state \
+       /home/botdesk/.local/state/botdesk
 USER 10000
 WORKDIR /home/botdesk
 ENV BOTDESK_MIN_FREE_MB=1024

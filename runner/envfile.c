@@ -51,7 +51,9 @@ int envfile_parse(char *text, struct envfile *ret)
 			return -EINVAL;
 		}
 		*eq = '\0';
-		if (!valid_key(line) || e.n == ENVFILE_MAX_VARS) {
+		/* A carriage return inside a value is a line break to some readers: the session
+		 * never writes one, so it is no env file of ours (found by fuzzing). */
+		if (!valid_key(line) || e.n == ENVFILE_MAX_VARS || strchr(eq + 1, '\r')) {
 			return -EINVAL;
 		}
 		e.keys[e.n] = line;

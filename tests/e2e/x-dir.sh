@@ -48,8 +48,14 @@ err=$(<"$st/start.err")
 [[ $err == *"install -d -m 1777 -o root -g root /tmp/.X11-unix"* ]] || bd_fail "the refusal does not name the fix: $err"
 [[ $out != *entry=* ]] || bd_fail "a socket was made in another user's directory: $out"
 
-# No directory at all: a non-root start must not create it.
-out=$(in_ns 'mount -t tmpfs -o mode=1777 tmpfs /tmp')
+# No directory at all: a non-root start must not create it. A fresh /tmp, with the build and
+# source trees bound back in where they live under /tmp.
+old=$st/old-tmp
+mkdir -p "$old"
+out=$(in_ns 'mount --bind /tmp '"$old"' && mount -t tmpfs -o mode=1777 tmpfs /tmp &&
+    for p in '"$(dirname "$BOTDESK_BIN")"' '"$BD_SRCDIR"' '"$BD_BUILDDIR"'; do
+        case $p in /tmp/*) mkdir -p "$p" && mount --bind '"$old"'"${p#/tmp}" "$p" ;; esac
+    done')
 err=$(<"$st/start.err")
 [[ $out == *"rc=1"* ]] || bd_fail "start with no socket directory: $out; $err"
 [[ $out == *"dir=absent"* ]] || bd_fail "a non-root start created /tmp/.X11-unix: $out"

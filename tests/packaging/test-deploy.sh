@@ -29,6 +29,9 @@ for path in sorted((root / "deploy").glob("*.yaml")):
             assert sc.get("allowPrivilegeEscalation") is False, f"{path}: {c['name']} may escalate privilege"
             assert sc.get("privileged") is not True, f"{path}: {c['name']} is privileged"
             assert "ALL" in sc.get("capabilities", {}).get("drop", []), f"{path}: {c['name']} keeps capabilities"
+            # /tmp/.X11-unix must stay the image's (root's, 1777): no volume may hide it.
+            for m in c.get("volumeMounts", []):
+                assert m["mountPath"].rstrip("/") not in ("/tmp", "/tmp/.X11-unix"), f"{path}: {c['name']} mounts a volume on {m['mountPath']}, hiding the image's /tmp/.X11-unix"
 assert found, "no pod template in deploy/"
 print(f"deploy: {found} container(s) match the image (USER {user}, CMD {cmd})")
 PY
