@@ -94,6 +94,11 @@ struct parser_result {
 int parser_run(int sock, const struct helper_settings *hs, struct parser_result *ret);
 int parser_drop(void);
 int parser_filter_load(int sock, int channel);
+/* SO_PASSCRED on sock, so that an empty record can be told from the end of input. */
+int parser_mark_records(int sock);
+/* What the parser child does with sock (marked by parser_mark_records()): one valid request and
+ * then the end, by the deadline. -EBADMSG for anything else, -ETIMEDOUT at the deadline. */
+int parser_read_request(int sock, uint64_t deadline, enum proto_op *ret_op);
 
 /* reply.c: the only writer to the runner. No send waits: lines are queued and dropped, oldest
  * first, when the runner falls behind; only the result waits, for drain_ms at most. A runner that
