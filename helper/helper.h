@@ -61,7 +61,10 @@ int prologue_signals(void);
 /* Every disposition SIG_DFL, nothing blocked: what the package manager starts with. */
 int prologue_signals_default(void);
 int prologue_no_dump(void);
+/* The fixed limits; -EPERM when a hard limit the caller lowered cannot be raised to its floor. */
 int prologue_rlimits(void);
+/* oom_score_adj 0; -EACCES where that needs a capability we lack. */
+int prologue_oom(void);
 /* Default nice, policy, I/O priority and CPU affinity (needs CAP_SYS_NICE to raise). */
 int prologue_sched(void);
 

@@ -48,7 +48,17 @@ static int serve(const struct helper_settings *hs, uid_t ruid, gid_t rgid, gid_t
 		reply_result(&rep, PROTO_NOT_PRIVILEGED, PROTO_MANAGER_NONE, 0);
 		return PROTO_NOT_PRIVILEGED;
 	}
-	if (prologue_rlimits() < 0 || prologue_sched() < 0) {
+	int r = prologue_rlimits();
+	if (r == 0) {
+		r = prologue_oom();
+	}
+	if (r == -EPERM || r == -EACCES) {
+		/* Limits lowered or an OOM score raised that root cannot undo here: an install
+		 * under them could die half-way through dpkg. Root must run it instead. */
+		reply_result(&rep, PROTO_LIMITS, PROTO_MANAGER_NONE, 0);
+		return finish("-", ruid, PROTO_LIMITS);
+	}
+	if (r < 0 || prologue_sched() < 0) {
 		return HELPER_EXIT_SETUP;
 	}
 	if (decide_permitted(ruid, rgid, helper_gid) < 0) {

@@ -1,6 +1,6 @@
 /* The package manager of the helper's test build. It reports what it was started with (argv,
- * environment, fds, umask, limits, signals, credentials, capabilities, session, terminal,
- * scheduling, timer slack) on
+ * environment, fds, umask, limits, OOM score, signals, credentials, capabilities, session,
+ * terminal, scheduling, timer slack) on
  * stdout, which the helper relays to the test, then behaves as $BOTDESK_STUB_DIR/mode says. */
 #include <dirent.h>
 #include <errno.h>
@@ -90,9 +90,18 @@ static void report_limits(void)
 	static const struct {
 		const char *name;
 		int res;
-	} lims[] = {{"fsize", RLIMIT_FSIZE}, {"nofile", RLIMIT_NOFILE}, {"nproc", RLIMIT_NPROC},
-		    {"stack", RLIMIT_STACK}, {"core", RLIMIT_CORE},     {"cpu", RLIMIT_CPU},
-		    {"as", RLIMIT_AS},       {"data", RLIMIT_DATA}};
+	} lims[] = {{"fsize", RLIMIT_FSIZE},
+		    {"nofile", RLIMIT_NOFILE},
+		    {"nproc", RLIMIT_NPROC},
+		    {"stack", RLIMIT_STACK},
+		    {"core", RLIMIT_CORE},
+		    {"cpu", RLIMIT_CPU},
+		    {"as", RLIMIT_AS},
+		    {"data", RLIMIT_DATA},
+		    {"sigpending", RLIMIT_SIGPENDING},
+		    {"msgqueue", RLIMIT_MSGQUEUE},
+		    {"rttime", RLIMIT_RTTIME},
+		    {"memlock", RLIMIT_MEMLOCK}};
 	for (size_t i = 0; i < sizeof(lims) / sizeof(lims[0]); i++) {
 		struct rlimit rl;
 		getrlimit(lims[i].res, &rl);
@@ -100,6 +109,19 @@ static void report_limits(void)
 		       rl.rlim_cur == RLIM_INFINITY ? -1LL : (long long)rl.rlim_cur,
 		       rl.rlim_max == RLIM_INFINITY ? -1LL : (long long)rl.rlim_max);
 	}
+}
+
+static void report_oom(void)
+{
+	char buf[16] = "?";
+	FILE *f = fopen("/proc/self/oom_score_adj", "re");
+	if (f) {
+		if (fgets(buf, sizeof(buf), f)) {
+			buf[strcspn(buf, "\n")] = '\0';
+		}
+		fclose(f);
+	}
+	printf("stub-oom: %s\n", buf);
 }
 
 static void report_sched(void)
@@ -189,6 +211,7 @@ int main(int argc, char **argv)
 	report_fds();
 	report_status();
 	report_limits();
+	report_oom();
 	report_session();
 	report_sched();
 	char mode[64];
