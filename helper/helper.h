@@ -32,15 +32,20 @@ static inline int helper_poll_ms(uint64_t ms)
 
 /* settings.c is the one file that differs between the installed helper and its test build. */
 struct helper_settings {
-	const char *apt_path;      /* absolute, fixed */
-	const char *dnf_path;      /* absolute, fixed */
+	const char *apt_path;        /* absolute, fixed */
+	const char *dnf_path;        /* absolute, fixed */
+	const char *dpkg_query_path; /* the "nothing to do" queries: absolute, fixed */
+	const char *apt_cache_path;
 	const char *lock_path;     /* the host-wide "one install at a time" lock */
+	const char *pace_dir;      /* root's 0700 directory of per-uid install stamps */
 	const char *apt_lists_dir; /* empty means "refresh first" */
 	const char *extra_env;     /* test build only: one more NAME=value for the stub */
 	int forced_manager;        /* test build only: a proto_manager, or -1 to detect */
 	uint64_t request_timeout_ms;
 	uint64_t reply_timeout_ms; /* how long the final result may wait for the runner */
 	uint64_t install_timeout_ms;
+	uint64_t query_timeout_ms;    /* each "nothing to do" query */
+	uint64_t install_interval_ms; /* per uid, between installs */
 	uint64_t grace_ms; /* TERM -> KILL, and how long stragglers may outlive the leader */
 	unsigned dpkg_lock_timeout_s;
 	/* test build only: run in the parser child after the drop / after the filter. */
@@ -122,6 +127,14 @@ bool reply_pending(const struct reply *r);
 void reply_result(struct reply *r, enum proto_outcome outcome, enum proto_manager m,
 		  int32_t detail);
 
-/* install.c: run the package manager as full root and relay its output. */
+/* install.c: unless every package is installed already (apt), take the host lock and the
+ * caller's pace, run the package manager as full root and relay its output. */
 enum proto_outcome install_run_manager(const struct helper_settings *hs, enum proto_manager m,
-				       const char *path, struct reply *r, int32_t *ret_detail);
+				       const char *path, uid_t caller, struct reply *r,
+				       int32_t *ret_detail);
+
+/* pace.c: the stamp of caller's last install in dir, checked and renewed. Returns its fd (held
+ * while the install runs, then given to pace_end()), or -EAGAIN with the wait left when the last
+ * install of caller started or ended less than interval_ms ago. */
+int pace_start(const char *dir, uid_t caller, uint64_t interval_ms, uint64_t *ret_wait_ms);
+void pace_end(int fd);

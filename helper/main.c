@@ -100,7 +100,7 @@ static int serve(const struct helper_settings *hs, uid_t ruid, gid_t rgid, gid_t
 		return HELPER_EXIT_SETUP;
 	}
 	int32_t detail;
-	enum proto_outcome o = install_run_manager(hs, m, path, &rep, &detail);
+	enum proto_outcome o = install_run_manager(hs, m, path, ruid, &rep, &detail);
 	reply_result(&rep, o, m, detail);
 	return finish(op, ruid, o);
 }

@@ -203,9 +203,59 @@ static bool has_arg(int argc, char **argv, const char *a)
 	return false;
 }
 
+/* The helper's "nothing to do" queries: dpkg-query -W -f=... PKGS and apt-cache policy PKGS,
+ * answered as $BOTDESK_STUB_DIR/installed says: all (every package installed at its candidate),
+ * upgradable (the first has a newer candidate), half (the first is unpacked, not configured),
+ * missing (the first is not installed); no file: none is. Each query is recorded in queried, not
+ * in ran: it is not a run of the package manager. */
+static int query(int argc, char **argv)
+{
+	const char *dir = getenv("BOTDESK_STUB_DIR");
+	char state[32] = "none", path[4096];
+	if (dir) {
+		snprintf(path, sizeof(path), "%s/installed", dir);
+		FILE *f = fopen(path, "re");
+		if (f) {
+			if (!fgets(state, sizeof(state), f)) {
+				state[0] = '\0';
+			}
+			state[strcspn(state, "\n")] = '\0';
+			fclose(f);
+		}
+		snprintf(path, sizeof(path), "%s/queried", dir);
+		FILE *q = fopen(path, "ae");
+		if (q) {
+			fprintf(q, "%s\n", argv[1]);
+			fclose(q);
+		}
+	}
+	bool dpkg = strcmp(argv[1], "-W") == 0;
+	if (strcmp(state, "none") == 0) {
+		return dpkg ? 1 : 0;
+	}
+	for (int i = dpkg ? 3 : 2; i < argc; i++) {
+		bool first = i == (dpkg ? 3 : 2);
+		bool missing = first && strcmp(state, "missing") == 0;
+		if (dpkg) {
+			const char *st = missing                               ? "un "
+					 : first && strcmp(state, "half") == 0 ? "iU "
+									       : "ii ";
+			printf("%s%s\n", st, argv[i]);
+		} else {
+			printf("%s:\n  Installed: %s\n  Candidate: %s\n  Version table:\n", argv[i],
+			       missing ? "(none)" : "1.0-1",
+			       first && strcmp(state, "upgradable") == 0 ? "1.1-1" : "1.0-1");
+		}
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (argc > 1 && (strcmp(argv[1], "-W") == 0 || strcmp(argv[1], "policy") == 0)) {
+		return query(argc, argv);
+	}
 	report_argv(argc, argv);
 	report_env();
 	report_fds();
