@@ -38,6 +38,7 @@ struct helper_settings {
 	const char *apt_cache_path;
 	const char *lock_path;     /* the host-wide "one install at a time" lock */
 	const char *pace_dir;      /* root's 0700 directory of per-uid install stamps */
+	const char *log_path;      /* the audit line, where no syslog daemon takes it */
 	const char *apt_lists_dir; /* empty means "refresh first" */
 	const char *extra_env;     /* test build only: one more NAME=value for the stub */
 	int forced_manager;        /* test build only: a proto_manager, or -1 to detect */
@@ -132,6 +133,10 @@ void reply_result(struct reply *r, enum proto_outcome outcome, enum proto_manage
 enum proto_outcome install_run_manager(const struct helper_settings *hs, enum proto_manager m,
 				       const char *path, uid_t caller, struct reply *r,
 				       int32_t *ret_detail);
+
+/* audit.c: one line to syslog (authpriv, notice) through /dev/log, else appended to the root-owned
+ * file at file_path. -errno when it reached neither. */
+int audit_log(const char *file_path, const char *msg);
 
 /* pace.c: the stamp of caller's last install in dir, checked and renewed. Returns its fd (held
  * while the install runs, then given to pace_end()), or -EAGAIN with the wait left when the last

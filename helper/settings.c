@@ -36,6 +36,7 @@ int helper_settings_init(struct helper_settings *ret)
 		.apt_cache_path = "/usr/bin/apt-cache",
 		.lock_path = "/run/botdesk-helper.lock",
 		.pace_dir = "/run/botdesk-helper",
+		.log_path = "/var/log/botdesk-helper.log",
 		.apt_lists_dir = "/var/lib/apt/lists",
 		.forced_manager = -1,
 		.request_timeout_ms = REQUEST_TIMEOUT_MS,
@@ -51,7 +52,7 @@ int helper_settings_init(struct helper_settings *ret)
 
 #else
 
-static char lock_path[4096], pace_dir[4096], lists_dir[4096], extra_env[4200];
+static char lock_path[4096], pace_dir[4096], log_path[4096], lists_dir[4096], extra_env[4200];
 
 /* Probes prove the parser child's confinement from inside: each ends the child with a status
  * the test asserts. */
@@ -88,6 +89,7 @@ int helper_settings_init(struct helper_settings *ret)
 		.apt_cache_path = HELPER_STUB_PATH,
 		.lock_path = "/nonexistent/botdesk-helper-test.lock",
 		.pace_dir = "/nonexistent/botdesk-helper-test",
+		.log_path = "/nonexistent/botdesk-helper-test.log",
 		.apt_lists_dir = "/nonexistent",
 		.forced_manager = -1,
 		.request_timeout_ms = REQUEST_TIMEOUT_MS,
@@ -105,10 +107,12 @@ int helper_settings_init(struct helper_settings *ret)
 		}
 		snprintf(lock_path, sizeof(lock_path), "%s/helper.lock", dir);
 		snprintf(pace_dir, sizeof(pace_dir), "%s/pace", dir);
+		snprintf(log_path, sizeof(log_path), "%s/helper.log", dir);
 		snprintf(lists_dir, sizeof(lists_dir), "%s/lists", dir);
 		snprintf(extra_env, sizeof(extra_env), "BOTDESK_STUB_DIR=%s", dir);
 		s.lock_path = lock_path;
 		s.pace_dir = pace_dir;
+		s.log_path = log_path;
 		s.apt_lists_dir = lists_dir;
 		s.extra_env = extra_env;
 	}
