@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <sys/fsuid.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -77,6 +78,21 @@ static int to_file(const char *path, const char *msg)
 			 msg);
 	if (n < 0 || (size_t)n >= sizeof(line)) {
 		return -ENAMETOOLONG;
+	}
+	/* A file size limit of the caller's (a refusal for its limits is logged under them) would
+	 * kill us with SIGXFSZ or cut the line short: as far as the hard limit allows, else the
+	 * line is not written. */
+	struct rlimit fsize;
+	if (getrlimit(RLIMIT_FSIZE, &fsize) < 0) {
+		return negative_errno();
+	}
+	fsize.rlim_cur = fsize.rlim_max;
+	if (setrlimit(RLIMIT_FSIZE, &fsize) < 0) {
+		return negative_errno();
+	}
+	if (fsize.rlim_max != RLIM_INFINITY &&
+	    (uint64_t)st.st_size + (uint64_t)n > fsize.rlim_max) {
+		return -EFBIG;
 	}
 	/* One write of one line, appended: lines of helpers running at once never interleave. */
 	if (write(fd, line, (size_t)n) != n) {
