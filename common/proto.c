@@ -53,7 +53,7 @@ int proto_request_encode(const struct proto_request *req, uint8_t buf[PROTO_REQU
 	}
 	memset(buf, 0, PROTO_REQUEST_SIZE);
 	put32(buf, PROTO_REQUEST_MAGIC);
-	put16(buf + 4, PROTO_VERSION);
+	put16(buf + 4, PROTO_REQUEST_VERSION);
 	put16(buf + 6, (uint16_t)req->op);
 	return 0;
 }
@@ -66,7 +66,7 @@ int proto_request_decode(const uint8_t *buf, size_t len, struct proto_request *r
 	if (get32(buf) != PROTO_REQUEST_MAGIC) {
 		return -EBADMSG;
 	}
-	if (get16(buf + 4) != PROTO_VERSION) {
+	if (get16(buf + 4) != PROTO_REQUEST_VERSION) {
 		return -EPROTO;
 	}
 	uint16_t op = get16(buf + 6);
@@ -81,7 +81,7 @@ int proto_reply_encode(const struct proto_reply *reply, uint8_t buf[PROTO_REPLY_
 {
 	memset(buf, 0, PROTO_REPLY_SIZE);
 	put32(buf, PROTO_REPLY_MAGIC);
-	put16(buf + 4, PROTO_VERSION);
+	put16(buf + 4, PROTO_REPLY_VERSION);
 	put16(buf + 6, (uint16_t)reply->kind);
 	switch (reply->kind) {
 	case PROTO_REPLY_RESULT:
@@ -108,7 +108,7 @@ int proto_reply_decode(const uint8_t *buf, size_t len, struct proto_reply *ret)
 	if (len != PROTO_REPLY_SIZE || get32(buf) != PROTO_REPLY_MAGIC) {
 		return -EBADMSG;
 	}
-	if (get16(buf + 4) != PROTO_VERSION) {
+	if (get16(buf + 4) != PROTO_REPLY_VERSION) {
 		return -EPROTO;
 	}
 	if (!all_zero(buf + 18, PROTO_REPLY_HEADER - 18)) {
@@ -174,6 +174,9 @@ const char *proto_outcome_name(enum proto_outcome outcome)
 		[PROTO_FAILED] = "failed",
 		[PROTO_TIMEOUT] = "timeout",
 		[PROTO_INTERNAL] = "internal",
+		[PROTO_LIMITS] = "limits",
+		[PROTO_ALREADY_INSTALLED] = "already-installed",
+		[PROTO_TOO_SOON] = "too-soon",
 	};
 	if ((unsigned)outcome >= PROTO_OUTCOME_COUNT) {
 		return "unknown";

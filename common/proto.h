@@ -10,7 +10,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define PROTO_VERSION 1u
+/* Requests and replies are versioned apart, so that a change to one leaves the other as it was.
+ * Reply version 2 added the outcomes limits, already-installed and too-soon. */
+#define PROTO_REQUEST_VERSION 1u
+#define PROTO_REPLY_VERSION 2u
 #define PROTO_REQUEST_MAGIC 0x51524442u /* "BDRQ" as bytes on the wire */
 #define PROTO_REPLY_MAGIC 0x50524442u   /* "BDRP" */
 #define PROTO_REQUEST_SIZE 16u
@@ -20,6 +23,10 @@
 
 /* The helper's fixed fd for its end of the socket pair. */
 #define PROTO_HELPER_FD 3
+
+/* The helper starts at most one install run of the package manager per caller uid in this many
+ * seconds; a request sooner is answered PROTO_TOO_SOON with the seconds left. */
+#define PROTO_INSTALL_INTERVAL_S 60
 
 enum proto_op {
 	PROTO_OP_DECIDE = 1,  /* what would an install do: nothing is changed */
@@ -47,6 +54,11 @@ enum proto_outcome {
 	PROTO_FAILED = 10,         /* the package manager failed otherwise; detail = its status */
 	PROTO_TIMEOUT = 11,        /* the install ran past its time and was stopped */
 	PROTO_INTERNAL = 12,       /* the helper itself failed; detail says where */
+	/* Reply version 2: */
+	PROTO_LIMITS = 13,            /* a limit or OOM score the caller set cannot be reset here */
+	PROTO_ALREADY_INSTALLED = 14, /* install: nothing to do; nothing ran, no lock was taken */
+	PROTO_TOO_SOON = 15,          /* install: this uid started one too recently; detail = the
+				       * seconds to wait */
 	PROTO_OUTCOME_COUNT,
 };
 
@@ -73,10 +85,11 @@ struct proto_reply {
 /* Fills buf with the one valid encoding of req. -EINVAL for an unknown op. */
 int proto_request_encode(const struct proto_request *req, uint8_t buf[PROTO_REQUEST_SIZE]);
 /* Strict: exactly PROTO_REQUEST_SIZE bytes, the magic, the version, a known op and every reserved
- * byte zero, else -EBADMSG (-EPROTO for a version mismatch). */
+ * byte zero, else -EBADMSG (-EPROTO for another PROTO_REQUEST_VERSION). */
 int proto_request_decode(const uint8_t *buf, size_t len, struct proto_request *ret);
 
-/* Replies. A LINE longer than PROTO_LINE_MAX is truncated by encode. */
+/* Replies. A LINE longer than PROTO_LINE_MAX is truncated by encode. Decode is as strict as for
+ * requests (-EPROTO for another PROTO_REPLY_VERSION). */
 int proto_reply_encode(const struct proto_reply *reply, uint8_t buf[PROTO_REPLY_SIZE]);
 int proto_reply_decode(const uint8_t *buf, size_t len, struct proto_reply *ret);
 

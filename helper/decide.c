@@ -99,8 +99,11 @@ int decide_argv(const struct helper_settings *hs, enum proto_manager m, const ch
 		if (update) {
 			argv[n++] = "update";
 		} else {
+			/* --no-remove: an install that would remove a package (a conflict) stops
+			 * before it changes anything. */
 			argv[n++] = "-y";
 			argv[n++] = "--no-install-recommends";
+			argv[n++] = "--no-remove";
 			argv[n++] = "install";
 		}
 	} else if (m == PROTO_MANAGER_DNF && !update) {

@@ -32,15 +32,21 @@ static inline int helper_poll_ms(uint64_t ms)
 
 /* settings.c is the one file that differs between the installed helper and its test build. */
 struct helper_settings {
-	const char *apt_path;      /* absolute, fixed */
-	const char *dnf_path;      /* absolute, fixed */
+	const char *apt_path;        /* absolute, fixed */
+	const char *dnf_path;        /* absolute, fixed */
+	const char *dpkg_query_path; /* the "nothing to do" queries: absolute, fixed */
+	const char *apt_cache_path;
 	const char *lock_path;     /* the host-wide "one install at a time" lock */
+	const char *pace_dir;      /* root's 0700 directory of per-uid install stamps */
+	const char *log_path;      /* the audit line, where no syslog daemon takes it */
 	const char *apt_lists_dir; /* empty means "refresh first" */
 	const char *extra_env;     /* test build only: one more NAME=value for the stub */
 	int forced_manager;        /* test build only: a proto_manager, or -1 to detect */
 	uint64_t request_timeout_ms;
 	uint64_t reply_timeout_ms; /* how long the final result may wait for the runner */
 	uint64_t install_timeout_ms;
+	uint64_t query_timeout_ms;    /* each "nothing to do" query */
+	uint64_t install_interval_ms; /* per uid, between installs */
 	uint64_t grace_ms; /* TERM -> KILL, and how long stragglers may outlive the leader */
 	unsigned dpkg_lock_timeout_s;
 	/* test build only: run in the parser child after the drop / after the filter. */
@@ -61,7 +67,10 @@ int prologue_signals(void);
 /* Every disposition SIG_DFL, nothing blocked: what the package manager starts with. */
 int prologue_signals_default(void);
 int prologue_no_dump(void);
+/* The fixed limits; -EPERM when a hard limit the caller lowered cannot be raised to its floor. */
 int prologue_rlimits(void);
+/* oom_score_adj 0; -EACCES where that needs a capability we lack. */
+int prologue_oom(void);
 /* Default nice, policy, I/O priority and CPU affinity (needs CAP_SYS_NICE to raise). */
 int prologue_sched(void);
 
@@ -94,6 +103,11 @@ struct parser_result {
 int parser_run(int sock, const struct helper_settings *hs, struct parser_result *ret);
 int parser_drop(void);
 int parser_filter_load(int sock, int channel);
+/* SO_PASSCRED on sock, so that an empty record can be told from the end of input. */
+int parser_mark_records(int sock);
+/* What the parser child does with sock (marked by parser_mark_records()): one valid request and
+ * then the end, by the deadline. -EBADMSG for anything else, -ETIMEDOUT at the deadline. */
+int parser_read_request(int sock, uint64_t deadline, enum proto_op *ret_op);
 
 /* reply.c: the only writer to the runner. No send waits: lines are queued and dropped, oldest
  * first, when the runner falls behind; only the result waits, for drain_ms at most. A runner that
@@ -114,6 +128,18 @@ bool reply_pending(const struct reply *r);
 void reply_result(struct reply *r, enum proto_outcome outcome, enum proto_manager m,
 		  int32_t detail);
 
-/* install.c: run the package manager as full root and relay its output. */
+/* install.c: unless every package is installed already (apt), take the host lock and the
+ * caller's pace, run the package manager as full root and relay its output. */
 enum proto_outcome install_run_manager(const struct helper_settings *hs, enum proto_manager m,
-				       const char *path, struct reply *r, int32_t *ret_detail);
+				       const char *path, uid_t caller, struct reply *r,
+				       int32_t *ret_detail);
+
+/* audit.c: one line to syslog (authpriv, notice) through /dev/log, else appended to the root-owned
+ * file at file_path. -errno when it reached neither. */
+int audit_log(const char *file_path, const char *msg);
+
+/* pace.c: the stamp of caller's last install in dir, checked and renewed. Returns its fd (held
+ * while the install runs, then given to pace_end()), or -EAGAIN with the wait left when the last
+ * install of caller started or ended less than interval_ms ago. */
+int pace_start(const char *dir, uid_t caller, uint64_t interval_ms, uint64_t *ret_wait_ms);
+void pace_end(int fd);

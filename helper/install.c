@@ -6,6 +6,7 @@
 #include <grp.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/file.h>
 #include <sys/prctl.h>
@@ -14,6 +15,7 @@
 #include <sys/wait.h>
 
 #include "helper.h"
+#include "policy.h"
 #include "util.h"
 
 /* The package manager's whole environment. Nothing of the caller's: APT_CONFIG, LD_PRELOAD,
@@ -56,6 +58,17 @@ static const struct {
 	{"Cannot download", SAW_DOWNLOAD},
 };
 
+/* What dpkg-query and apt-cache said of each package of the policy. */
+#define VERSION_MAX 128
+struct installed {
+	size_t current; /* the package apt-cache policy is describing, or SIZE_MAX */
+	struct {
+		bool dpkg_ok; /* "ii ": wanted, installed, no error */
+		char version[VERSION_MAX];
+		char candidate[VERSION_MAX];
+	} pkg[32];
+};
+
 enum phase { RUNNING, TERM_SENT, KILL_SENT, GAVE_UP };
 
 struct job {
@@ -71,6 +84,7 @@ struct job {
 	char line[PROTO_LINE_MAX];
 	size_t len;
 	struct reply *reply;
+	struct installed *query; /* a query's lines go here, never to the runner */
 };
 
 _noreturn_ static void child_exec(const char *const *argv, const char *const *envp, int devnull,
@@ -111,8 +125,15 @@ _noreturn_ static void child_exec(const char *const *argv, const char *const *en
 	_exit(CHILD_EXEC_FAILED);
 }
 
+static void query_line(struct installed *q, const char *line, size_t len);
+
 static void flush_line(struct job *j)
 {
+	if (j->query) {
+		query_line(j->query, j->line, j->len);
+		j->len = 0;
+		return;
+	}
 	for (size_t i = 0; i < ARRAY_SIZE(patterns); i++) {
 		if (memmem(j->line, j->len, patterns[i].text, strlen(patterns[i].text))) {
 			j->saw |= patterns[i].flag;
@@ -201,10 +222,11 @@ static void step(struct job *j, const struct helper_settings *hs)
 	int timeout = wake > now ? helper_poll_ms(wake - now) : 0;
 	/* The runner's socket is watched only while replies wait for room, and nothing here
 	 * waits on it: a runner that stops reading loses lines, never the timeout or the kill. */
+	bool pending = j->reply && reply_pending(j->reply);
 	struct pollfd fds[3] = {
 		{.fd = j->sigfd, .events = POLLIN},
 		{.fd = j->out, .events = POLLIN},
-		{.fd = reply_pending(j->reply) ? j->reply->fd : -1, .events = POLLOUT},
+		{.fd = pending ? j->reply->fd : -1, .events = POLLOUT},
 	};
 	if (poll(fds, ARRAY_SIZE(fds), timeout) < 0) {
 		return;
@@ -262,12 +284,15 @@ static enum proto_outcome outcome_of(const struct job *j, int32_t *ret_detail)
 	return PROTO_FAILED;
 }
 
+/* Runs argv as root and waits for it and its process group, by the deadline. Its output is
+ * relayed to r, or, for a query, parsed into query and shown to nobody. */
 static enum proto_outcome run_job(const struct helper_settings *hs, const char *const *argv,
-				  uint64_t deadline, struct reply *r, int32_t *ret_detail)
+				  uint64_t deadline, struct reply *r, struct installed *query,
+				  int32_t *ret_detail)
 {
 	*ret_detail = 0;
 	char cmdline[PROTO_LINE_MAX];
-	if (decide_command_line(argv, cmdline + 2, sizeof(cmdline) - 2) == 0) {
+	if (!query && decide_command_line(argv, cmdline + 2, sizeof(cmdline) - 2) == 0) {
 		cmdline[0] = '+';
 		cmdline[1] = ' ';
 		reply_line(r, cmdline, strlen(cmdline));
@@ -291,7 +316,7 @@ static enum proto_outcome run_job(const struct helper_settings *hs, const char *
 	sigset_t chld;
 	sigemptyset(&chld);
 	sigaddset(&chld, SIGCHLD);
-	struct job j = {.out = pipefd[0], .deadline = deadline, .reply = r};
+	struct job j = {.out = pipefd[0], .deadline = deadline, .reply = r, .query = query};
 	j.sigfd = signalfd(-1, &chld, SFD_CLOEXEC | SFD_NONBLOCK);
 	if (j.sigfd < 0 || sigprocmask(SIG_BLOCK, &chld, NULL) < 0) {
 		close(pipefd[0]);
@@ -339,6 +364,91 @@ static bool apt_lists_empty(const char *dir)
 	return empty;
 }
 
+static size_t policy_index(const char *name, size_t len)
+{
+	const char *const *pkgs = policy_packages[POLICY_APT];
+	for (size_t i = 0; pkgs[i] && i < 32; i++) {
+		if (strlen(pkgs[i]) == len && memcmp(pkgs[i], name, len) == 0) {
+			return i;
+		}
+	}
+	return SIZE_MAX;
+}
+
+static void copy_field(char dst[VERSION_MAX], const char *src, size_t len)
+{
+	/* A version longer than any real one is kept cut short and marked, so it matches
+	 * nothing. */
+	if (len >= VERSION_MAX) {
+		snprintf(dst, VERSION_MAX, "?");
+		return;
+	}
+	memcpy(dst, src, len);
+	dst[len] = '\0';
+}
+
+static void query_line(struct installed *q, const char *line, size_t len)
+{
+	/* dpkg-query -W -f='${db:Status-Abbrev}${Package}\n': "ii xfwm4". */
+	if (len > 3 && line[2] == ' ' && line[3] != ' ') {
+		size_t i = policy_index(line + 3, len - 3);
+		if (i != SIZE_MAX) {
+			q->pkg[i].dpkg_ok = line[0] == 'i' && line[1] == 'i';
+		}
+		return;
+	}
+	/* apt-cache policy: "xfwm4:" then "  Installed: 4.18.0-1" and "  Candidate: 4.18.0-1". */
+	static const char installed[] = "  Installed: ", candidate[] = "  Candidate: ";
+	if (len > 1 && line[0] != ' ' && line[len - 1] == ':') {
+		q->current = policy_index(line, len - 1);
+	} else if (q->current != SIZE_MAX && len >= sizeof(installed) - 1 &&
+		   memcmp(line, installed, sizeof(installed) - 1) == 0) {
+		copy_field(q->pkg[q->current].version, line + sizeof(installed) - 1,
+			   len - (sizeof(installed) - 1));
+	} else if (q->current != SIZE_MAX && len >= sizeof(candidate) - 1 &&
+		   memcmp(line, candidate, sizeof(candidate) - 1) == 0) {
+		copy_field(q->pkg[q->current].candidate, line + sizeof(candidate) - 1,
+			   len - (sizeof(candidate) - 1));
+	}
+}
+
+/* Whether every package of the policy is installed, configured, at its candidate version: then an
+ * install would change nothing. Asked of dpkg-query and apt-cache, which read without taking
+ * dpkg's lock, run like the package manager itself (root, fixed path, argv and environment) and
+ * bounded in time. Any doubt (a failed or late query, a line not understood) means "no": the
+ * install then runs as it always did. */
+static bool nothing_to_do(const struct helper_settings *hs, uint64_t deadline)
+{
+	const char *const *pkgs = policy_packages[POLICY_APT];
+	const char *argv[2][36] = {
+		{hs->dpkg_query_path, "-W", "-f=${db:Status-Abbrev}${Package}\n"},
+		{hs->apt_cache_path, "policy"},
+	};
+	struct installed q = {.current = SIZE_MAX};
+	size_t count = 0;
+	while (pkgs[count]) {
+		if (count == 32) {
+			return false;
+		}
+		argv[0][3 + count] = argv[1][2 + count] = pkgs[count];
+		count++;
+	}
+	for (size_t k = 0; k < 2; k++) {
+		int32_t detail;
+		if (run_job(hs, argv[k], deadline, NULL, &q, &detail) != PROTO_OK) {
+			return false;
+		}
+	}
+	for (size_t i = 0; i < count; i++) {
+		if (!q.pkg[i].dpkg_ok || !q.pkg[i].version[0] ||
+		    streq(q.pkg[i].version, "(none)") ||
+		    !streq(q.pkg[i].version, q.pkg[i].candidate)) {
+			return false;
+		}
+	}
+	return count > 0;
+}
+
 static int take_host_lock(const char *path)
 {
 	/* One install at a time on this host. The lock file is root's, in a root-only
@@ -360,10 +470,46 @@ static int take_host_lock(const char *path)
 	return fd;
 }
 
+static enum proto_outcome run_manager(const struct helper_settings *hs, enum proto_manager m,
+				      const char *path, uint64_t deadline, struct reply *r,
+				      int32_t *ret_detail)
+{
+	const char *argv[32];
+	char lock_opt[64];
+	if (m == PROTO_MANAGER_APT && apt_lists_empty(hs->apt_lists_dir)) {
+		if (decide_argv(hs, m, path, true, argv, lock_opt) < 0) {
+			return PROTO_INTERNAL;
+		}
+		enum proto_outcome o = run_job(hs, argv, deadline, r, NULL, ret_detail);
+		if (o != PROTO_OK) {
+			return o;
+		}
+	}
+	if (decide_argv(hs, m, path, false, argv, lock_opt) < 0) {
+		return PROTO_INTERNAL;
+	}
+	return run_job(hs, argv, deadline, r, NULL, ret_detail);
+}
+
 enum proto_outcome install_run_manager(const struct helper_settings *hs, enum proto_manager m,
-				       const char *path, struct reply *r, int32_t *ret_detail)
+				       const char *path, uid_t caller, struct reply *r,
+				       int32_t *ret_detail)
 {
 	*ret_detail = 0;
+	/* Everything the package manager (or a query) leaves behind in its group comes back to us
+	 * to reap. */
+	if (prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) < 0) {
+		return PROTO_INTERNAL;
+	}
+	uint64_t start = now_ms();
+	/* Nothing to do: answered without the host lock, dpkg's lock or a stamp, so that a member
+	 * asking again and again holds up nobody. */
+	if (m == PROTO_MANAGER_APT &&
+	    nothing_to_do(hs, start + (hs->query_timeout_ms < hs->install_timeout_ms
+					       ? hs->query_timeout_ms
+					       : hs->install_timeout_ms))) {
+		return PROTO_ALREADY_INSTALLED;
+	}
 	_cleanup_close_ int lock = take_host_lock(hs->lock_path);
 	if (lock == -EBUSY) {
 		return PROTO_BUSY;
@@ -372,24 +518,19 @@ enum proto_outcome install_run_manager(const struct helper_settings *hs, enum pr
 		*ret_detail = -lock;
 		return PROTO_INTERNAL;
 	}
-	/* Everything the package manager leaves behind in its group comes back to us to reap. */
-	if (prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) < 0) {
+	uint64_t wait_ms;
+	int stamp = pace_start(hs->pace_dir, caller, hs->install_interval_ms, &wait_ms);
+	if (stamp == -EAGAIN) {
+		/* Whole seconds, rounded up: retrying at the time said is never too soon. */
+		*ret_detail = (int32_t)((wait_ms + 999) / 1000);
+		return PROTO_TOO_SOON;
+	}
+	if (stamp < 0) {
+		*ret_detail = -stamp;
 		return PROTO_INTERNAL;
 	}
-	uint64_t deadline = now_ms() + hs->install_timeout_ms;
-	const char *argv[32];
-	char lock_opt[64];
-	if (m == PROTO_MANAGER_APT && apt_lists_empty(hs->apt_lists_dir)) {
-		if (decide_argv(hs, m, path, true, argv, lock_opt) < 0) {
-			return PROTO_INTERNAL;
-		}
-		enum proto_outcome o = run_job(hs, argv, deadline, r, ret_detail);
-		if (o != PROTO_OK) {
-			return o;
-		}
-	}
-	if (decide_argv(hs, m, path, false, argv, lock_opt) < 0) {
-		return PROTO_INTERNAL;
-	}
-	return run_job(hs, argv, deadline, r, ret_detail);
+	enum proto_outcome o =
+		run_manager(hs, m, path, start + hs->install_timeout_ms, r, ret_detail);
+	pace_end(stamp);
+	return o;
 }

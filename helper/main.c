@@ -3,21 +3,25 @@
  * step that can go wrong ends the process: it fails closed. See botdesk-helper(8). */
 #include <grp.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <sys/personality.h>
 #include <sys/stat.h>
-#include <syslog.h>
 
 #include "helper.h"
 #include "log.h"
 #include "util.h"
 
-static int finish(const char *op, uid_t ruid, enum proto_outcome outcome)
+static int finish(const struct helper_settings *hs, const char *op, uid_t ruid,
+		  enum proto_outcome outcome)
 {
-	/* The caller's uid, the operation and the outcome: never a byte the caller chose. */
-	syslog(LOG_NOTICE, "uid=%u op=%s outcome=%s", (unsigned)ruid, op,
-	       proto_outcome_name(outcome));
-	closelog();
+	/* The caller's uid, the operation and the outcome: never a byte the caller chose. A line
+	 * that reached no log changes nothing: the outcome stands, and there is nobody to tell
+	 * but the caller. */
+	char msg[128];
+	snprintf(msg, sizeof(msg), "uid=%u op=%s outcome=%s", (unsigned)ruid, op,
+		 proto_outcome_name(outcome));
+	(void)audit_log(hs->log_path, msg);
 	return (int)outcome;
 }
 
@@ -48,12 +52,22 @@ static int serve(const struct helper_settings *hs, uid_t ruid, gid_t rgid, gid_t
 		reply_result(&rep, PROTO_NOT_PRIVILEGED, PROTO_MANAGER_NONE, 0);
 		return PROTO_NOT_PRIVILEGED;
 	}
-	if (prologue_rlimits() < 0 || prologue_sched() < 0) {
+	int r = prologue_rlimits();
+	if (r == 0) {
+		r = prologue_oom();
+	}
+	if (r == -EPERM || r == -EACCES) {
+		/* Limits lowered or an OOM score raised that root cannot undo here: an install
+		 * under them could die half-way through dpkg. Root must run it instead. */
+		reply_result(&rep, PROTO_LIMITS, PROTO_MANAGER_NONE, 0);
+		return finish(hs, "-", ruid, PROTO_LIMITS);
+	}
+	if (r < 0 || prologue_sched() < 0) {
 		return HELPER_EXIT_SETUP;
 	}
 	if (decide_permitted(ruid, rgid, helper_gid) < 0) {
 		reply_result(&rep, PROTO_NOT_PERMITTED, PROTO_MANAGER_NONE, 0);
-		return finish("-", ruid, PROTO_NOT_PERMITTED);
+		return finish(hs, "-", ruid, PROTO_NOT_PERMITTED);
 	}
 	const char *path;
 	enum proto_manager m = decide_manager(hs, &path);
@@ -67,12 +81,12 @@ static int serve(const struct helper_settings *hs, uid_t ruid, gid_t rgid, gid_t
 	}
 	if (pr.outcome != PROTO_OK) {
 		reply_result(&rep, pr.outcome, PROTO_MANAGER_NONE, pr.detail);
-		return finish("-", ruid, pr.outcome);
+		return finish(hs, "-", ruid, pr.outcome);
 	}
 	const char *op = proto_op_name(pr.op);
 	if (m == PROTO_MANAGER_NONE) {
 		reply_result(&rep, PROTO_NO_MANAGER, m, 0);
-		return finish(op, ruid, PROTO_NO_MANAGER);
+		return finish(hs, op, ruid, PROTO_NO_MANAGER);
 	}
 	if (pr.op == PROTO_OP_DECIDE) {
 		const char *argv[32];
@@ -80,19 +94,19 @@ static int serve(const struct helper_settings *hs, uid_t ruid, gid_t rgid, gid_t
 		if (decide_argv(hs, m, path, false, argv, lock_opt) < 0 ||
 		    decide_command_line(argv, line, sizeof(line)) < 0) {
 			reply_result(&rep, PROTO_INTERNAL, m, 0);
-			return finish(op, ruid, PROTO_INTERNAL);
+			return finish(hs, op, ruid, PROTO_INTERNAL);
 		}
 		reply_line(&rep, line, strlen(line));
 		reply_result(&rep, PROTO_OK, m, 0);
-		return finish(op, ruid, PROTO_OK);
+		return finish(hs, op, ruid, PROTO_OK);
 	}
 	if (become_root() < 0) {
 		return HELPER_EXIT_SETUP;
 	}
 	int32_t detail;
-	enum proto_outcome o = install_run_manager(hs, m, path, &rep, &detail);
+	enum proto_outcome o = install_run_manager(hs, m, path, ruid, &rep, &detail);
 	reply_result(&rep, o, m, detail);
-	return finish(op, ruid, o);
+	return finish(hs, op, ruid, o);
 }
 
 int main(int argc, char *argv[])
@@ -147,6 +161,5 @@ int main(int argc, char *argv[])
 	    prologue_signals() < 0) {
 		return HELPER_EXIT_SETUP;
 	}
-	openlog("botdesk-helper", LOG_PID, LOG_AUTHPRIV);
 	return serve(&hs, getuid(), getgid(), self.st_gid);
 }

@@ -1,7 +1,8 @@
 /* The parser child: the only process that reads the runner's bytes. It has no uid of ours, no
  * capability, no way to regain either, and a seccomp allowlist of receive/send on its two fds
- * (plus the clock and pselect to bound its wait); what it hands back is one byte the privileged
- * side checks against a table, within a deadline, or the child is killed. */
+ * (plus the clock and pselect to bound its wait, and reading one socket option); what it hands
+ * back is one byte the privileged side checks against a table, within a deadline, or the child
+ * is killed. */
 #include <grp.h>
 #include <poll.h>
 #include <seccomp.h>
@@ -88,7 +89,11 @@ int parser_filter_load(int sock, int channel)
 		.arg = 0, .op = SCMP_CMP_EQ, .datum_a = (uint32_t)sock};
 	const struct scmp_arg_cmp on_channel = {
 		.arg = 0, .op = SCMP_CMP_EQ, .datum_a = (uint32_t)channel};
-	int r = seccomp_rule_add_array(ctx, SCMP_ACT_ALLOW, SCMP_SYS(recvfrom), 1, &on_sock);
+	int r = seccomp_rule_add_array(ctx, SCMP_ACT_ALLOW, SCMP_SYS(recvmsg), 1, &on_sock);
+	/* Reading a socket option of sock changes nothing: it proves SO_PASSCRED is still on. */
+	if (r == 0) {
+		r = seccomp_rule_add_array(ctx, SCMP_ACT_ALLOW, SCMP_SYS(getsockopt), 1, &on_sock);
+	}
 	if (r == 0) {
 		r = seccomp_rule_add_array(ctx, SCMP_ACT_ALLOW, SCMP_SYS(write), 1, &on_channel);
 	}
@@ -128,14 +133,40 @@ static void close_all_but(int a, int b)
 	close_range((unsigned)hi + 1, ~0u, 0);
 }
 
-/* One record from sock, or -ETIMEDOUT at the deadline. The caller may hold a dup of this
- * socket and change its SO_RCVTIMEO, its O_NONBLOCK or take a record from under us: so the wait
- * is a pselect() against our own clock and the receive never blocks. */
-static ssize_t recv_by(int sock, void *buf, size_t size, uint64_t deadline)
+int parser_mark_records(int sock)
+{
+	/* A SEQPACKET socket reads an empty record and the end of input alike, as 0 bytes. With
+	 * SO_PASSCRED on, every record, empty or not and whenever it was sent, arrives with the
+	 * sender's credentials, and the end with nothing: that tells them apart. */
+	int one = 1;
+	if (setsockopt(sock, SOL_SOCKET, SO_PASSCRED, &one, sizeof(one)) < 0) {
+		return negative_errno();
+	}
+	return 0;
+}
+
+/* One read from sock: a record (ret_record set; it may be empty) or the end (0 bytes, not a
+ * record), or -ETIMEDOUT at the deadline. The caller may hold a dup of this socket and change its
+ * SO_RCVTIMEO, its O_NONBLOCK or take a record from under us: so the wait is a pselect() against
+ * our own clock and the receive never blocks. */
+static ssize_t recv_by(int sock, void *buf, size_t size, uint64_t deadline, bool *ret_record)
 {
 	for (;;) {
-		ssize_t n = recv(sock, buf, size, MSG_DONTWAIT);
+		union {
+			struct cmsghdr align;
+			char bytes[CMSG_SPACE(sizeof(struct ucred))];
+		} control;
+		struct iovec iov = {.iov_base = buf, .iov_len = size};
+		struct msghdr msg = {.msg_iov = &iov,
+				     .msg_iovlen = 1,
+				     .msg_control = &control,
+				     .msg_controllen = sizeof(control)};
+		ssize_t n = recvmsg(sock, &msg, MSG_DONTWAIT | MSG_CMSG_CLOEXEC);
 		if (n >= 0) {
+			/* Credentials, or control data cut short (fds we have no room for), come
+			 * only with a record; the end brings none. */
+			*ret_record =
+				n > 0 || msg.msg_controllen > 0 || (msg.msg_flags & MSG_CTRUNC);
 			return n;
 		}
 		if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
@@ -155,31 +186,38 @@ static ssize_t recv_by(int sock, void *buf, size_t size, uint64_t deadline)
 	}
 }
 
-static unsigned char read_request(int sock, uint64_t timeout_ms)
+int parser_read_request(int sock, uint64_t deadline, enum proto_op *ret_op)
 {
-	uint64_t deadline = now_ms() + timeout_ms;
 	/* One byte more than a request: a longer record shows up as a longer read (SEQPACKET
 	 * truncates the rest, never merges records). */
 	uint8_t buf[PROTO_REQUEST_SIZE + 1];
-	ssize_t n = recv_by(sock, buf, sizeof(buf), deadline);
+	bool record;
+	ssize_t n = recv_by(sock, buf, sizeof(buf), deadline, &record);
 	if (n < 0) {
-		return n == -ETIMEDOUT ? VERDICT_TIMEOUT : VERDICT_BAD;
+		return (int)n;
 	}
 	struct proto_request req;
 	if (proto_request_decode(buf, (size_t)n, &req) < 0) {
-		return VERDICT_BAD;
+		return -EBADMSG;
 	}
 	/* Exactly one request per connection: the runner half-closes after it, so the next read
-	 * must be the end. A second record, of any content, is refused. */
-	uint8_t extra;
-	n = recv_by(sock, &extra, 1, deadline);
+	 * must be the end. A second record of any length, an empty one too, is refused. */
+	n = recv_by(sock, buf, 1, deadline, &record);
 	if (n < 0) {
-		return n == -ETIMEDOUT ? VERDICT_TIMEOUT : VERDICT_BAD;
+		return (int)n;
 	}
-	if (n != 0) {
-		return VERDICT_BAD;
+	if (record) {
+		return -EBADMSG;
 	}
-	return req.op == PROTO_OP_INSTALL ? VERDICT_INSTALL : VERDICT_DECIDE;
+	/* The caller may hold a dup of sock and turn SO_PASSCRED off to pass an empty record off
+	 * as the end: then it is off now, and the request is refused. */
+	int on = 0;
+	socklen_t len = sizeof(on);
+	if (getsockopt(sock, SOL_SOCKET, SO_PASSCRED, &on, &len) < 0 || on != 1) {
+		return -EBADMSG;
+	}
+	*ret_op = req.op;
+	return 0;
 }
 
 _noreturn_ static void parser_child(int sock, int channel, const struct helper_settings *hs)
@@ -191,13 +229,17 @@ _noreturn_ static void parser_child(int sock, int channel, const struct helper_s
 	if (hs->probe_dropped) {
 		hs->probe_dropped();
 	}
-	if (parser_filter_load(sock, channel) < 0) {
+	if (parser_mark_records(sock) < 0 || parser_filter_load(sock, channel) < 0) {
 		_exit(11);
 	}
 	if (hs->probe_filtered) {
 		hs->probe_filtered();
 	}
-	unsigned char verdict = read_request(sock, hs->request_timeout_ms);
+	enum proto_op op;
+	int r = parser_read_request(sock, now_ms() + hs->request_timeout_ms, &op);
+	unsigned char verdict = r == 0            ? (unsigned char)op
+				: r == -ETIMEDOUT ? VERDICT_TIMEOUT
+						  : VERDICT_BAD;
 	if (write(channel, &verdict, 1) != 1) {
 		_exit(12);
 	}

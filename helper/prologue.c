@@ -147,23 +147,28 @@ int prologue_no_dump(void)
 	return 0;
 }
 
-static int set_limit(int resource, rlim_t soft, rlim_t hard)
+static int set_limit(int resource, rlim_t soft, rlim_t hard, rlim_t floor)
 {
-	struct rlimit want = {soft, hard};
+	struct rlimit want = {soft, hard}, cur;
 	if (setrlimit(resource, &want) == 0) {
 		return 0;
 	}
-	/* Some hosts (and sandboxes) refuse to raise a hard limit even to root. Then init's limits,
-	 * which no caller can touch, and at worst the soft limit raised to the hard one. */
-	struct rlimit init, cur;
-	if (prlimit(1, resource, NULL, &init) == 0 && setrlimit(resource, &init) == 0) {
-		return 0;
+	/* Without CAP_SYS_RESOURCE (Docker's default capability set) not even root may raise a
+	 * hard limit: the caller's stands. It is kept only when an install can run to its end
+	 * under it; init's limits are no way out (prlimit() on pid 1 needs that same capability
+	 * while our real uid is the caller's). */
+	if (errno != EPERM) {
+		return negative_errno();
 	}
 	if (getrlimit(resource, &cur) < 0) {
 		return negative_errno();
 	}
-	cur.rlim_cur = soft < cur.rlim_max ? soft : cur.rlim_max;
-	if (setrlimit(resource, &cur) < 0) {
+	if (cur.rlim_max < floor) {
+		return -EPERM;
+	}
+	want.rlim_max = cur.rlim_max;
+	want.rlim_cur = soft < cur.rlim_max ? soft : cur.rlim_max;
+	if (setrlimit(resource, &want) < 0) {
 		return negative_errno();
 	}
 	return 0;
@@ -171,47 +176,58 @@ static int set_limit(int resource, rlim_t soft, rlim_t hard)
 
 int prologue_rlimits(void)
 {
-	/* Limits the caller set (a file size of one block, a handful of fds) would make the install
-	 * fail half-way, leaving dpkg with half-unpacked packages. The package manager gets one
-	 * fixed set instead; raising a hard limit needs CAP_SYS_RESOURCE, which we still hold here.
-	 */
+	/* Limits the caller set survive exec and would reach apt-get and dpkg as root: a file size
+	 * of 0 kills dpkg with SIGXFSZ half-way through unpacking, which leaves a half-installed
+	 * package and a journal that breaks every later apt run on the host. The package manager
+	 * gets this table instead. Where a hard limit cannot be raised, one at least at the floor
+	 * is kept (soft raised as far as it goes), and one below it is refused (-EPERM). */
 	static const struct {
 		int resource;
-		rlim_t soft, hard;
+		rlim_t soft, hard, floor;
 	} limits[] = {
-		{RLIMIT_CPU, RLIM_INFINITY, RLIM_INFINITY},
-		{RLIMIT_FSIZE, RLIM_INFINITY, RLIM_INFINITY},
-		{RLIMIT_DATA, RLIM_INFINITY, RLIM_INFINITY},
-		{RLIMIT_STACK, 8u << 20, RLIM_INFINITY},
-		{RLIMIT_RSS, RLIM_INFINITY, RLIM_INFINITY},
-		{RLIMIT_NPROC, RLIM_INFINITY, RLIM_INFINITY},
-		{RLIMIT_NOFILE, 1024, 524288},
-		{RLIMIT_MEMLOCK, 8u << 20, 8u << 20},
-		{RLIMIT_AS, RLIM_INFINITY, RLIM_INFINITY},
-		{RLIMIT_LOCKS, RLIM_INFINITY, RLIM_INFINITY},
-		{RLIMIT_NICE, 0, 0},
-		{RLIMIT_RTPRIO, 0, 0},
-		{RLIMIT_RTTIME, RLIM_INFINITY, RLIM_INFINITY},
+		/* CPU time counts from before the exec: any limit would let the caller kill us
+		 * (SIGXCPU, then SIGKILL) in the middle of an install. */
+		{RLIMIT_CPU, RLIM_INFINITY, RLIM_INFINITY, RLIM_INFINITY},
+		{RLIMIT_RTTIME, RLIM_INFINITY, RLIM_INFINITY, RLIM_INFINITY},
+		{RLIMIT_FSIZE, RLIM_INFINITY, RLIM_INFINITY, RLIM_INFINITY},
+		{RLIMIT_DATA, RLIM_INFINITY, RLIM_INFINITY, RLIM_INFINITY},
+		{RLIMIT_AS, RLIM_INFINITY, RLIM_INFINITY, RLIM_INFINITY},
+		{RLIMIT_STACK, 8u << 20, RLIM_INFINITY, 8u << 20},
+		{RLIMIT_NOFILE, 1024, 524288, 1024},
+		{RLIMIT_NPROC, RLIM_INFINITY, RLIM_INFINITY, 4096},
+		{RLIMIT_SIGPENDING, 65536, 65536, 1024},
+		{RLIMIT_MSGQUEUE, 819200, 819200, 819200},
+		{RLIMIT_MEMLOCK, 8u << 20, 8u << 20, 64u << 10},
+		/* Linux enforces neither: set for a known state, any value will do. */
+		{RLIMIT_RSS, RLIM_INFINITY, RLIM_INFINITY, 0},
+		{RLIMIT_LOCKS, RLIM_INFINITY, RLIM_INFINITY, 0},
+		/* Lowering, which always works. */
+		{RLIMIT_NICE, 0, 0, 0},
+		{RLIMIT_RTPRIO, 0, 0, 0},
 	};
 	for (size_t i = 0; i < ARRAY_SIZE(limits); i++) {
-		int r = set_limit(limits[i].resource, limits[i].soft, limits[i].hard);
+		int r = set_limit(limits[i].resource, limits[i].soft, limits[i].hard,
+				  limits[i].floor);
 		if (r < 0) {
 			return r;
 		}
 	}
-	/* CPU time counts from before the exec, so a CPU limit the fallbacks above could not lift
-	 * would let the caller kill us (SIGXCPU, then SIGKILL) in the middle of an install. */
-	static const int time_limits[] = {RLIMIT_CPU, RLIMIT_RTTIME};
-	for (size_t i = 0; i < ARRAY_SIZE(time_limits); i++) {
-		struct rlimit cur;
-		if (getrlimit(time_limits[i], &cur) < 0) {
-			return negative_errno();
-		}
-		if (cur.rlim_cur != RLIM_INFINITY || cur.rlim_max != RLIM_INFINITY) {
-			return -EPERM;
-		}
-	}
 	return 0;
+}
+
+int prologue_oom(void)
+{
+	/* oom_score_adj survives exec, and any user may raise its own: at 1000 dpkg would be the
+	 * OOM killer's first victim, killed half-way through an unpack. Root's default instead.
+	 * Lowering it needs CAP_SYS_RESOURCE only below a floor set by a privileged writer (never
+	 * the caller): where that forbids 0, -EACCES, and the helper refuses. */
+	int fd = open("/proc/self/oom_score_adj", O_WRONLY | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0) {
+		return negative_errno();
+	}
+	int r = write(fd, "0", 1) == 1 ? 0 : negative_errno();
+	close(fd);
+	return r;
 }
 
 int prologue_sched(void)

@@ -22,6 +22,8 @@
 #define GRACE_MS (5 * 1000)
 /* apt retries the dpkg lock once a second for this long instead of failing at once. */
 #define DPKG_LOCK_TIMEOUT_S 120
+/* Each query of "is there anything to do". */
+#define QUERY_TIMEOUT_MS (60 * 1000)
 
 #ifndef HELPER_TEST_BUILD
 
@@ -30,12 +32,18 @@ int helper_settings_init(struct helper_settings *ret)
 	*ret = (struct helper_settings){
 		.apt_path = "/usr/bin/apt-get",
 		.dnf_path = "/usr/bin/dnf",
+		.dpkg_query_path = "/usr/bin/dpkg-query",
+		.apt_cache_path = "/usr/bin/apt-cache",
 		.lock_path = "/run/botdesk-helper.lock",
+		.pace_dir = "/run/botdesk-helper",
+		.log_path = "/var/log/botdesk-helper.log",
 		.apt_lists_dir = "/var/lib/apt/lists",
 		.forced_manager = -1,
 		.request_timeout_ms = REQUEST_TIMEOUT_MS,
 		.reply_timeout_ms = REPLY_TIMEOUT_MS,
 		.install_timeout_ms = INSTALL_TIMEOUT_MS,
+		.query_timeout_ms = QUERY_TIMEOUT_MS,
+		.install_interval_ms = PROTO_INSTALL_INTERVAL_S * 1000,
 		.grace_ms = GRACE_MS,
 		.dpkg_lock_timeout_s = DPKG_LOCK_TIMEOUT_S,
 	};
@@ -44,7 +52,7 @@ int helper_settings_init(struct helper_settings *ret)
 
 #else
 
-static char lock_path[4096], lists_dir[4096], extra_env[4200];
+static char lock_path[4096], pace_dir[4096], log_path[4096], lists_dir[4096], extra_env[4200];
 
 /* Probes prove the parser child's confinement from inside: each ends the child with a status
  * the test asserts. */
@@ -77,12 +85,18 @@ int helper_settings_init(struct helper_settings *ret)
 	struct helper_settings s = {
 		.apt_path = HELPER_STUB_PATH,
 		.dnf_path = HELPER_STUB_PATH,
+		.dpkg_query_path = HELPER_STUB_PATH,
+		.apt_cache_path = HELPER_STUB_PATH,
 		.lock_path = "/nonexistent/botdesk-helper-test.lock",
+		.pace_dir = "/nonexistent/botdesk-helper-test",
+		.log_path = "/nonexistent/botdesk-helper-test.log",
 		.apt_lists_dir = "/nonexistent",
 		.forced_manager = -1,
 		.request_timeout_ms = REQUEST_TIMEOUT_MS,
 		.reply_timeout_ms = REPLY_TIMEOUT_MS,
 		.install_timeout_ms = INSTALL_TIMEOUT_MS,
+		.query_timeout_ms = QUERY_TIMEOUT_MS,
+		.install_interval_ms = PROTO_INSTALL_INTERVAL_S * 1000,
 		.grace_ms = GRACE_MS,
 		.dpkg_lock_timeout_s = DPKG_LOCK_TIMEOUT_S,
 	};
@@ -92,9 +106,13 @@ int helper_settings_init(struct helper_settings *ret)
 			return -EINVAL;
 		}
 		snprintf(lock_path, sizeof(lock_path), "%s/helper.lock", dir);
+		snprintf(pace_dir, sizeof(pace_dir), "%s/pace", dir);
+		snprintf(log_path, sizeof(log_path), "%s/helper.log", dir);
 		snprintf(lists_dir, sizeof(lists_dir), "%s/lists", dir);
 		snprintf(extra_env, sizeof(extra_env), "BOTDESK_STUB_DIR=%s", dir);
 		s.lock_path = lock_path;
+		s.pace_dir = pace_dir;
+		s.log_path = log_path;
 		s.apt_lists_dir = lists_dir;
 		s.extra_env = extra_env;
 	}
@@ -119,7 +137,8 @@ int helper_settings_init(struct helper_settings *ret)
 	if (knob_ms("BOTDESK_HELPER_TEST_TIMEOUT", &s.install_timeout_ms) < 0 ||
 	    knob_ms("BOTDESK_HELPER_TEST_REQUEST_TIMEOUT", &s.request_timeout_ms) < 0 ||
 	    knob_ms("BOTDESK_HELPER_TEST_REPLY_TIMEOUT", &s.reply_timeout_ms) < 0 ||
-	    knob_ms("BOTDESK_HELPER_TEST_GRACE", &s.grace_ms) < 0) {
+	    knob_ms("BOTDESK_HELPER_TEST_GRACE", &s.grace_ms) < 0 ||
+	    knob_ms("BOTDESK_HELPER_TEST_INTERVAL", &s.install_interval_ms) < 0) {
 		return -EINVAL;
 	}
 	*ret = s;

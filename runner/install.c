@@ -625,6 +625,7 @@ static int outcome_error(const struct install_facts *f, const struct install_out
 {
 	switch (o->outcome) {
 	case PROTO_OK:
+	case PROTO_ALREADY_INSTALLED:
 		return 0;
 	case PROTO_NO_MANAGER:
 		return refusal(f, INSTALL_NO_MANAGER, NULL, err);
@@ -667,6 +668,18 @@ static int outcome_error(const struct install_facts *f, const struct install_out
 		return error_set(err, -ETIMEDOUT,
 				 "the install did not finish in time and was stopped; run 'botdesk "
 				 "install' again (the package manager resumes where it stopped)");
+	case PROTO_LIMITS:
+		return error_set(err, -EPERM,
+				 "botdesk-helper cannot undo the resource limits or the OOM score "
+				 "this session set (root lacks CAP_SYS_RESOURCE here, as in a "
+				 "container with the default capabilities): run 'botdesk install' "
+				 "as root, or from a session whose hard limits are not lowered");
+	case PROTO_TOO_SOON:
+		return error_set(err, -EAGAIN,
+				 "%s started an install less than %d seconds ago, and the helper "
+				 "starts at most one for each user in that time; run 'botdesk "
+				 "install' again in %d seconds",
+				 f->user, PROTO_INSTALL_INTERVAL_S, (int)o->detail);
 	case PROTO_BAD_REQUEST:
 	case PROTO_REQUEST_TIMEOUT:
 	case PROTO_INTERNAL:
@@ -713,13 +726,16 @@ int install_run(const struct settings *s, bool dry_run, FILE *out, struct error 
 	if (r < 0) {
 		return error_set(err, r, "cannot run %s: %s", s->helper, strerror(-r));
 	}
-	relay_end(&rl, o.outcome != PROTO_OK);
+	relay_end(&rl, o.outcome != PROTO_OK && o.outcome != PROTO_ALREADY_INSTALLED);
 	if ((r = outcome_error(&f, &o, s->helper, err)) < 0) {
 		return r;
 	}
 	if (dry_run) {
 		fprintf(out, "botdesk install would run, as root through %s (%s):\n  %s\n",
 			s->helper, proto_manager_name(o.manager), rl.command);
+	} else if (o.outcome == PROTO_ALREADY_INSTALLED) {
+		/* The helper ran nothing and took no lock: say so, it is no failure. */
+		fprintf(out, "The desktop's packages are already installed; nothing to do.\n");
 	} else {
 		fprintf(out, "The desktop's packages are installed.\n");
 	}

@@ -1,9 +1,9 @@
 /* A runner stand-in for the helper's tests: starts botdesk-helper the way botdesk does, or in
  * every hostile way a caller could (argc 0, closed stdio, the wrong thing on fd 3, stray fds, a
- * poisoned umask, tiny limits, blocked or ignored signals, a controlling terminal, interval
- * timers, a huge timer slack, idle scheduling, a dup of the helper's own socket end used to change
- * its options, to fill its queue or to stall its request), speaks the protocol (or sends raw
- * records), and prints what came back:
+ * poisoned umask, tiny limits, a raised OOM score, blocked or ignored signals, a controlling
+ * terminal, interval timers, a huge timer slack, idle scheduling, a dup of the helper's own
+ * socket end used to change its options, to fill its queue or to stall its request), speaks the
+ * protocol (or sends raw records), and prints what came back:
  *   line: TEXT / result: OUTCOME manager=M detail=D / exit: N / signal: N / exec-error: MSG
  * `bdh-client --serve NAME` listens on the abstract socket @NAME: a foreign peer for --fd3. */
 #include <errno.h>
@@ -45,8 +45,9 @@ struct opts {
 	struct {
 		int res;
 		rlim_t soft, hard;
-	} limits[8];
+	} limits[12];
 	size_t nlimits;
+	const char *oom; /* oom_score_adj to set, or NULL */
 };
 
 static _Noreturn void die(const char *what)
@@ -92,11 +93,20 @@ static int parse_limit(const char *spec, struct opts *o)
 	static const struct {
 		const char *name;
 		int res;
-	} names[] = {{"fsize", RLIMIT_FSIZE}, {"nofile", RLIMIT_NOFILE}, {"nproc", RLIMIT_NPROC},
-		     {"stack", RLIMIT_STACK}, {"core", RLIMIT_CORE},     {"cpu", RLIMIT_CPU},
-		     {"as", RLIMIT_AS},       {"data", RLIMIT_DATA}};
+	} names[] = {{"fsize", RLIMIT_FSIZE},
+		     {"nofile", RLIMIT_NOFILE},
+		     {"nproc", RLIMIT_NPROC},
+		     {"stack", RLIMIT_STACK},
+		     {"core", RLIMIT_CORE},
+		     {"cpu", RLIMIT_CPU},
+		     {"as", RLIMIT_AS},
+		     {"data", RLIMIT_DATA},
+		     {"sigpending", RLIMIT_SIGPENDING},
+		     {"msgqueue", RLIMIT_MSGQUEUE},
+		     {"rttime", RLIMIT_RTTIME},
+		     {"memlock", RLIMIT_MEMLOCK}};
 	const char *eq = strchr(spec, '=');
-	if (!eq || o->nlimits >= 8) {
+	if (!eq || o->nlimits >= sizeof(o->limits) / sizeof(o->limits[0])) {
 		return -1;
 	}
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
@@ -139,13 +149,13 @@ static int parse_octal(const char *s)
 
 static void usage(void)
 {
-	fprintf(stderr,
-		"usage: bdh-client [--op decide|install|none] [--raw HEX]... [--keep-open] "
-		"[--hold] [--argv normal|argc0|empty|extra] [--close-stdio] [--fd3 "
-		"socket|file|none|stream|dgram|foreign:NAME] [--many-fds] [--umask OCTAL] "
-		"[--rlimit RES=SOFT[:HARD]]... [--block-signals] [--ignore-signals] [--pty] "
-		"[--itimer MS] [--timerslack] [--sched-idle] [--dup-end] [--wedge] "
-		"[--stall-request] HELPER\n       bdh-client --serve NAME\n");
+	fprintf(stderr, "usage: bdh-client [--op decide|install|none] [--raw HEX]... [--keep-open] "
+			"[--hold] [--argv normal|argc0|empty|extra] [--close-stdio] [--fd3 "
+			"socket|file|none|stream|dgram|foreign:NAME] [--many-fds] [--umask OCTAL] "
+			"[--rlimit RES=SOFT[:HARD]]... [--oom SCORE] [--block-signals] "
+			"[--ignore-signals] [--pty] "
+			"[--itimer MS] [--timerslack] [--sched-idle] [--dup-end] [--wedge] "
+			"[--stall-request] HELPER\n       bdh-client --serve NAME\n");
 	exit(2);
 }
 
@@ -176,6 +186,8 @@ static void parse_args(int argc, char **argv, struct opts *o)
 				usage();
 			}
 			i++;
+		} else if (strcmp(a, "--oom") == 0 && v) {
+			o->oom = v, i++;
 		} else if (strcmp(a, "--keep-open") == 0) {
 			o->keep_open = true;
 		} else if (strcmp(a, "--hold") == 0) {
@@ -321,6 +333,14 @@ static _Noreturn void child(const struct opts *o, int sock, int pty_master)
 		if (setrlimit(o->limits[i].res, &rl) < 0) {
 			_exit(123);
 		}
+	}
+	if (o->oom) {
+		/* Any user may raise its own OOM score; it survives exec. */
+		int oom = open("/proc/self/oom_score_adj", O_WRONLY | O_CLOEXEC);
+		if (oom < 0 || write(oom, o->oom, strlen(o->oom)) < 0) {
+			_exit(127);
+		}
+		close(oom);
 	}
 	if (o->ignore_signals) {
 		for (int s = 1; s < NSIG; s++) {

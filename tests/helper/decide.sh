@@ -46,7 +46,7 @@ lacks() {
 # A member of group botdesk, with the setuid helper: the install can run; the helper names it.
 dry_run "$BD_USER_A" "$suid"
 [ "$rc" = 0 ] || { cat "$out" >&2; bd_fail "group member: dry run exited $rc"; }
-contains "would run, as root" "/usr/bin/apt-get" "--no-install-recommends install ${apt_pkgs[*]}"
+contains "would run, as root" "/usr/bin/apt-get" "--no-install-recommends --no-remove install ${apt_pkgs[*]}"
 
 # The same user under no_new_privs (a container's usual state): baked into the image.
 dry_run "$BD_USER_A" "$suid" setpriv --no-new-privs

@@ -14,7 +14,7 @@ bdh_on_exit 'rm -f "$out" "$ref"; [ -z "${server:-}" ] || kill "$server" 2>/dev/
 
 mapfile -t apt_pkgs < <(python3 "$BD_SRCDIR/policy/gen-policy.py" list "$BD_SRCDIR/policy/packages.tsv" apt)
 want_argv="$BDH_STUB -q -o DPkg::Lock::Timeout=120 -o Dpkg::Options::=--force-confdef"
-want_argv+=" -o Dpkg::Options::=--force-confold -o APT::Status-Fd=1 -y --no-install-recommends"
+want_argv+=" -o Dpkg::Options::=--force-confold -o APT::Status-Fd=1 -y --no-install-recommends --no-remove"
 want_argv+=" install ${apt_pkgs[*]}"
 
 poison=(
@@ -72,7 +72,8 @@ check_report() {
         "line: stub-stdin: devnull" \
         "line: stub-cwd: /" \
         "line: stub-limit: fsize -1 -1" \
-        "line: stub-limit: core 0 0"
+        "line: stub-limit: core 0 0" \
+        "line: stub-oom: 0"
     grep -Eq '^line: stub-session: pid=([0-9]+) sid=\1 pgid=\1$' "$out" ||
         bd_fail "the package manager is not the leader of a session of its own"
     bdh_expect_no "$out" "line: stub-tty: open" "hunter2" "/tmp/evil" "tr_TR"

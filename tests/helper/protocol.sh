@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Every malformed request is refused and nothing is installed: short, long, empty, bad magic, bad
-# version, unknown operation, each reserved byte set, several messages, none at all. Run against
+# version, unknown operation, each reserved byte set, several messages (an empty record counts:
+# it is not the end), none at all. Run against
 # the test build (the full privileged path, with a stub package manager that records any run) and,
 # for a few, against a real setuid copy used by a non-root group member.
 source "$BD_SRCDIR/tests/helper/helper-lib.sh"
@@ -57,6 +58,10 @@ done
 refused "$valid_install" "$valid_install"       # two requests
 refused "$decide$zeros" "$valid_install"        # two different requests
 refused "$valid_install" "00"                   # a request and a stray byte
+refused "$valid_install" ""                     # a request and an empty record
+refused "$decide$zeros" "" "$valid_install"     # request, empty record, request (the fuzzer's)
+refused "$valid_install" "" "" ""               # a request and empty records
+refused "" "$valid_install"                     # an empty record, then the request
 refused "$(printf 'ff%.0s' {1..16})"            # noise of the right size
 
 # No request within the bound: refused as a timeout, nothing installed.
@@ -84,6 +89,11 @@ for rec in "${valid_install:0:30}" "4244525102000200$zeros" "$install${zeros:0:1
     bdh_expect_no "$out" "line:"
 done
 bd_as "$BD_USER_A" "$BDH_CLIENT" --raw "$decide$zeros" --raw "$decide$zeros" "$suid" >"$out" 2>&1
+bdh_expect "$out" "result: bad-request manager=none detail=0" "exit: 4"
+# An empty record is a record, not the end: request, empty record, request; request, empty record.
+bd_as "$BD_USER_A" "$BDH_CLIENT" --raw "$decide$zeros" --raw "" --raw "$decide$zeros" "$suid" >"$out" 2>&1
+bdh_expect "$out" "result: bad-request manager=none detail=0" "exit: 4"
+bd_as "$BD_USER_A" "$BDH_CLIENT" --raw "$decide$zeros" --raw "" "$suid" >"$out" 2>&1
 bdh_expect "$out" "result: bad-request manager=none detail=0" "exit: 4"
 # And the well-formed decide answers with the command it would run.
 bd_as "$BD_USER_A" "$BDH_CLIENT" --raw "$decide$zeros" "$suid" >"$out" 2>&1

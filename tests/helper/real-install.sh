@@ -3,7 +3,9 @@
 # run by a non-root member of group botdesk, through the helper made setuid root, with the real
 # apt-get. A DPkg::Pre-Invoke hook (root's own apt configuration, written here, not something the
 # helper passes) records the capability sets of a process apt starts: the install works with the
-# cut bounding set, and a capability outside it (CAP_SYS_MODULE) is absent.
+# cut bounding set, and a capability outside it (CAP_SYS_MODULE) is absent. Then the package is
+# removed again and the same member asks at once: refused until a minute after the first install
+# (the helper's pace per uid), and nothing runs.
 source "$BD_SRCDIR/tests/helper/helper-lib.sh"
 bdh_need_root
 bdh_need_users
@@ -16,8 +18,12 @@ out=$(mktemp)
 state=$(bd_scratch "$BD_USER_A")
 caps=$(mktemp -p /run botdesk-test-caps.XXXXXX)
 hook=/etc/apt/apt.conf.d/99botdesk-test-caps
+# The member's pace starts afresh (CI's own install through the helper may be a moment ago), and
+# ends so: what this test leaves holds up nobody.
+stamp=/run/botdesk-helper/$(id -u "$BD_USER_A")
+rm -f "$stamp"
 cleanup() {
-    rm -f "$hook" "$caps" "$out"
+    rm -f "$hook" "$caps" "$out" "$stamp"
     rm -rf "$state"
     # Whatever happened, leave the package installed as it was.
     dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' ||
@@ -45,4 +51,16 @@ grep -qx $'CapBnd:\t'"$BDH_CAPBND" "$caps" || { cat "$caps" >&2; bd_fail "unexpe
 eff=$(sed -n 's/^CapEff:\t//p' "$caps")
 [ $(((16#$eff >> 16) & 1)) = 0 ] || bd_fail "CAP_SYS_MODULE is in the package manager's effective set"
 [ $(((16#$eff >> 0) & 1)) = 1 ] || bd_fail "CAP_CHOWN is missing: the install set was cut too far"
-echo "real-install: $pkg installed through the setuid helper by $BD_USER_A, without CAP_SYS_MODULE"
+
+# Again at once: too soon. The user is told when to retry; nothing runs (the package stays out).
+rm -f "$hook"
+dpkg -r "$pkg" >/dev/null
+set +e
+BOTDESK_HELPER=$suid BOTDESK_STATE_DIR=$state bd_as "$BD_USER_A" timeout 900 "$BOTDESK_BIN" install >"$out" 2>&1
+rc=$?
+set -e
+[ "$rc" = 1 ] || { cat "$out" >&2; bd_fail "a second install at once exited $rc"; }
+grep -Eq "again in [0-9]+ seconds" "$out" || { cat "$out" >&2; bd_fail "the refusal names no time to retry"; }
+! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' ||
+    bd_fail "the second install ran"
+echo "real-install: $pkg installed through the setuid helper by $BD_USER_A, without CAP_SYS_MODULE; a second install at once refused"

@@ -1,6 +1,6 @@
 /* The package manager of the helper's test build. It reports what it was started with (argv,
- * environment, fds, umask, limits, signals, credentials, capabilities, session, terminal,
- * scheduling, timer slack) on
+ * environment, fds, umask, limits, OOM score, signals, credentials, capabilities, session,
+ * terminal, scheduling, timer slack) on
  * stdout, which the helper relays to the test, then behaves as $BOTDESK_STUB_DIR/mode says. */
 #include <dirent.h>
 #include <errno.h>
@@ -90,9 +90,18 @@ static void report_limits(void)
 	static const struct {
 		const char *name;
 		int res;
-	} lims[] = {{"fsize", RLIMIT_FSIZE}, {"nofile", RLIMIT_NOFILE}, {"nproc", RLIMIT_NPROC},
-		    {"stack", RLIMIT_STACK}, {"core", RLIMIT_CORE},     {"cpu", RLIMIT_CPU},
-		    {"as", RLIMIT_AS},       {"data", RLIMIT_DATA}};
+	} lims[] = {{"fsize", RLIMIT_FSIZE},
+		    {"nofile", RLIMIT_NOFILE},
+		    {"nproc", RLIMIT_NPROC},
+		    {"stack", RLIMIT_STACK},
+		    {"core", RLIMIT_CORE},
+		    {"cpu", RLIMIT_CPU},
+		    {"as", RLIMIT_AS},
+		    {"data", RLIMIT_DATA},
+		    {"sigpending", RLIMIT_SIGPENDING},
+		    {"msgqueue", RLIMIT_MSGQUEUE},
+		    {"rttime", RLIMIT_RTTIME},
+		    {"memlock", RLIMIT_MEMLOCK}};
 	for (size_t i = 0; i < sizeof(lims) / sizeof(lims[0]); i++) {
 		struct rlimit rl;
 		getrlimit(lims[i].res, &rl);
@@ -100,6 +109,19 @@ static void report_limits(void)
 		       rl.rlim_cur == RLIM_INFINITY ? -1LL : (long long)rl.rlim_cur,
 		       rl.rlim_max == RLIM_INFINITY ? -1LL : (long long)rl.rlim_max);
 	}
+}
+
+static void report_oom(void)
+{
+	char buf[16] = "?";
+	FILE *f = fopen("/proc/self/oom_score_adj", "re");
+	if (f) {
+		if (fgets(buf, sizeof(buf), f)) {
+			buf[strcspn(buf, "\n")] = '\0';
+		}
+		fclose(f);
+	}
+	printf("stub-oom: %s\n", buf);
 }
 
 static void report_sched(void)
@@ -181,14 +203,65 @@ static bool has_arg(int argc, char **argv, const char *a)
 	return false;
 }
 
+/* The helper's "nothing to do" queries: dpkg-query -W -f=... PKGS and apt-cache policy PKGS,
+ * answered as $BOTDESK_STUB_DIR/installed says: all (every package installed at its candidate),
+ * upgradable (the first has a newer candidate), half (the first is unpacked, not configured),
+ * missing (the first is not installed); no file: none is. Each query is recorded in queried, not
+ * in ran: it is not a run of the package manager. */
+static int query(int argc, char **argv)
+{
+	const char *dir = getenv("BOTDESK_STUB_DIR");
+	char state[32] = "none", path[4096];
+	if (dir) {
+		snprintf(path, sizeof(path), "%s/installed", dir);
+		FILE *f = fopen(path, "re");
+		if (f) {
+			if (!fgets(state, sizeof(state), f)) {
+				state[0] = '\0';
+			}
+			state[strcspn(state, "\n")] = '\0';
+			fclose(f);
+		}
+		snprintf(path, sizeof(path), "%s/queried", dir);
+		FILE *q = fopen(path, "ae");
+		if (q) {
+			fprintf(q, "%s\n", argv[1]);
+			fclose(q);
+		}
+	}
+	bool dpkg = strcmp(argv[1], "-W") == 0;
+	if (strcmp(state, "none") == 0) {
+		return dpkg ? 1 : 0;
+	}
+	for (int i = dpkg ? 3 : 2; i < argc; i++) {
+		bool first = i == (dpkg ? 3 : 2);
+		bool missing = first && strcmp(state, "missing") == 0;
+		if (dpkg) {
+			const char *st = missing                               ? "un "
+					 : first && strcmp(state, "half") == 0 ? "iU "
+									       : "ii ";
+			printf("%s%s\n", st, argv[i]);
+		} else {
+			printf("%s:\n  Installed: %s\n  Candidate: %s\n  Version table:\n", argv[i],
+			       missing ? "(none)" : "1.0-1",
+			       first && strcmp(state, "upgradable") == 0 ? "1.1-1" : "1.0-1");
+		}
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (argc > 1 && (strcmp(argv[1], "-W") == 0 || strcmp(argv[1], "policy") == 0)) {
+		return query(argc, argv);
+	}
 	report_argv(argc, argv);
 	report_env();
 	report_fds();
 	report_status();
 	report_limits();
+	report_oom();
 	report_session();
 	report_sched();
 	char mode[64];

@@ -54,4 +54,6 @@ grep -Eq '^<85>.* botdesk-helper\[[0-9]+\]: uid=0 op=decide outcome=ok$' "$log" 
 grep -Eq '^<85>.* botdesk-helper\[[0-9]+\]: uid=0 op=install outcome=ok$' "$log" || bd_fail "no install record"
 grep -Eq '^<85>.* botdesk-helper\[[0-9]+\]: uid=0 op=- outcome=bad-request$' "$log" || bd_fail "no refusal record"
 bdh_expect_no "$log" hunter2 SECRET
+# Syslog took the lines: the fallback file (audit-file.sh) stays unwritten.
+[ ! -e "$work/stub/helper.log" ] || bd_fail "the fallback log was written although syslog listened"
 echo "syslog: uid, operation and outcome only"

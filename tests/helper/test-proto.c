@@ -164,10 +164,36 @@ static void test_reply_malformed(void **state)
 	assert_int_equal(proto_reply_encode(&res, buf), -EINVAL);
 }
 
+static void test_reply_version(void **state)
+{
+	/* Replies are at version 2 (the outcomes limits, already-installed, too-soon); requests
+	 * stay at 1. A reply of another version is refused as such, not misread. */
+	struct proto_reply in = {.kind = PROTO_REPLY_RESULT,
+				 .outcome = PROTO_TOO_SOON,
+				 .manager = PROTO_MANAGER_APT,
+				 .detail = 60},
+			   out;
+	uint8_t buf[PROTO_REPLY_SIZE];
+	assert_int_equal(proto_reply_encode(&in, buf), 0);
+	assert_int_equal(buf[4], 2);
+	assert_int_equal(buf[5], 0);
+	assert_int_equal(proto_reply_decode(buf, sizeof(buf), &out), 0);
+	assert_int_equal(out.outcome, PROTO_TOO_SOON);
+	assert_int_equal(out.detail, 60);
+	buf[4] = 1;
+	assert_int_equal(proto_reply_decode(buf, sizeof(buf), &out), -EPROTO);
+	uint8_t req[PROTO_REQUEST_SIZE];
+	valid_request(req, PROTO_OP_DECIDE);
+	assert_int_equal(req[4], 1);
+}
+
 static void test_names(void **state)
 {
 	assert_string_equal(proto_op_name(PROTO_OP_INSTALL), "install");
 	assert_string_equal(proto_outcome_name(PROTO_NOT_IN_REPOS), "not-in-repos");
+	assert_string_equal(proto_outcome_name(PROTO_LIMITS), "limits");
+	assert_string_equal(proto_outcome_name(PROTO_ALREADY_INSTALLED), "already-installed");
+	assert_string_equal(proto_outcome_name(PROTO_TOO_SOON), "too-soon");
 	assert_string_equal(proto_outcome_name(PROTO_OUTCOME_COUNT), "unknown");
 	assert_string_equal(proto_manager_name(PROTO_MANAGER_APT), "apt");
 	for (int o = 0; o < PROTO_OUTCOME_COUNT; o++) {
@@ -187,6 +213,7 @@ int main(void)
 		cmocka_unit_test(test_reply_line_truncated),
 		cmocka_unit_test(test_reply_result_roundtrip),
 		cmocka_unit_test(test_reply_malformed),
+		cmocka_unit_test(test_reply_version),
 		cmocka_unit_test(test_names),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

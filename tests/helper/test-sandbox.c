@@ -40,14 +40,19 @@ static void allowed_then_getpid(int sock, int channel)
 		_exit(90);
 	}
 	char c;
-	/* pselect, the clock, recv on sock and write on channel are allowed... */
+	struct iovec iov = {.iov_base = &c, .iov_len = 1};
+	struct msghdr msg = {.msg_iov = &iov, .msg_iovlen = 1};
+	int v;
+	socklen_t len = sizeof(v);
+	/* pselect, the clock, recvmsg and getsockopt on sock and write on channel are allowed... */
 	fd_set in;
 	FD_ZERO(&in);
 	FD_SET(sock, &in);
 	struct timespec ts = {.tv_sec = 10};
 	if (pselect(sock + 1, &in, NULL, NULL, &ts, NULL) != 1 ||
 	    syscall(SYS_clock_gettime, CLOCK_MONOTONIC, &ts) != 0 ||
-	    recv(sock, &c, 1, MSG_DONTWAIT) != 1 || write(channel, &c, 1) != 1) {
+	    getsockopt(sock, SOL_SOCKET, SO_PASSCRED, &v, &len) != 0 ||
+	    recvmsg(sock, &msg, MSG_DONTWAIT) != 1 || write(channel, &c, 1) != 1) {
 		_exit(91);
 	}
 	/* ...anything else is not. */
@@ -60,10 +65,34 @@ static void read_sock(int sock, int channel)
 	if (parser_filter_load(sock, channel) < 0) {
 		_exit(90);
 	}
-	/* Only recv, which can be told not to wait: read() would block as the socket says. */
+	/* Only recvmsg, which can be told not to wait: read() would block as the socket says. */
 	char c;
 	(void)!read(sock, &c, 1);
 	_exit(97);
+}
+
+static void recv_sock(int sock, int channel)
+{
+	if (parser_filter_load(sock, channel) < 0) {
+		_exit(90);
+	}
+	/* recv() is recvfrom(), which brings no credentials: an empty record would look like the
+	 * end. */
+	char c;
+	(void)!recv(sock, &c, 1, MSG_DONTWAIT);
+	_exit(98);
+}
+
+static void option_elsewhere(int sock, int channel)
+{
+	if (parser_filter_load(sock, channel) < 0) {
+		_exit(90);
+	}
+	/* getsockopt() on another fd than sock. */
+	int v;
+	socklen_t len = sizeof(v);
+	(void)!getsockopt(channel, SOL_SOCKET, SO_TYPE, &v, &len);
+	_exit(99);
 }
 
 static void write_elsewhere(int sock, int channel)
@@ -107,9 +136,11 @@ static void x32_read(int sock, int channel)
 	if (parser_filter_load(sock, channel) < 0) {
 		_exit(90);
 	}
-	/* recvfrom() on the allowed fd, numbered as an x32 system call. */
+	/* recvmsg() on the allowed fd, numbered as an x32 system call. */
 	char c;
-	(void)!syscall(0x40000000 | SYS_recvfrom, sock, &c, 1, MSG_DONTWAIT, NULL, NULL);
+	struct iovec iov = {.iov_base = &c, .iov_len = 1};
+	struct msghdr msg = {.msg_iov = &iov, .msg_iovlen = 1};
+	(void)!syscall(0x40000000 | SYS_recvmsg, sock, &msg, MSG_DONTWAIT);
 	_exit(96);
 }
 
@@ -136,7 +167,7 @@ static void test_filter_other_abis(void **state)
 }
 #endif
 
-static void test_filter_allows_only_recv_write(void **state)
+static void test_filter_allows_only_its_calls(void **state)
 {
 	int in[2], out[2];
 	assert_int_equal(socketpair(AF_UNIX, SOCK_SEQPACKET, 0, in), 0);
@@ -152,6 +183,9 @@ static void test_filter_allows_only_recv_write(void **state)
 	st = in_child(read_sock, in[0], out[1]);
 	assert_true(WIFSIGNALED(st));
 	assert_int_equal(WTERMSIG(st), SIGSYS);
+	st = in_child(recv_sock, in[0], out[1]);
+	assert_true(WIFSIGNALED(st));
+	assert_int_equal(WTERMSIG(st), SIGSYS);
 	close(in[0]), close(in[1]), close(out[0]), close(out[1]);
 }
 
@@ -163,6 +197,9 @@ static void test_filter_checks_fds(void **state)
 	assert_true(WIFSIGNALED(st));
 	assert_int_equal(WTERMSIG(st), SIGSYS);
 	st = in_child(open_file, p[0], p[1]);
+	assert_true(WIFSIGNALED(st));
+	assert_int_equal(WTERMSIG(st), SIGSYS);
+	st = in_child(option_elsewhere, p[0], p[1]);
 	assert_true(WIFSIGNALED(st));
 	assert_int_equal(WTERMSIG(st), SIGSYS);
 	close(p[0]), close(p[1]);
@@ -215,7 +252,7 @@ static void test_drop(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_filter_allows_only_recv_write),
+		cmocka_unit_test(test_filter_allows_only_its_calls),
 		cmocka_unit_test(test_filter_checks_fds),
 		cmocka_unit_test(test_filter_other_abis),
 		cmocka_unit_test(test_drop),
