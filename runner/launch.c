@@ -30,9 +30,9 @@ static const char *const removed_vars[] = {
 };
 static const char *const credential_suffixes[] = {"_TOKEN", "_SECRET", "_API_KEY", "_PASSWORD"};
 static const char *const contract_vars[] = {
-	"BOTDESK_PROFILE",  "BOTDESK_DISPLAY_NUM", "BOTDESK_SOCKET",
-	"BOTDESK_XAUTH",    "BOTDESK_ENV_FILE",    "BOTDESK_CONFIG_HOME",
-	"BOTDESK_GEOMETRY", "BOTDESK_X_LOCK_DIR",  "BOTDESK_BROWSER",
+	"BOTDESK_PROFILE",  "BOTDESK_DISPLAY_NUM",  "BOTDESK_SOCKET",      "BOTDESK_XAUTH",
+	"BOTDESK_ENV_FILE", "BOTDESK_CONFIG_HOME",  "BOTDESK_GEOMETRY",    "BOTDESK_X_LOCK_DIR",
+	"BOTDESK_BROWSER",  "BOTDESK_IDLE_STOP_MS", "BOTDESK_VIEW_SOCKET", "BOTDESK_VIEW_GID",
 };
 
 static bool name_is(const char *entry, size_t name_len, const char *name)
@@ -113,6 +113,13 @@ char **launch_environment(const char *const *envp, const struct settings *s,
 	ADD("BOTDESK_X_LOCK_DIR=%s", s->x_lock_dir);
 	if (s->browser) {
 		ADD("BOTDESK_BROWSER=%s", s->browser);
+	}
+	ADD("BOTDESK_IDLE_STOP_MS=%llu", (unsigned long long)s->idle_stop_ms);
+	if (s->view_dir) {
+		ADD("BOTDESK_VIEW_SOCKET=%s/%s.sock", s->view_dir, p->name);
+	}
+	if (s->view_group) {
+		ADD("BOTDESK_VIEW_GID=%u", s->view_gid);
 	}
 #undef ADD
 	return env;

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include "config.h"
 #include "control.h"
@@ -210,8 +211,10 @@ static int cmd_stop(struct cli *c, int argc, char **argv)
 	 * successful stop, so a failed one never takes control from a human. */
 	struct lease l;
 	bool changed;
-	if (c->p.dirfd >= 0 && control_set(&c->p, LEASE_AGENT, NULL, &l, &changed, &c->err) < 0) {
-		log_warn("%s", c->err.msg);
+	if (c->p.dirfd >= 0 &&
+	    (r = lease_set_at(c->p.dirfd, LEASE_AGENT, NULL, time(NULL), &l, &changed)) < 0) {
+		log_warn("cannot hand the lease of profile '%s' back to the agent: %s", c->p.name,
+			 strerror(-r));
 	}
 	if (o.json) {
 		struct json j;
