@@ -216,6 +216,10 @@ static int cmd_stop(struct cli *c, int argc, char **argv)
 		log_warn("cannot hand the lease of profile '%s' back to the agent: %s", c->p.name,
 			 strerror(-r));
 	}
+	/* The confirmation of a gate that is gone confirms nothing for the next desktop. */
+	if (c->p.dirfd >= 0) {
+		(void)unlink_at_if_exists(c->p.dirfd, LEASE_APPLIED_FILE);
+	}
 	if (o.json) {
 		struct json j;
 		json_begin(&j, stdout);
