@@ -10,7 +10,7 @@ FROM debian:12 AS build
 RUN apt-get update \
     && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
        build-essential meson ninja-build pkg-config python3 \
-       libseccomp-dev libcap-dev libx11-dev libxau-dev libxext-dev libpng-dev \
+       libseccomp-dev libcap-dev libx11-dev libxau-dev libxext-dev libxrandr-dev libpng-dev \
     && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY . .
@@ -22,7 +22,7 @@ RUN meson setup /build --prefix=/usr --buildtype=release -Dtests=disabled \
 FROM debian:12-slim AS runtime
 RUN apt-get update \
     && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
-       libseccomp2 libcap2 libx11-6 libxau6 libxext6 libpng16-16 ca-certificates \
+       libseccomp2 libcap2 libx11-6 libxau6 libxext6 libxrandr2 libpng16-16 ca-certificates \
     && rm -rf /var/lib/apt/lists/*
 
 # The desktop layer comes before botdesk itself, so a code change does not reinstall it.

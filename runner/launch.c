@@ -31,9 +31,10 @@ static const char *const removed_vars[] = {
 	"DISPLAY", "XAUTHORITY", "WAYLAND_DISPLAY", "DBUS_SESSION_BUS_ADDRESS", "SESSION_MANAGER",
 };
 static const char *const contract_vars[] = {
-	"BOTDESK_PROFILE",  "BOTDESK_DISPLAY_NUM", "BOTDESK_SOCKET",   "BOTDESK_XAUTH",
-	"BOTDESK_ENV_FILE", "BOTDESK_CONFIG_HOME", "BOTDESK_GEOMETRY", "BOTDESK_X_LOCK_DIR",
-	"BOTDESK_BROWSER",  "BOTDESK_PASS_ENV",
+	"BOTDESK_PROFILE",  "BOTDESK_DISPLAY_NUM",  "BOTDESK_SOCKET",      "BOTDESK_XAUTH",
+	"BOTDESK_ENV_FILE", "BOTDESK_CONFIG_HOME",  "BOTDESK_GEOMETRY",    "BOTDESK_X_LOCK_DIR",
+	"BOTDESK_BROWSER",  "BOTDESK_IDLE_STOP_MS", "BOTDESK_VIEW_SOCKET", "BOTDESK_VIEW_GID",
+	"BOTDESK_PASS_ENV",
 };
 
 static bool name_is(const char *entry, size_t name_len, const char *name)
@@ -117,6 +118,13 @@ char **launch_environment(const char *const *envp, const struct settings *s,
 	}
 	if (s->pass_env) {
 		ADD("BOTDESK_PASS_ENV=%s", s->pass_env);
+	}
+	ADD("BOTDESK_IDLE_STOP_MS=%llu", (unsigned long long)s->idle_stop_ms);
+	if (s->view_dir) {
+		ADD("BOTDESK_VIEW_SOCKET=%s/%s.sock", s->view_dir, p->name);
+	}
+	if (s->view_group) {
+		ADD("BOTDESK_VIEW_GID=%u", s->view_gid);
 	}
 #undef ADD
 	return env;

@@ -1,13 +1,16 @@
 /* botdesk: one headless desktop per profile. The only place that prints results, turns errors
- * into messages and picks exit codes: 0 success, 1 failure, 2 usage, 3 not running. */
+ * into messages and picks exit codes: 0 success, 1 failure, 2 usage, 3 not running, 4 a human
+ * holds the desktop. */
 #include <fcntl.h>
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include "config.h"
+#include "control.h"
 #include "desktop.h"
 #include "doctor.h"
 #include "error.h"
@@ -24,6 +27,8 @@
 
 #define EXIT_USAGE 2
 #define EXIT_NOT_RUNNING 3
+/* Every agent-side action while a human holds the lease (or it cannot be read). */
+#define EXIT_HUMAN 4
 
 /* start's default --wait: a desktop is up in about a second; a loaded host can take far longer. */
 #define DEFAULT_WAIT_MS 30000
@@ -51,9 +56,13 @@ static const char usage_text[] =
 	"  install [--dry-run]               install the desktop's packages, or say who must\n"
 	"  thumbnail [--max WxH] [--output FILE]  a PNG of the screen (default 960x600)\n"
 	"  doctor                            what this host lacks, and the fix for each\n"
+	"  take [--reason TEXT] [--json]     a human takes control of the desktop\n"
+	"  release [--json]                  hand control back to the agent\n"
+	"  lease [--json]                    who controls the desktop\n"
 	"\n"
 	"The profile is --profile, else $BOTDESK_PROFILE, else 'default'.\n"
-	"Exit status: 0 success, 1 failure, 2 usage error, 3 not running.\n"
+	"Exit status: 0 success, 1 failure, 2 usage error, 3 not running, 4 a human holds the\n"
+	"desktop (env, exec and thumbnail are the agent's actions).\n"
 	"See botdesk(1) and docs/CLI.md.\n";
 
 static int usage_error(const char *fmt, ...) _printf_(1, 2);
@@ -198,6 +207,19 @@ static int cmd_stop(struct cli *c, int argc, char **argv)
 	if (r < 0) {
 		return fail(c, r);
 	}
+	/* Nothing is left to hold: the next desktop starts in the agent's hands. Only after a
+	 * successful stop, so a failed one never takes control from a human. */
+	struct lease l;
+	bool changed;
+	if (c->p.dirfd >= 0 &&
+	    (r = lease_set_at(c->p.dirfd, LEASE_AGENT, NULL, time(NULL), &l, &changed)) < 0) {
+		log_warn("cannot hand the lease of profile '%s' back to the agent: %s", c->p.name,
+			 strerror(-r));
+	}
+	/* The confirmation of a gate that is gone confirms nothing for the next desktop. */
+	if (c->p.dirfd >= 0) {
+		(void)unlink_at_if_exists(c->p.dirfd, LEASE_APPLIED_FILE);
+	}
 	if (o.json) {
 		struct json j;
 		json_begin(&j, stdout);
@@ -237,6 +259,17 @@ static int need_running(struct cli *c, struct desktop_probe *probe)
 	return 0;
 }
 
+/* 0 when the agent may act on the desktop, else exit 4 with the reason. */
+static int need_agent(struct cli *c)
+{
+	struct lease l;
+	if (control_need_agent(&c->p, &l, &c->err) < 0) {
+		log_error("%s", c->err.msg);
+		return EXIT_HUMAN;
+	}
+	return 0;
+}
+
 static int cmd_env(struct cli *c, int argc, char **argv)
 {
 	struct opts o;
@@ -245,7 +278,7 @@ static int cmd_env(struct cli *c, int argc, char **argv)
 		return r;
 	}
 	struct desktop_probe probe;
-	if ((r = need_running(c, &probe))) {
+	if ((r = need_running(c, &probe)) || (r = need_agent(c))) {
 		return r;
 	}
 	for (size_t i = 0; i < probe.env.n; i++) {
@@ -271,7 +304,7 @@ static int cmd_exec(struct cli *c, int argc, char **argv)
 		return r;
 	}
 	struct desktop_probe probe;
-	if ((r = need_running(c, &probe))) {
+	if ((r = need_running(c, &probe)) || (r = need_agent(c))) {
 		return r;
 	}
 	if ((r = desktop_verify_server(&c->settings, &c->p, &probe, &c->err)) < 0) {
@@ -375,7 +408,7 @@ static int cmd_thumbnail(struct cli *c, int argc, char **argv)
 	}
 	/* Decided from files alone: no X connection is opened for a desktop that is not ours. */
 	struct desktop_probe probe;
-	if ((r = need_running(c, &probe))) {
+	if ((r = need_running(c, &probe)) || (r = need_agent(c))) {
 		return r;
 	}
 	if ((r = desktop_verify_server(&c->settings, &c->p, &probe, &c->err)) < 0) {
@@ -434,15 +467,104 @@ static int cmd_install(struct cli *c, int argc, char **argv)
 	return r < 0 ? fail(c, r) : 0;
 }
 
+static void print_lease(struct cli *c, const struct lease *l, bool json)
+{
+	if (json) {
+		control_print_json(c->p.name, l, stdout);
+	} else {
+		control_print_text(c->p.name, l, stdout);
+	}
+}
+
+static int cmd_take(struct cli *c, int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{"reason", required_argument, NULL, 'r'},
+		{"json", no_argument, NULL, 'j'},
+		{NULL, 0, NULL, 0},
+	};
+	const char *reason = NULL;
+	bool json = false;
+	optind = 1;
+	opterr = 0;
+	int ch;
+	while ((ch = getopt_long(argc, argv, "+", longopts, NULL)) != -1) {
+		if (ch == 'r' && lease_reason_valid(optarg)) {
+			reason = optarg;
+		} else if (ch == 'r') {
+			return usage_error("--reason takes at most %d characters of one line",
+					   LEASE_REASON_MAX);
+		} else if (ch == 'j') {
+			json = true;
+		} else {
+			return usage_error("unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind < argc) {
+		return usage_error("unexpected argument '%s'", argv[optind]);
+	}
+	int r = setup(c, true);
+	struct lease l;
+	bool changed;
+	if (r || (r = control_set(&c->p, LEASE_HUMAN, reason, &l, &changed, &c->err)) < 0) {
+		return r < 0 ? fail(c, r) : r;
+	}
+	print_lease(c, &l, json);
+	return 0;
+}
+
+static int cmd_release(struct cli *c, int argc, char **argv)
+{
+	struct opts o;
+	int r = parse_opts(argc, argv, "release", false, false, &o);
+	if (r || (r = setup(c, true))) {
+		return r;
+	}
+	struct lease l;
+	bool changed;
+	r = control_set(&c->p, LEASE_AGENT, NULL, &l, &changed, &c->err);
+	if (r < 0) {
+		return fail(c, r);
+	}
+	/* Returns once the desktop has applied the hand-back, so the agent's next action finds
+	 * the viewers' input gated and the screen at its configured size. */
+	struct desktop_probe probe;
+	desktop_probe(&c->p, &probe);
+	if (changed && probe.running &&
+	    control_wait_applied(&c->p, l.epoch, CONTROL_APPLIED_WAIT_MS) < 0) {
+		log_warn("the desktop of profile '%s' has not confirmed the hand-back within %d s: "
+			 "its screen may not be back at its configured size yet; see %s/%s",
+			 c->p.name, CONTROL_APPLIED_WAIT_MS / 1000, c->p.dir, STATE_LOG);
+	}
+	print_lease(c, &l, o.json);
+	return 0;
+}
+
+static int cmd_lease(struct cli *c, int argc, char **argv)
+{
+	struct opts o;
+	int r = parse_opts(argc, argv, "lease", false, false, &o);
+	if (r || (r = setup(c, false))) {
+		return r;
+	}
+	struct lease l = {.holder = LEASE_AGENT};
+	if (c->p.dirfd >= 0) {
+		(void)lease_read_at(c->p.dirfd, &l);
+	}
+	print_lease(c, &l, o.json);
+	return 0;
+}
+
 struct command {
 	const char *name;
 	int (*run)(struct cli *c, int argc, char **argv);
 };
 
 static const struct command commands[] = {
-	{"start", cmd_start}, {"stop", cmd_stop},     {"status", cmd_status},
-	{"env", cmd_env},     {"exec", cmd_exec},     {"install", cmd_install},
-	{"run", cmd_run},     {"doctor", cmd_doctor}, {"thumbnail", cmd_thumbnail},
+	{"start", cmd_start}, {"stop", cmd_stop},       {"status", cmd_status},
+	{"env", cmd_env},     {"exec", cmd_exec},       {"install", cmd_install},
+	{"run", cmd_run},     {"doctor", cmd_doctor},   {"thumbnail", cmd_thumbnail},
+	{"take", cmd_take},   {"release", cmd_release}, {"lease", cmd_lease},
 };
 
 int main(int argc, char **argv)

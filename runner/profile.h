@@ -11,6 +11,9 @@
 /* The files of a profile's directory. */
 #define STATE_DISPLAY "display"
 #define STATE_SOCKET "rfb.sock"
+#define STATE_VIEW_SOCKET "view.sock"
+/* Xvnc's own RFB socket: only the session's gate connects to it. */
+#define STATE_XVNC_SOCKET "xvnc.sock"
 #define STATE_XAUTHORITY "Xauthority"
 #define STATE_ENV "env"
 #define STATE_PIDFILE "launcher.pid"

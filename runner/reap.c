@@ -69,7 +69,13 @@ static bool names_socket(pid_t pid, const char *socket_path, int *ret_display)
 	if (proc_cmdline_read(pid, &cmd, &len) < 0) {
 		return false;
 	}
-	if (!reap_cmdline_is_our_server(cmd, len, socket_path)) {
+	/* Xvnc serves the gate on xvnc.sock beside rfb.sock; a server of an older botdesk still
+	 * names rfb.sock itself. */
+	char xvnc[4096];
+	snprintf(xvnc, sizeof(xvnc), "%.*s%s", (int)(strrchr(socket_path, '/') + 1 - socket_path),
+		 socket_path, STATE_XVNC_SOCKET);
+	if (!reap_cmdline_is_our_server(cmd, len, socket_path) &&
+	    !reap_cmdline_is_our_server(cmd, len, xvnc)) {
 		return false;
 	}
 	if (ret_display) {

@@ -1,6 +1,7 @@
 #include "settings.h"
 
 #include <fcntl.h>
+#include <grp.h>
 #include <pwd.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -34,6 +35,9 @@ enum {
 	S_BROWSER,
 	S_PACKAGE_MANAGER,
 	S_PASS_ENV,
+	S_IDLE_STOP,
+	S_VIEW_GROUP,
+	S_VIEW_DIR,
 	S_COUNT,
 };
 
@@ -52,12 +56,17 @@ static const struct setting_def defs[S_COUNT] = {
 	[S_BROWSER] = {"BOTDESK_BROWSER", "browser", NULL},
 	[S_PACKAGE_MANAGER] = {"BOTDESK_PACKAGE_MANAGER", "package_manager", "auto"},
 	[S_PASS_ENV] = {"BOTDESK_PASS_ENV", "pass_env", NULL},
+	[S_IDLE_STOP] = {"BOTDESK_IDLE_STOP_MINUTES", "idle_stop_minutes", "30"},
+	[S_VIEW_GROUP] = {"BOTDESK_VIEW_GROUP", "view_group", NULL},
+	[S_VIEW_DIR] = {"BOTDESK_VIEW_DIR", "view_dir", NULL},
 };
 
 /* The largest display number we hand out: far below where X's TCP port arithmetic breaks. */
 #define DISPLAY_MAX 32767
 #define GEOMETRY_MIN 64
 #define GEOMETRY_MAX 8192
+/* The longest idle stop, in thousandths of a minute: a week. */
+#define IDLE_STOP_MAX (7ULL * 24 * 60 * 1000)
 
 static char *xasprintf(const char *fmt, ...) _printf_(1, 2);
 static char *xasprintf(const char *fmt, ...)
@@ -244,6 +253,46 @@ static char *default_alloc_lock(void)
 	return NULL;
 }
 
+/* The group that may watch, and the directory its members can reach the door through. */
+static int validate_view(struct settings *s, char *values[S_COUNT], struct error *err)
+{
+	const char *g = values[S_VIEW_GROUP];
+	const char *dir = values[S_VIEW_DIR];
+	if (dir) {
+		int r = need_absolute(err, S_VIEW_DIR, dir);
+		if (r < 0) {
+			return r;
+		}
+		s->view_dir = strdup(dir);
+		if (!s->view_dir) {
+			return -ENOMEM;
+		}
+	}
+	if (!g) {
+		return 0;
+	}
+	unsigned gid;
+	struct group *gr = getgrnam(g);
+	if (gr) {
+		gid = (unsigned)gr->gr_gid;
+	} else if (parse_uint_range(g, 0, 0x7fffffff, &gid) < 0) {
+		return setting_error(err, S_VIEW_GROUP, g, "no such group");
+	}
+	if (gid == 0) {
+		return setting_error(err, S_VIEW_GROUP, g,
+				     "root's group may not be the view group");
+	}
+	/* The profile's directory is private (0700): a group can only reach a door elsewhere. */
+	if (!dir) {
+		return setting_error(err, S_VIEW_GROUP, g,
+				     "it needs BOTDESK_VIEW_DIR (view_dir): a directory of yours "
+				     "that the group can enter, where the view sockets go");
+	}
+	s->view_gid = gid;
+	s->view_group = true;
+	return 0;
+}
+
 static int validate(struct settings *s, char *values[S_COUNT], struct error *err)
 {
 	int r;
@@ -315,6 +364,18 @@ static int validate(struct settings *s, char *values[S_COUNT], struct error *err
 		return setting_error(err, S_PASS_ENV, values[S_PASS_ENV], why);
 	}
 	s->pass_env = TAKE_PTR(values[S_PASS_ENV]);
+	if ((r = validate_view(s, values, err)) < 0) {
+		return r;
+	}
+	/* Minutes, with up to three decimals (a test's desktop stops after seconds). */
+	uint64_t milli_minutes;
+	r = parse_seconds_ms(values[S_IDLE_STOP], IDLE_STOP_MAX, &milli_minutes);
+	if (r < 0) {
+		return setting_error(err, S_IDLE_STOP, values[S_IDLE_STOP],
+				     "expected minutes up to a week, e.g. 30 or 0.5 (0 never stops "
+				     "an unused desktop)");
+	}
+	s->idle_stop_ms = milli_minutes * 60;
 	s->launcher = TAKE_PTR(values[S_LAUNCHER]);
 	s->x_lock_dir = TAKE_PTR(values[S_X_LOCK_DIR]);
 	s->x_unix_table = TAKE_PTR(values[S_X_UNIX_TABLE]);
@@ -391,5 +452,6 @@ void settings_free(struct settings *s)
 	free(s->pass_env);
 	free(s->package_manager);
 	free(s->search_path);
+	free(s->view_dir);
 	*s = (struct settings){0};
 }

@@ -2,6 +2,7 @@
  * validated once. Nothing below this module reads the environment. */
 #pragma once
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "error.h"
@@ -28,6 +29,10 @@ struct settings {
 	char *search_path;     /* PATH, where required programs are looked for */
 	char *pass_env; /* BOTDESK_PASS_ENV: names of the caller's variables the desktop may have on
 			   top of the benign fixed list (common/envallow.h), or NULL */
+	uint64_t idle_stop_ms; /* BOTDESK_IDLE_STOP_MINUTES, default 30 min; 0 never stops */
+	bool view_group;       /* BOTDESK_VIEW_GROUP is set: watchers of that group */
+	unsigned view_gid;
+	char *view_dir; /* BOTDESK_VIEW_DIR: where view sockets go instead of the profile's dir */
 };
 
 int settings_load(struct settings *ret, struct error *err);

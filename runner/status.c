@@ -8,12 +8,38 @@
 #include "json.h"
 #include "programs.h"
 
+/* The lease, the watchers' door and when the idle stop is due, for a running desktop. */
+static void status_gather_control(const struct settings *s, struct profile *p, struct status *st)
+{
+	struct stat sb;
+	if (s->view_dir) {
+		snprintf(st->view_socket, sizeof(st->view_socket), "%s/%s.sock", s->view_dir,
+			 p->name);
+	} else if (fstatat(p->dirfd, STATE_VIEW_SOCKET, &sb, AT_SYMLINK_NOFOLLOW) == 0) {
+		snprintf(st->view_socket, sizeof(st->view_socket), "%s/%s", p->dir,
+			 STATE_VIEW_SOCKET);
+	}
+	if (s->idle_stop_ms && st->lease.holder == LEASE_AGENT && st->idle_seconds >= 0) {
+		int64_t left = (int64_t)(s->idle_stop_ms / 1000) - st->idle_seconds;
+		st->stop_in_seconds = left > 0 ? left : 0;
+	}
+}
+
 void status_gather(const struct settings *s, struct profile *p, const struct desktop_probe *probe,
 		   struct status *ret)
 {
 	struct status *st = ret;
-	*st = (struct status){
-		.profile = p->name, .supported = true, .geometry = s->geometry, .idle_seconds = -1};
+	*st = (struct status){.profile = p->name,
+			      .supported = true,
+			      .geometry = s->geometry,
+			      .idle_seconds = -1,
+			      .lease = {.holder = LEASE_AGENT},
+			      .idle_stop_seconds =
+				      s->idle_stop_ms ? (int64_t)(s->idle_stop_ms / 1000) : -1,
+			      .stop_in_seconds = -1};
+	if (p->dirfd >= 0) {
+		(void)lease_read_at(p->dirfd, &st->lease);
+	}
 	st->n_missing = programs_missing(s->search_path, st->missing);
 	st->running = probe->running;
 	st->pid = probe->launcher_live ? probe->launcher.pid : 0;
@@ -25,6 +51,7 @@ void status_gather(const struct settings *s, struct profile *p, const struct des
 			snprintf(st->socket, sizeof(st->socket), "%s/%s", p->dir, STATE_SOCKET);
 		}
 		st->idle_seconds = desktop_idle_seconds(p);
+		status_gather_control(s, p, st);
 	}
 	memory_read(s, &st->memory);
 	if (st->n_missing > 0) {
@@ -63,6 +90,10 @@ void status_print_json(const struct status *st, FILE *f)
 	json_int(&j, "memory_available_mb", st->memory.available_mb, st->memory.available_mb < 0);
 	json_int(&j, "memory_limit_mb", st->memory.limit_mb, st->memory.limit_mb < 0);
 	json_int(&j, "idle_seconds", st->idle_seconds, st->idle_seconds < 0);
+	json_string(&j, "controller", lease_holder_name(st->lease.holder));
+	json_string(&j, "view_socket", or_null(st->view_socket));
+	json_int(&j, "idle_stop_seconds", st->idle_stop_seconds, st->idle_stop_seconds < 0);
+	json_int(&j, "stop_in_seconds", st->stop_in_seconds, st->stop_in_seconds < 0);
 	json_end(&j);
 }
 
@@ -76,6 +107,10 @@ void status_print_text(const struct status *st, FILE *f)
 		if (st->socket[0]) {
 			/* The two ways to look at it: live (and take over), or a picture. */
 			fprintf(f, "view:     vncviewer %s\n", st->socket);
+			if (st->view_socket[0]) {
+				fprintf(f, "watch:    vncviewer %s  (never input)\n",
+					st->view_socket);
+			}
 			fprintf(f, "          botdesk%s%s thumbnail --output desktop.png\n",
 				streq(st->profile, "default") ? "" : " --profile ",
 				streq(st->profile, "default") ? "" : st->profile);
@@ -91,8 +126,17 @@ void status_print_text(const struct status *st, FILE *f)
 		}
 		fputc('\n', f);
 	}
+	fprintf(f, "control:  %s%s\n", lease_holder_name(st->lease.holder),
+		st->lease.holder == LEASE_HUMAN ? " (botdesk release hands it back)"
+						: " (botdesk take to take over)");
 	if (st->idle_seconds >= 0) {
-		fprintf(f, "idle:     %lld s\n", (long long)st->idle_seconds);
+		fprintf(f, "idle:     %lld s", (long long)st->idle_seconds);
+		if (st->stop_in_seconds >= 0) {
+			fprintf(f, "; stops in %lld s unless used", (long long)st->stop_in_seconds);
+		} else if (st->idle_stop_seconds >= 0) {
+			fputs("; no idle stop while a human holds it", f);
+		}
+		fputc('\n', f);
 	}
 	if (st->n_missing > 0) {
 		fprintf(f, "missing:");

@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "desktop.h"
+#include "lease.h"
 #include "memory.h"
 #include "policy.h"
 #include "profile.h"
@@ -24,7 +25,11 @@ struct status {
 	char install_command[1024]; /* empty: null */
 	char blocker[2048];         /* empty: null */
 	struct memory_info memory;
-	int64_t idle_seconds; /* -1: null */
+	int64_t idle_seconds;      /* -1: null */
+	struct lease lease;        /* who controls the desktop */
+	int64_t idle_stop_seconds; /* the setting; -1 (null) when off */
+	int64_t stop_in_seconds;   /* until the idle stop; -1 (null) when none is due */
+	char view_socket[4096];    /* the watchers' door while running; empty: null */
 };
 
 void status_gather(const struct settings *s, struct profile *p, const struct desktop_probe *probe,

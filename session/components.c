@@ -77,7 +77,7 @@ int components_start_xvnc(struct run *run, struct error *err)
 		.display = cfg->display,
 		.displayfd = 4,
 		.xauth_path = cfg->xauth_path,
-		.socket_path = cfg->socket_path,
+		.socket_path = cfg->xvnc_socket_path,
 		.width = cfg->width,
 		.height = cfg->height,
 	};

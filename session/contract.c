@@ -47,6 +47,50 @@ static int need_abs_path(const char *(*get)(const char *), const char *name, con
 	return 0;
 }
 
+/* The state directory, Xvnc's private socket beside rfb.sock, the view door and its group, the
+ * idle stop. Each is optional but the socket's directory: the runner always sets them. */
+static int load_doors(const char *(*get)(const char *), struct session_config *c, struct error *err)
+{
+	const char *slash = strrchr(c->socket_path, '/');
+	int n = (int)(slash - c->socket_path);
+	snprintf(c->state_dir, sizeof(c->state_dir), "%.*s", n > 0 ? n : 1, c->socket_path);
+	int len = snprintf(c->xvnc_socket_path, sizeof(c->xvnc_socket_path), "%s/%s", c->state_dir,
+			   CONTRACT_XVNC_SOCKET);
+	const char *view = get("BOTDESK_VIEW_SOCKET");
+	int vlen = view && view[0]
+			   ? snprintf(c->view_socket_path, sizeof(c->view_socket_path), "%s", view)
+			   : snprintf(c->view_socket_path, sizeof(c->view_socket_path), "%s/%s",
+				      c->state_dir, CONTRACT_VIEW_SOCKET);
+	if (len >= CONTRACT_SOCKET_PATH_MAX || vlen >= CONTRACT_SOCKET_PATH_MAX) {
+		return error_set(err, -ENAMETOOLONG,
+				 "the view or Xvnc socket's path is longer than a unix socket path "
+				 "may be (%d bytes): use a shorter BOTDESK_STATE_DIR or "
+				 "BOTDESK_VIEW_DIR",
+				 CONTRACT_SOCKET_PATH_MAX - 1);
+	}
+	if (c->view_socket_path[0] != '/' || has_control_chars(c->view_socket_path)) {
+		return error_set(err, -EINVAL, "BOTDESK_VIEW_SOCKET must be an absolute path");
+	}
+	const char *gid = get("BOTDESK_VIEW_GID");
+	unsigned g;
+	if (gid && gid[0]) {
+		/* Never group 0: root's group watching is no use, and a typo must not get it. */
+		if (parse_uint_range(gid, 1, 0x7fffffff, &g) < 0) {
+			return error_set(err, -EINVAL, "BOTDESK_VIEW_GID='%s' is not a group id",
+					 gid);
+		}
+		c->view_gid = (gid_t)g;
+		c->view_group = true;
+	}
+	const char *idle = get("BOTDESK_IDLE_STOP_MS");
+	if (idle && idle[0] && parse_u64(idle, CONTRACT_IDLE_STOP_MAX_MS, &c->idle_stop_ms) < 0) {
+		return error_set(err, -EINVAL,
+				 "BOTDESK_IDLE_STOP_MS='%s' is not milliseconds up to a week",
+				 idle);
+	}
+	return 0;
+}
+
 static int load_full(const char *(*get)(const char *), struct session_config *c, struct error *err)
 {
 	const char *num;
@@ -75,6 +119,10 @@ static int load_full(const char *(*get)(const char *), struct session_config *c,
 		return r;
 	}
 	r = need_abs_path(get, "BOTDESK_ENV_FILE", &c->env_path, err);
+	if (r < 0) {
+		return r;
+	}
+	r = load_doors(get, c, err);
 	if (r < 0) {
 		return r;
 	}

@@ -3,6 +3,8 @@
 #pragma once
 
 #include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
 
 #include "error.h"
 
@@ -12,6 +14,12 @@
 #define CONTRACT_DEFAULT_GEOMETRY "1440x900"
 /* The longest path a sockaddr_un holds, terminator included. */
 #define CONTRACT_SOCKET_PATH_MAX 108
+/* Xvnc's own RFB socket, beside rfb.sock: only the gate connects to it. */
+#define CONTRACT_XVNC_SOCKET "xvnc.sock"
+/* The watchers' door, beside rfb.sock unless BOTDESK_VIEW_SOCKET names another place. */
+#define CONTRACT_VIEW_SOCKET "view.sock"
+/* The longest idle stop: a week. */
+#define CONTRACT_IDLE_STOP_MAX_MS (7ULL * 24 * 3600 * 1000)
 
 struct session_config {
 	const char *profile;     /* BOTDESK_PROFILE */
@@ -25,6 +33,13 @@ struct session_config {
 	const char *browser;     /* BOTDESK_BROWSER, NULL when unset */
 	const char *search_path; /* PATH */
 	const char *pass_env;    /* BOTDESK_PASS_ENV, NULL when unset */
+	/* Derived from BOTDESK_SOCKET: the profile's directory, and Xvnc's private socket. */
+	char state_dir[CONTRACT_SOCKET_PATH_MAX];
+	char xvnc_socket_path[CONTRACT_SOCKET_PATH_MAX];
+	char view_socket_path[CONTRACT_SOCKET_PATH_MAX]; /* BOTDESK_VIEW_SOCKET, or beside */
+	gid_t view_gid;        /* BOTDESK_VIEW_GID: the group that may watch */
+	bool view_group;       /* ... when set: view.sock is then 0660 and that group's */
+	uint64_t idle_stop_ms; /* BOTDESK_IDLE_STOP_MS: 0 never stops an unused desktop */
 };
 
 /* Reads the contract from getenv_fn (getenv, or a table in tests). With seed_only, only what

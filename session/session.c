@@ -8,6 +8,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "doors.h"
+#include "idle.h"
 #include "log.h"
 #include "parse.h"
 #include "run.h"
@@ -234,6 +236,9 @@ static int bring_up(struct run *run, struct error *err)
 	}
 	run->t_xvnc = now_ms();
 	if (r == 0) {
+		r = doors_start_gate(run, err);
+	}
+	if (r == 0) {
 		r = setup_x(run, err);
 	}
 	if (r == 0) {
@@ -242,10 +247,29 @@ static int bring_up(struct run *run, struct error *err)
 	return r;
 }
 
-/* Runs until TERM or until an essential part ends; the exit status. */
+/* Runs until TERM, until an essential part ends, or until the desktop is idle; the exit
+ * status. */
 static int supervise(struct run *run, struct error *err)
 {
-	int r = supervisor_wait(&run->sv, -1, 0);
+	struct idle idle;
+	int r = idle_open(&idle, run->cfg->state_dir, run->cfg->idle_stop_ms);
+	if (r < 0) {
+		error_set(err, r, "cannot open %s for the idle stop: %s", run->cfg->state_dir,
+			  strerror(-r));
+		return 1;
+	}
+	uint64_t deadline;
+	do {
+		r = idle_check(&idle, &deadline) == 1 ? 1 : supervisor_wait(&run->sv, -1, deadline);
+	} while (r == 0);
+	idle_close(&idle);
+	if (r == 1) {
+		fprintf(stderr,
+			"botdesk-session: stopping the desktop: unused for %llu s "
+			"(idle_stop_minutes)\n",
+			(unsigned long long)(run->cfg->idle_stop_ms / 1000));
+		return 0;
+	}
 	if (r == -EINTR) {
 		return 0;
 	}
@@ -285,6 +309,7 @@ static void tear_down(struct run *run)
 	}
 	/* Xvnc removes its RFB socket when it exits cleanly, not when it was killed. */
 	(void)unlink(run->cfg->socket_path);
+	doors_remove(run);
 	run->displayfd = safe_close(run->displayfd);
 	run->bus_fd = safe_close(run->bus_fd);
 	run->lifeline = safe_close(run->lifeline);

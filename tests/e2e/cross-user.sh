@@ -44,7 +44,7 @@ check() {
     xvnc=$(e2e_xvnc_pid "$n")
     [ "$(stat -c %U "/proc/$xvnc")" = "$u" ] || bd_fail "$u: the lock of :$n names another user's process"
     cmd=$(tr '\0' ' ' <"/proc/$xvnc/cmdline")
-    [[ $cmd == *"-rfbunixpath $st/default/rfb.sock "* ]] || bd_fail "$u: the lock of :$n names another Xvnc: $cmd"
+    [[ $cmd == *"-rfbunixpath $st/default/xvnc.sock "* ]] || bd_fail "$u: the lock of :$n names another Xvnc: $cmd"
     [ "$(stat -c '%a %U' "$st/default/rfb.sock")" = "600 $u" ] || bd_fail "$u: the RFB socket"
     e2e_bd "$u" "$st" exec -- xdpyinfo
     e2e_expect_rc 0 "$u: exec xdpyinfo"

@@ -42,7 +42,7 @@ for p in one two; do
     [ "$hello" = "RFB 003.008" ] || bd_fail "$p: the RFB socket said '$hello'"
     xvnc=$(e2e_xvnc_pid "$n")
     cmd=$(tr '\0' ' ' <"/proc/$xvnc/cmdline")
-    [[ $cmd == *"-rfbunixpath $sock "* && $cmd == *"-rfbport -1 "* && $cmd == *"-nolisten tcp "* ]] ||
+    [[ $cmd == *"-rfbunixpath ${sock%/rfb.sock}/xvnc.sock "* && $cmd == *"-rfbport -1 "* && $cmd == *"-nolisten tcp "* ]] ||
         bd_fail "$p: Xvnc's command line: $cmd"
     [[ $cmd != *MIT-MAGIC* ]] || bd_fail "$p: a cookie on Xvnc's command line"
     listeners=$(e2e_tcp_listeners "$xvnc")

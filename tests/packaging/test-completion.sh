@@ -32,7 +32,9 @@ refuse() {
     case " $got " in *" $unwanted "*) bd_fail "'$line' offers $unwanted (got: $got)" ;; esac
 }
 
-expect "botdesk " "start stop status env exec run install thumbnail doctor --profile --version"
+expect "botdesk " "start stop status env exec run install thumbnail doctor take release lease --profile --version"
+expect "botdesk take " "--reason --json"
+expect "botdesk lease " "--json"
 expect "botdesk st" "start stop status"
 refuse "botdesk st" "env"
 expect "botdesk start " "--wait --json"

@@ -49,6 +49,12 @@ static void test_full(void **state)
 	assert_int_equal(c.width, 1280);
 	assert_int_equal(c.height, 800);
 	assert_null(c.browser);
+	/* Beside rfb.sock: Xvnc's private socket and the watchers' door. */
+	assert_string_equal(c.state_dir, "/s/work");
+	assert_string_equal(c.xvnc_socket_path, "/s/work/xvnc.sock");
+	assert_string_equal(c.view_socket_path, "/s/work/view.sock");
+	assert_false(c.view_group);
+	assert_true(c.idle_stop_ms == 0);
 	char *cache;
 	assert_int_equal(contract_cache_home(&c, &cache), 0);
 	assert_string_equal(cache, "/s/work/xdg/.cache");
@@ -96,6 +102,31 @@ static void test_refusals(void **state)
 	expect_refused("BOTDESK_SOCKET", long_path, "longer than a unix socket path");
 }
 
+static void test_doors_and_idle(void **state)
+{
+	const char *t[16];
+	size_t n = 0;
+	for (size_t i = 0; full[i]; i++) {
+		t[n++] = full[i];
+	}
+	t[n++] = "BOTDESK_VIEW_SOCKET=/srv/view/work.sock";
+	t[n++] = "BOTDESK_VIEW_GID=1234";
+	t[n++] = "BOTDESK_IDLE_STOP_MS=1800000";
+	t[n] = NULL;
+	struct session_config c;
+	struct error err = {0};
+	assert_int_equal(load_with(t, false, &c, &err), 0);
+	assert_string_equal(c.view_socket_path, "/srv/view/work.sock");
+	assert_true(c.view_group);
+	assert_int_equal(c.view_gid, 1234);
+	assert_true(c.idle_stop_ms == 1800000);
+	expect_refused("BOTDESK_VIEW_GID", "0", "BOTDESK_VIEW_GID");
+	expect_refused("BOTDESK_VIEW_GID", "staff", "BOTDESK_VIEW_GID");
+	expect_refused("BOTDESK_VIEW_SOCKET", "rel.sock", "absolute");
+	expect_refused("BOTDESK_IDLE_STOP_MS", "1e3", "BOTDESK_IDLE_STOP_MS");
+	expect_refused("BOTDESK_IDLE_STOP_MS", "604800001", "BOTDESK_IDLE_STOP_MS");
+}
+
 /* Seeding needs only the config home. */
 static void test_seed_only(void **state)
 {
@@ -115,6 +146,7 @@ int main(void)
 		cmocka_unit_test(test_full),
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_seed_only),
+		cmocka_unit_test(test_doors_and_idle),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -10,7 +10,8 @@ static const char *const vars[] = {
 	"BOTDESK_MIN_FREE_MB",     "BOTDESK_MEMINFO",    "BOTDESK_CGROUP_ROOT",
 	"BOTDESK_GEOMETRY",        "BOTDESK_HELPER",     "BOTDESK_BROWSER",
 	"BOTDESK_PACKAGE_MANAGER", "XDG_STATE_HOME",     "XDG_CONFIG_HOME",
-	"XDG_RUNTIME_DIR",         "XDG_CACHE_HOME",
+	"XDG_RUNTIME_DIR",         "XDG_CACHE_HOME",     "BOTDESK_IDLE_STOP_MINUTES",
+	"BOTDESK_VIEW_GROUP",      "BOTDESK_VIEW_DIR",
 };
 
 static char *home;
@@ -116,6 +117,50 @@ static void config_file_and_environment_wins(void **state)
 	assert_non_null(strstr(err.msg, "botdesk.conf: geometry = 'huge'"));
 }
 
+/* The idle stop in minutes (fractions for tests), the view group and its directory. */
+static void idle_stop_and_view_group(void **state)
+{
+	struct settings s;
+	struct error err = {{0}};
+	assert_int_equal(settings_load(&s, &err), 0);
+	assert_true(s.idle_stop_ms == 30 * 60 * 1000);
+	assert_false(s.view_group);
+	assert_null(s.view_dir);
+	settings_free(&s);
+	setenv("BOTDESK_IDLE_STOP_MINUTES", "0.034", 1);
+	assert_int_equal(settings_load(&s, &err), 0);
+	assert_true(s.idle_stop_ms == 2040);
+	settings_free(&s);
+	setenv("BOTDESK_IDLE_STOP_MINUTES", "0", 1);
+	assert_int_equal(settings_load(&s, &err), 0);
+	assert_true(s.idle_stop_ms == 0);
+	settings_free(&s);
+	setenv("BOTDESK_IDLE_STOP_MINUTES", "-1", 1);
+	assert_int_equal(settings_load(&s, &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "BOTDESK_IDLE_STOP_MINUTES"));
+	unsetenv("BOTDESK_IDLE_STOP_MINUTES");
+	/* A group needs a directory it can reach: the profile's is private. */
+	err = (struct error){{0}};
+	setenv("BOTDESK_VIEW_GROUP", "12345", 1);
+	assert_int_equal(settings_load(&s, &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "BOTDESK_VIEW_DIR"));
+	setenv("BOTDESK_VIEW_DIR", "/srv/view", 1);
+	assert_int_equal(settings_load(&s, &err), 0);
+	assert_true(s.view_group);
+	assert_int_equal(s.view_gid, 12345);
+	assert_string_equal(s.view_dir, "/srv/view");
+	settings_free(&s);
+	err = (struct error){{0}};
+	setenv("BOTDESK_VIEW_GROUP", "0", 1);
+	assert_int_equal(settings_load(&s, &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "root"));
+	err = (struct error){{0}};
+	setenv("BOTDESK_VIEW_GROUP", "no-such-group-here", 1);
+	assert_int_equal(settings_load(&s, &err), -EINVAL);
+	unsetenv("BOTDESK_VIEW_GROUP");
+	unsetenv("BOTDESK_VIEW_DIR");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -123,6 +168,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(malformed_values_name_the_variable, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(config_file_and_environment_wins, setup, teardown),
+		cmocka_unit_test_setup_teardown(idle_stop_and_view_group, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,71 @@
+/* The control lease: who may drive a profile's desktop, the agent (the default) or a human. It is
+ * the one file every part reads (the runner before each agent action, the gate before it lets a
+ * viewer's input through, the session before an idle stop), so its format and its rules live
+ * here once.
+ *
+ * The file is `lease` in the profile's private directory: four KEY=VALUE lines in a fixed order,
+ *
+ *     holder=human
+ *     epoch=7
+ *     since=1718000000
+ *     reason=2FA prompt
+ *
+ * written 0600 by write-then-rename under an flock on `lease.lock`. A missing file means the
+ * agent holds it (epoch 0). Anything else that is not exactly that shape means a human holds
+ * it: an agent must never act on a desktop it cannot prove it holds. The next write repairs
+ * the file. */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define LEASE_FILE "lease"
+#define LEASE_LOCK "lease.lock"
+/* The gate writes the epoch it has applied (input gated, screen size restored) here. */
+#define LEASE_APPLIED_FILE "lease.applied"
+#define LEASE_REASON_MAX 200
+/* A lease write waits at most this long for another writer (they hold the lock for
+ * microseconds; a stopped one must not hang us). */
+#define LEASE_LOCK_WAIT_MS 2000
+
+enum lease_holder {
+	LEASE_AGENT,
+	LEASE_HUMAN,
+};
+
+struct lease {
+	enum lease_holder holder;
+	uint64_t epoch; /* rises by one on every real change of holder */
+	int64_t since;  /* unix seconds of the last change; 0 when never written */
+	char reason[LEASE_REASON_MAX + 1];
+	bool unreadable; /* the file was there but not a lease: treated as the human's */
+};
+
+const char *lease_holder_name(enum lease_holder h);
+
+/* Parses the file's text. -EINVAL for anything but the exact shape above; ret is then the
+ * fail-closed lease (human, unreadable) with the epoch the text still showed, if any. */
+int lease_parse(const char *text, size_t len, struct lease *ret);
+/* The text of l (NUL-terminated) in buf; -ENOSPC when it does not fit. */
+int lease_format(const struct lease *l, char *buf, size_t size, size_t *ret_len);
+
+/* Reads the lease under dirfd, never through a symlink. Always fills ret: a missing file is the
+ * agent's lease, anything unreadable the human's (ret->unreadable set). Returns 0, or the
+ * -errno that made it unreadable. */
+int lease_read_at(int dirfd, struct lease *ret);
+
+/* Whether a reason may be stored: at most LEASE_REASON_MAX bytes, no control characters. */
+bool lease_reason_valid(const char *reason);
+
+/* Hands the lease to `to` under the lock, at time `now` (unix seconds). A change of holder bumps
+ * the epoch and sets since and reason; asking for the holder it already has changes nothing
+ * (ret_changed false) unless the file was unreadable: it is then rewritten as a change. reason may
+ * be NULL; a human taking over from the agent keeps no reason of the agent's. ret is the lease as
+ * it stands afterwards. -ETIMEDOUT when the lock stayed taken. */
+int lease_set_at(int dirfd, enum lease_holder to, const char *reason, int64_t now,
+		 struct lease *ret, bool *ret_changed);
+
+/* The epoch the gate last applied, -ENOENT when none. */
+int lease_applied_read_at(int dirfd, uint64_t *ret);
+int lease_applied_write_at(int dirfd, uint64_t epoch);

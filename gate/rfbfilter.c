@@ -1,0 +1,274 @@
+#include "rfbfilter.h"
+
+#include <errno.h>
+#include <string.h>
+
+#define VERSION_LEN 12
+
+/* Client-to-server message types (RFC 6143 section 7.5, and the registered extensions). */
+enum {
+	MSG_SET_PIXEL_FORMAT = 0,
+	MSG_SET_ENCODINGS = 2,
+	MSG_FB_UPDATE_REQUEST = 3,
+	MSG_KEY = 4,
+	MSG_POINTER = 5,
+	MSG_CUT_TEXT = 6,
+	MSG_CONTINUOUS_UPDATES = 150,
+	MSG_FENCE = 248,
+	MSG_XVP = 250,
+	MSG_SET_DESKTOP_SIZE = 251,
+	MSG_QEMU = 255,
+};
+
+enum kind {
+	KIND_VIEW,  /* what watching needs: always passes */
+	KIND_INPUT, /* reaches the desktop only while input is allowed */
+	KIND_NEVER, /* dropped from everyone */
+};
+
+/* The fence's payload is at most 64 bytes (its length byte says so; more is a broken client). */
+#define FENCE_MAX 64
+
+void rfbfilter_init(struct rfbfilter *f)
+{
+	*f = (struct rfbfilter){.state = RFBFILTER_VERSION, .need = VERSION_LEN};
+}
+
+static uint16_t u16(const uint8_t *p)
+{
+	return (uint16_t)(p[0] << 8 | p[1]);
+}
+
+static uint32_t u32(const uint8_t *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+/* "RFB xxx.yyy\n". The minor version is mapped as TigerVNC maps it: 8 and above (Apple's 889
+ * too) speak 3.8, 7 speaks 3.7, anything lower 3.3. */
+static int parse_version(struct rfbfilter *f)
+{
+	const uint8_t *h = f->head;
+	if (memcmp(h, "RFB ", 4) != 0 || h[7] != '.' || h[11] != '\n') {
+		return -EPROTO;
+	}
+	unsigned major = 0, minor = 0;
+	for (int i = 0; i < 3; i++) {
+		if (h[4 + i] < '0' || h[4 + i] > '9' || h[8 + i] < '0' || h[8 + i] > '9') {
+			return -EPROTO;
+		}
+		major = major * 10 + (unsigned)(h[4 + i] - '0');
+		minor = minor * 10 + (unsigned)(h[8 + i] - '0');
+	}
+	if (major != 3) {
+		return -EPROTO;
+	}
+	f->minor = minor >= 8 ? 8 : minor == 7 ? 7 : 3;
+	return 0;
+}
+
+/* Frames the message whose first f->have bytes are in f->head: 1 when more header bytes are
+ * needed (f->need raised), 0 when framed (*body and *kind set), -EPROTO when it cannot be. */
+static int frame(struct rfbfilter *f, uint32_t *body, enum kind *kind)
+{
+	const uint8_t *h = f->head;
+	size_t want;
+	switch (h[0]) {
+	case MSG_SET_PIXEL_FORMAT:
+		*kind = KIND_VIEW;
+		*body = 19;
+		return 0;
+	case MSG_SET_ENCODINGS:
+		want = 4;
+		if (f->have < want) {
+			break;
+		}
+		*kind = KIND_VIEW;
+		*body = 4u * u16(h + 2);
+		return 0;
+	case MSG_FB_UPDATE_REQUEST:
+	case MSG_CONTINUOUS_UPDATES:
+		*kind = KIND_VIEW;
+		*body = 9;
+		return 0;
+	case MSG_KEY:
+		*kind = KIND_INPUT;
+		*body = 7;
+		return 0;
+	case MSG_POINTER:
+		*kind = KIND_INPUT;
+		*body = 5;
+		return 0;
+	case MSG_CUT_TEXT: {
+		want = 8;
+		if (f->have < want) {
+			break;
+		}
+		/* A negative length is an Extended Clipboard message of -length bytes. Either way
+		 * the bound is checked here, at the header, before any of the text is read. */
+		int32_t len = (int32_t)u32(h + 4);
+		uint32_t size = len < 0 ? (uint32_t)0 - (uint32_t)len : (uint32_t)len;
+		if (size > RFBFILTER_MAX_CUT_TEXT) {
+			return -EPROTO;
+		}
+		*kind = KIND_INPUT;
+		*body = size;
+		return 0;
+	}
+	case MSG_FENCE:
+		want = 9;
+		if (f->have < want) {
+			break;
+		}
+		if (h[8] > FENCE_MAX) {
+			return -EPROTO;
+		}
+		*kind = KIND_VIEW;
+		*body = h[8];
+		return 0;
+	case MSG_XVP:
+		*kind = KIND_NEVER;
+		*body = 3;
+		return 0;
+	case MSG_SET_DESKTOP_SIZE:
+		want = 8;
+		if (f->have < want) {
+			break;
+		}
+		*kind = KIND_INPUT;
+		*body = 16u * h[6];
+		return 0;
+	case MSG_QEMU:
+		want = 2;
+		if (f->have < want) {
+			break;
+		}
+		*kind = KIND_INPUT;
+		if (h[1] == 0) {
+			/* Extended key event: subtype, down-flag (2), keysym (4), keycode (4). */
+			*body = 10;
+			return 0;
+		}
+		if (h[1] != 1) {
+			return -EPROTO;
+		}
+		/* Audio: an operation (2 bytes); SetFormat carries 6 more. */
+		want = 4;
+		if (f->have < want) {
+			break;
+		}
+		switch (u16(h + 2)) {
+		case 0:
+		case 1:
+			*body = 0;
+			return 0;
+		case 2:
+			*body = 6;
+			return 0;
+		default:
+			return -EPROTO;
+		}
+	default:
+		/* No size is known for it, so nothing after it could be framed either. */
+		return -EPROTO;
+	}
+	f->need = want;
+	return 1;
+}
+
+static void emit(uint8_t *out, size_t *len, const uint8_t *p, size_t n)
+{
+	memcpy(out + *len, p, n);
+	*len += n;
+}
+
+/* Called with the header complete (f->have == f->need). */
+static int header_done(struct rfbfilter *f, bool input_allowed, uint8_t *out, size_t *out_len)
+{
+	switch (f->state) {
+	case RFBFILTER_VERSION:
+		if (parse_version(f) < 0) {
+			return -EPROTO;
+		}
+		emit(out, out_len, f->head, VERSION_LEN);
+		f->state = f->minor >= 7 ? RFBFILTER_SECURITY : RFBFILTER_CLIENT_INIT;
+		break;
+	case RFBFILTER_SECURITY:
+		/* The gate's server offers None only; anything else is not a viewer of ours. */
+		if (f->head[0] != 1) {
+			return -EPROTO;
+		}
+		emit(out, out_len, f->head, 1);
+		f->state = RFBFILTER_CLIENT_INIT;
+		break;
+	case RFBFILTER_CLIENT_INIT: {
+		/* Shared, always: an exclusive viewer would disconnect every other one. */
+		static const uint8_t shared = 1;
+		emit(out, out_len, &shared, 1);
+		f->state = RFBFILTER_HEAD;
+		break;
+	}
+	case RFBFILTER_HEAD: {
+		uint32_t body = 0;
+		enum kind kind = KIND_NEVER;
+		int r = frame(f, &body, &kind);
+		if (r != 0) {
+			return r;
+		}
+		f->pass = kind == KIND_VIEW || (kind == KIND_INPUT && input_allowed);
+		if (kind == KIND_INPUT) {
+			f->pass ? f->input_passed++ : f->input_dropped++;
+		}
+		if (f->pass) {
+			emit(out, out_len, f->head, f->have);
+		}
+		f->body = body;
+		f->state = body > 0 ? RFBFILTER_BODY : RFBFILTER_HEAD;
+		break;
+	}
+	case RFBFILTER_BODY:
+	case RFBFILTER_CLOSED:
+	default:
+		return -EPROTO;
+	}
+	f->have = 0;
+	f->need = 1;
+	return 0;
+}
+
+int rfbfilter_feed(struct rfbfilter *f, const uint8_t *in, size_t n, bool input_allowed,
+		   uint8_t *out, size_t *out_len)
+{
+	*out_len = 0;
+	size_t i = 0;
+	while (i < n) {
+		if (f->state == RFBFILTER_CLOSED) {
+			return -EPROTO;
+		}
+		if (f->state == RFBFILTER_BODY) {
+			size_t m = n - i < f->body ? n - i : f->body;
+			if (f->pass) {
+				emit(out, out_len, in + i, m);
+			}
+			i += m;
+			f->body -= (uint32_t)m;
+			if (f->body == 0) {
+				f->state = RFBFILTER_HEAD;
+			}
+			continue;
+		}
+		/* Collect the header byte by byte up to what framing needs: at most 12 bytes. */
+		f->head[f->have++] = in[i++];
+		while (f->have == f->need) {
+			int r = header_done(f, input_allowed, out, out_len);
+			if (r < 0) {
+				f->state = RFBFILTER_CLOSED;
+				return -EPROTO;
+			}
+			if (r == 0) {
+				break;
+			}
+		}
+	}
+	return 0;
+}

@@ -1,0 +1,48 @@
+# Shared by the gate's end-to-end tests: a recorder on the desktop (xrecord: what input reaches
+# it), the test's RFB viewer (rfbclient.py), and waits on the recorder's output. Source it after
+# e2e-lib.sh, e2e_init and e2e_user.
+
+GATE_RFB=$BD_SRCDIR/tests/e2e/rfbclient.py
+GATE_XRECORD=$BD_BUILDDIR/tests/e2e/xrecord
+
+# gate_rfb SOCKET ARGS...: the test's viewer as the test user; sets RC and OUT.
+gate_rfb() {
+    RC=0
+    OUT=$(bd_as "$E2E_U" "$E2E_PY" "$GATE_RFB" "$@" 2>"$E2E_SCRATCH/rfb.err") || RC=$?
+    ERR=$(<"$E2E_SCRATCH/rfb.err")
+}
+
+# gate_rfb_ok SOCKET ARGS...: the same, and it must succeed.
+gate_rfb_ok() {
+    gate_rfb "$@"
+    [ "$RC" = 0 ] || bd_fail "rfbclient $*: exit $RC: $ERR; $OUT"
+}
+
+# gate_record PROFILE: starts the recorder on the desktop (while the agent holds it) and waits
+# until it has the focus. Its lines go to $GATE_REC.
+gate_record() {
+    GATE_REC=$E2E_SCRATCH/rec.$1
+    : >"$GATE_REC"
+    chmod 0666 "$GATE_REC"
+    BOTDESK_STATE_DIR=$E2E_ST bd_as "$E2E_U" "$BOTDESK_BIN" --profile "$1" exec -- \
+        "$GATE_XRECORD" >>"$GATE_REC" 2>&1 &
+    gate_wait_line '^ready '
+}
+
+# gate_wait_line REGEX [SECONDS]: waits (on the file's growth, bounded) for a recorder line.
+gate_wait_line() {
+    grep -q -m1 -E "$1" < <(timeout "${2:-10}" tail -n +1 -F "$GATE_REC" 2>/dev/null) ||
+        bd_fail "the desktop never saw '$1'; it saw: $(tr '\n' '|' <"$GATE_REC")"
+}
+
+# gate_never REGEX WHAT: the recorder has no such line.
+gate_never() {
+    ! grep -q -E "$1" "$GATE_REC" || bd_fail "$2: the desktop saw: $(grep -E "$1" "$GATE_REC" | head -3 | tr '\n' '|')"
+}
+
+# gate_pid PROFILE: the profile's botdesk-gate.
+gate_pid() {
+    local launcher
+    launcher=$(cut -d' ' -f1 "$E2E_ST/$1/launcher.pid")
+    pgrep -P "$launcher" -x botdesk-gate
+}
