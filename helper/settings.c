@@ -64,7 +64,7 @@ static void probe_setuid(void)
 static void probe_sigsys(void)
 {
 	/* Not on the allowlist: the filter must kill the child with SIGSYS here. */
-	syscall(SYS_getpid);
+	syscall(SYS_getppid);
 	_exit(44);
 }
 

@@ -34,7 +34,7 @@ static int in_child(void (*fn)(int a, int b), int a, int b)
 	return st;
 }
 
-static void allowed_then_getpid(int sock, int channel)
+static void allowed_then_getppid(int sock, int channel)
 {
 	if (parser_filter_load(sock, channel) < 0) {
 		_exit(90);
@@ -56,7 +56,7 @@ static void allowed_then_getpid(int sock, int channel)
 		_exit(91);
 	}
 	/* ...anything else is not. */
-	syscall(SYS_getpid);
+	syscall(SYS_getppid);
 	_exit(92);
 }
 
@@ -173,7 +173,7 @@ static void test_filter_allows_only_its_calls(void **state)
 	assert_int_equal(socketpair(AF_UNIX, SOCK_SEQPACKET, 0, in), 0);
 	assert_int_equal(pipe(out), 0);
 	assert_int_equal(write(in[1], "k", 1), 1);
-	int st = in_child(allowed_then_getpid, in[0], out[1]);
+	int st = in_child(allowed_then_getppid, in[0], out[1]);
 	assert_true(WIFSIGNALED(st));
 	assert_int_equal(WTERMSIG(st), SIGSYS);
 	char c = 0;
