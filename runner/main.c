@@ -45,7 +45,8 @@ static const char usage_text[] =
 	"  start [--wait SECONDS] [--json]   start the profile's desktop (idempotent)\n"
 	"  stop [--json]                     stop it (exit 3 when nothing was running)\n"
 	"  status [--json]                   report it\n"
-	"  env                               print DISPLAY, XAUTHORITY, ... (exit 3 when down)\n"
+	"  env [--shell]                     print DISPLAY, XAUTHORITY, ... (exit 3 when down)\n"
+	"                                    --shell: for eval \"$(botdesk env --shell)\"\n"
 	"  exec -- PROGRAM [ARG...]          run PROGRAM on the desktop (exit 3 when down)\n"
 	"  run [--wait SECONDS]              start (or adopt) it and stay in the foreground\n"
 	"  install [--dry-run]               install the desktop's packages, or say who must\n"
@@ -117,19 +118,26 @@ static void print_status(struct cli *c, bool json)
 	print_probe(c, &probe, json);
 }
 
-/* Parses the options a command takes: --json, --wait S, --dry-run. Anything else is usage. */
+/* Parses the options a command takes: --json, and those of allow (--wait S, --dry-run, --shell).
+ * Anything else is usage. */
 struct opts {
-	bool json, dry_run;
+	bool json, dry_run, shell;
 	uint64_t wait_ms;
 };
 
-static int parse_opts(int argc, char **argv, const char *cmd, bool allow_wait, bool allow_dry,
-		      struct opts *o)
+enum {
+	OPT_WAIT = 1 << 0,
+	OPT_DRY_RUN = 1 << 1,
+	OPT_SHELL = 1 << 2,
+};
+
+static int parse_opts(int argc, char **argv, const char *cmd, unsigned allow, struct opts *o)
 {
 	static const struct option longopts[] = {
 		{"json", no_argument, NULL, 'j'},
 		{"wait", required_argument, NULL, 'w'},
 		{"dry-run", no_argument, NULL, 'n'},
+		{"shell", no_argument, NULL, 's'},
 		{NULL, 0, NULL, 0},
 	};
 	*o = (struct opts){.wait_ms = DEFAULT_WAIT_MS};
@@ -142,7 +150,7 @@ static int parse_opts(int argc, char **argv, const char *cmd, bool allow_wait, b
 			o->json = true;
 			break;
 		case 'w':
-			if (!allow_wait) {
+			if (!(allow & OPT_WAIT)) {
 				return usage_error("%s takes no --wait", cmd);
 			}
 			if (parse_seconds_ms(optarg, MAX_WAIT_MS, &o->wait_ms) < 0 ||
@@ -153,10 +161,16 @@ static int parse_opts(int argc, char **argv, const char *cmd, bool allow_wait, b
 			}
 			break;
 		case 'n':
-			if (!allow_dry) {
+			if (!(allow & OPT_DRY_RUN)) {
 				return usage_error("%s takes no --dry-run", cmd);
 			}
 			o->dry_run = true;
+			break;
+		case 's':
+			if (!(allow & OPT_SHELL)) {
+				return usage_error("%s takes no --shell", cmd);
+			}
+			o->shell = true;
 			break;
 		default:
 			return usage_error("unknown option '%s'", argv[optind - 1]);
@@ -171,7 +185,7 @@ static int parse_opts(int argc, char **argv, const char *cmd, bool allow_wait, b
 static int cmd_start(struct cli *c, int argc, char **argv)
 {
 	struct opts o;
-	int r = parse_opts(argc, argv, "start", true, false, &o);
+	int r = parse_opts(argc, argv, "start", OPT_WAIT, &o);
 	if (r || (r = setup(c, true))) {
 		return r;
 	}
@@ -189,7 +203,7 @@ static int cmd_start(struct cli *c, int argc, char **argv)
 static int cmd_stop(struct cli *c, int argc, char **argv)
 {
 	struct opts o;
-	int r = parse_opts(argc, argv, "stop", false, false, &o);
+	int r = parse_opts(argc, argv, "stop", 0, &o);
 	if (r || (r = setup(c, false))) {
 		return r;
 	}
@@ -215,7 +229,7 @@ static int cmd_stop(struct cli *c, int argc, char **argv)
 static int cmd_status(struct cli *c, int argc, char **argv)
 {
 	struct opts o;
-	int r = parse_opts(argc, argv, "status", false, false, &o);
+	int r = parse_opts(argc, argv, "status", 0, &o);
 	if (r || (r = setup(c, false))) {
 		return r;
 	}
@@ -237,16 +251,51 @@ static int need_running(struct cli *c, struct desktop_probe *probe)
 	return 0;
 }
 
+/* value in single quotes, each ' as '\'' : the one quoting every POSIX shell reads back
+ * verbatim, whatever the value holds ($, `, \, spaces, newlines). */
+static void print_shell_quoted(const char *value)
+{
+	fputc('\'', stdout);
+	for (const char *p = value; *p; p++) {
+		if (*p == '\'') {
+			fputs("'\\''", stdout);
+		} else {
+			fputc(*p, stdout);
+		}
+	}
+	fputc('\'', stdout);
+}
+
+/* `env --shell`: only what a program needs to appear on the desktop. Not the desktop's XDG
+ * homes: a shell that took them would move every tool run from it (botdesk included) into the
+ * desktop's configuration. */
+static void print_shell_exports(const struct envfile *env)
+{
+	static const char *const keys[] = {"DISPLAY", "XAUTHORITY", "DBUS_SESSION_BUS_ADDRESS"};
+	for (size_t i = 0; i < ARRAY_SIZE(keys); i++) {
+		const char *v = envfile_get(env, keys[i]);
+		if (v) {
+			printf("export %s=", keys[i]);
+			print_shell_quoted(v);
+			fputc('\n', stdout);
+		}
+	}
+}
+
 static int cmd_env(struct cli *c, int argc, char **argv)
 {
 	struct opts o;
-	int r = parse_opts(argc, argv, "env", false, false, &o);
+	int r = parse_opts(argc, argv, "env", OPT_SHELL, &o);
 	if (r || (r = setup(c, false))) {
 		return r;
 	}
 	struct desktop_probe probe;
 	if ((r = need_running(c, &probe))) {
 		return r;
+	}
+	if (o.shell) {
+		print_shell_exports(&probe.env);
+		return 0;
 	}
 	for (size_t i = 0; i < probe.env.n; i++) {
 		printf("%s=%s\n", probe.env.keys[i], probe.env.values[i]);
@@ -399,7 +448,7 @@ static int cmd_thumbnail(struct cli *c, int argc, char **argv)
 static int cmd_run(struct cli *c, int argc, char **argv)
 {
 	struct opts o;
-	int r = parse_opts(argc, argv, "run", true, false, &o);
+	int r = parse_opts(argc, argv, "run", OPT_WAIT, &o);
 	if (r || (r = setup(c, true))) {
 		return r;
 	}
@@ -410,7 +459,7 @@ static int cmd_run(struct cli *c, int argc, char **argv)
 static int cmd_doctor(struct cli *c, int argc, char **argv)
 {
 	struct opts o;
-	int r = parse_opts(argc, argv, "doctor", false, false, &o);
+	int r = parse_opts(argc, argv, "doctor", 0, &o);
 	if (r || (r = load_settings(c))) {
 		return r;
 	}
@@ -420,7 +469,7 @@ static int cmd_doctor(struct cli *c, int argc, char **argv)
 static int cmd_install(struct cli *c, int argc, char **argv)
 {
 	struct opts o;
-	int r = parse_opts(argc, argv, "install", false, true, &o);
+	int r = parse_opts(argc, argv, "install", OPT_DRY_RUN, &o);
 	if (r || (r = load_settings(c))) {
 		return r;
 	}

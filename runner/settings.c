@@ -9,6 +9,7 @@
 
 #include "config.h"
 #include "parse.h"
+#include "profile.h"
 #include "util.h"
 
 /* A setting's environment name, its botdesk.conf key and its default (NULL: computed). */
@@ -186,6 +187,32 @@ static int need_absolute(struct error *err, int which, const char *value)
 	return 0;
 }
 
+/* Whether dir is the XDG_CONFIG_HOME a botdesk desktop gives its programs: the "xdg" directory
+ * of a profile's state directory (which holds the profile's start.lock). A shell can inherit it
+ * (a terminal on the desktop, `botdesk exec -- bash`, or an eval of every line of `botdesk env`);
+ * botdesk run from there must still read the user's botdesk.conf, not the desktop's. */
+static bool is_desktop_config_home(const char *dir)
+{
+	_cleanup_free_ char *copy = strdup(dir);
+	if (!copy) {
+		return false;
+	}
+	size_t n = strlen(copy);
+	while (n > 1 && copy[n - 1] == '/') {
+		copy[--n] = '\0';
+	}
+	char *slash = strrchr(copy, '/');
+	if (!slash || !streq(slash + 1, STATE_XDG)) {
+		return false;
+	}
+	*slash = '\0';
+	_cleanup_close_ int fd =
+		open(*copy ? copy : "/", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	struct stat st;
+	return fd >= 0 && fstatat(fd, STATE_START_LOCK, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+	       S_ISREG(st.st_mode);
+}
+
 static int resolve_paths(struct settings *s, struct error *err)
 {
 	const char *home = home_dir();
@@ -210,6 +237,10 @@ static int resolve_paths(struct settings *s, struct error *err)
 			"keep its state");
 	}
 	xdg = xdg_dir("XDG_CONFIG_HOME");
+	if (xdg && is_desktop_config_home(xdg)) {
+		/* botdesk's own settings are the user's, never a desktop's. */
+		xdg = NULL;
+	}
 	if (xdg) {
 		s->config_file = xasprintf("%s/botdesk/botdesk.conf", xdg);
 	} else if (home) {
