@@ -2,6 +2,7 @@
  * into messages and picks exit codes: 0 success, 1 failure, 2 usage, 3 not running. */
 #include <fcntl.h>
 #include <getopt.h>
+#include <pwd.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -445,6 +446,48 @@ static int cmd_thumbnail(struct cli *c, int argc, char **argv)
 	return 0;
 }
 
+/* "botdesk thumbnail" or "botdesk --profile NAME thumbnail": the command as the user would type
+ * it for this profile. */
+static const char *profile_flag(const struct cli *c)
+{
+	return streq(c->p.name, "default") ? "" : " --profile ";
+}
+
+static const char *profile_arg(const struct cli *c)
+{
+	return streq(c->p.name, "default") ? "" : c->p.name;
+}
+
+/* run's first line, for `docker logs` and the journal: the desktop is usable, where, and how to
+ * look at it. */
+static void print_run_up(const struct cli *c, const struct desktop_probe *probe)
+{
+	_cleanup_free_ char *sock = profile_path(&c->p, STATE_SOCKET);
+	printf("desktop of profile '%s' running on display %s (launcher pid %d); view it with "
+	       "'vncviewer %s', or take a picture with 'botdesk%s%s thumbnail --output "
+	       "desktop.png'\n",
+	       c->p.name, envfile_get(&probe->env, "DISPLAY"), (int)probe->launcher.pid,
+	       sock ? sock : STATE_SOCKET, profile_flag(c), profile_arg(c));
+	fflush(stdout);
+}
+
+/* run's last line when the desktop ended because somebody asked: who. */
+static void print_run_end(const struct cli *c, const struct foreground_result *res)
+{
+	if (res->end == FOREGROUND_STOPPED) {
+		struct passwd *pw = getpwuid(res->by.by_uid);
+		char uid[16];
+		snprintf(uid, sizeof(uid), "%u", (unsigned)res->by.by_uid);
+		printf("desktop of profile '%s' stopped by 'botdesk stop' (pid %d, user %s)\n",
+		       c->p.name, (int)res->by.by_pid, pw ? pw->pw_name : uid);
+	} else {
+		const char *name = sigabbrev_np(res->signo);
+		printf("desktop of profile '%s' stopped on SIG%s\n", c->p.name,
+		       name ? name : "(unknown)");
+	}
+	fflush(stdout);
+}
+
 static int cmd_run(struct cli *c, int argc, char **argv)
 {
 	struct opts o;
@@ -452,8 +495,29 @@ static int cmd_run(struct cli *c, int argc, char **argv)
 	if (r || (r = setup(c, true))) {
 		return r;
 	}
-	r = foreground_run(&c->settings, &c->p, o.wait_ms, &c->err);
-	return r < 0 ? fail(c, r) : 0;
+	struct foreground fg;
+	r = foreground_start(&c->settings, &c->p, o.wait_ms, &fg, &c->err);
+	if (r == -EINTR) {
+		/* Told to stop while starting (a container stopped early): a clean stop. */
+		foreground_close(&fg);
+		printf("desktop of profile '%s' stopped on a signal while it was starting; "
+		       "nothing of it is left running\n",
+		       c->p.name);
+		return 0;
+	}
+	if (r < 0) {
+		foreground_close(&fg);
+		return fail(c, r);
+	}
+	print_run_up(c, &fg.probe);
+	struct foreground_result res;
+	r = foreground_wait(&c->settings, &c->p, &fg, &res, &c->err);
+	foreground_close(&fg);
+	if (r < 0) {
+		return fail(c, r);
+	}
+	print_run_end(c, &res);
+	return 0;
 }
 
 static int cmd_doctor(struct cli *c, int argc, char **argv)

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # The systemd user unit, run by a real user manager (systemd --user) for a test user: the desktop
-# it starts has the network (a program the desktop itself starts resolves a name through DNS).
+# it starts has the network (a program the desktop itself starts resolves a name through DNS),
+# `botdesk run` says in the service's log when the desktop is up and who stopped it, and
+# `botdesk stop` by its owner ends the service cleanly instead of counting as a crash.
 #
 # Hermetic: the test re-runs itself in a private mount and network namespace, with a DNS server
 # of its own on 127.0.0.1:53 and a resolv.conf naming it, so nothing depends on the host's
@@ -118,6 +120,8 @@ sed "s|^ExecStart=[^ ]*|ExecStart=$BOTDESK_BIN|" "$BD_BUILDDIR/data/botdesk@.ser
     [ "${BD_INSTALLED:-0}" = 1 ] || echo "Environment=BOTDESK_LAUNCHER=$E2E_SESSION"
     echo "StandardOutput=append:$OUTD/unit.log"
     echo "StandardError=append:$OUTD/unit.log"
+    # systemd's own verdict on each end of the service (what Restart=on-failure goes by).
+    echo "ExecStopPost=/bin/sh -c 'echo \"\$\$SERVICE_RESULT \$\$EXIT_CODE \$\$EXIT_STATUS\" >$OUTD/result.tmp && mv $OUTD/result.tmp $OUTD/result'"
 } >"$UNITDIR/botdesk@.service.d/test.conf"
 chmod -R a+rX "$E2E_SCRATCH/config"
 : >"$OUTD/unit.log"
@@ -163,4 +167,16 @@ probe=$(<"$OUTD/probe.out")
 [[ $probe == *"192.0.2.7 "* ]] ||
     bd_fail "a program started by the desktop under the unit cannot resolve a name: $probe"
 
+# -- `botdesk stop` by the owner ends the service as a success: no failure, no restart.
+e2e_bd "$U" "$ST" --profile "$PROFILE" stop
+e2e_expect_rc 0 "botdesk stop of the unit's desktop"
+bd_wait_file "$OUTD/result" 20 || bd_fail "the service did not end when its desktop was stopped: $(cat "$OUTD/unit.log")"
+result=$(<"$OUTD/result")
+[ "$result" = "success exited 0" ] ||
+    bd_fail "botdesk stop counts as a failure of the service (Restart=on-failure brings it back): $result; log: $(cat "$OUTD/unit.log")"
+log=$(<"$OUTD/unit.log")
+[[ $log == *"desktop of profile '$PROFILE' running on display :"*"vncviewer $ST/$PROFILE/rfb.sock"* ]] ||
+    bd_fail "botdesk run did not say in the service's log that the desktop is up: $log"
+[[ $log == *"desktop of profile '$PROFILE' stopped by 'botdesk stop' (pid "*", user $U)"* ]] ||
+    bd_fail "botdesk run did not say in the service's log who stopped the desktop: $log"
 echo "PASS"
