@@ -1,9 +1,14 @@
 # botdesk in a container: the desktop packages baked in, botdesk run as the command.
 #   docker build -t botdesk .                          (with the desktop)
 #   docker build --build-arg BOTDESK_DESKTOP=0 -t botdesk-core .   (runtime only)
-#   docker run --rm -v botdesk-rfb:/home/botdesk/.local/state/botdesk botdesk
-# The desktop layer's package list is generated from policy/packages.tsv by
-# scripts/sync-dockerfile; tests/packaging/test-dockerfile.sh fails when they differ.
+#   docker run -d --name desk -v botdesk-state:/home/botdesk/.local/state/botdesk botdesk
+#   docker logs desk                            (one line once the desktop is up, one at its end)
+#   docker exec desk botdesk exec -- xdpyinfo   (a first check: the image has x11-utils)
+#   docker exec desk botdesk status
+# The desktop layer's package list is generated from policy/packages.tsv (what botdesk install
+# puts on a host) and policy/image-tools.txt (x11-utils: xdpyinfo, xwininfo, xprop, for a user's
+# first check) by scripts/sync-dockerfile; tests/packaging/test-dockerfile.sh fails when they
+# differ.
 
 # -- build: compiles botdesk; nothing of it reaches the runtime image but the installed files.
 FROM debian:12 AS build
@@ -27,7 +32,7 @@ RUN apt-get update \
 
 # The desktop layer comes before botdesk itself, so a code change does not reinstall it.
 ARG BOTDESK_DESKTOP=1
-# BEGIN desktop packages (generated from policy/packages.tsv: run scripts/sync-dockerfile)
+# BEGIN desktop packages (generated from policy/packages.tsv and policy/image-tools.txt: run scripts/sync-dockerfile)
 RUN if [ "$BOTDESK_DESKTOP" = 1 ]; then \
       apt-get update \
       && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
@@ -39,6 +44,7 @@ RUN if [ "$BOTDESK_DESKTOP" = 1 ]; then \
          xfce4-settings \
          xfce4-terminal \
          fonts-dejavu-core \
+         x11-utils \
       && rm -rf /var/lib/apt/lists/*; \
     fi
 # END desktop packages

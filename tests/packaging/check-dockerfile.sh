@@ -26,10 +26,16 @@ grep -q 'BOTDESK_DESKTOP' <<<"$layer" || breach "the desktop layer does not obey
 baked=$(sed -n '/--no-install-recommends/,/rm -rf/p' <<<"$layer" |
     sed -e 's/.*--no-install-recommends//' -e 's/&&.*//' -e 's/\\//g' | tr -s ' \t' '\n' |
     grep -v '^-' | grep -v '^$' | sort -u)
-want=$(python3 "$src/policy/gen-policy.py" list "$policy" apt | sort -u)
+# The policy's packages, and the first-check tools the image adds (policy/image-tools.txt).
+tools=$(dirname "$policy")/image-tools.txt
+[ -f "$tools" ] || tools=$src/policy/image-tools.txt
+want=$({
+    python3 "$src/policy/gen-policy.py" list "$policy" apt
+    grep -v '^#' "$tools" | grep -v '^[[:space:]]*$'
+} | sort -u)
 missing=$(comm -23 <(echo "$want") <(echo "$baked"))
 extra=$(comm -13 <(echo "$want") <(echo "$baked") | grep -vx 'chromium' || true)
-[ -z "$missing" ] || breach "the desktop layer does not install the policy's: $(echo $missing)"
+[ -z "$missing" ] || breach "the desktop layer does not install the policy's (or policy/image-tools.txt's): $(echo $missing)"
 [ -z "$extra" ] || breach "the desktop layer installs more than the policy (only a browser may be added): $(echo $extra)"
 
 # Multi-stage, runtime on Debian 12 slim, desktop layer before botdesk's own files (layer cache).

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The Dockerfile keeps its contract with policy/packages.tsv, and the check really fails when the
-# policy's apt list changes without the Dockerfile following (or the Dockerfile breaks a rule).
+# The Dockerfile keeps its contract with policy/packages.tsv and policy/image-tools.txt, and the
+# check really fails when the policy's apt list changes without the Dockerfile following, when the
+# image drops its first-check tools, or when the Dockerfile breaks a rule.
 source "$BD_SRCDIR/tests/lib.sh"
 check=$BD_SRCDIR/tests/packaging/check-dockerfile.sh
 policy=$BD_SRCDIR/policy/packages.tsv
@@ -27,6 +28,14 @@ if bash "$check" "$tmp/Dockerfile" "$policy" 2>"$tmp/err"; then
 fi
 grep -q 'vim' "$tmp/err" || bd_fail "the breach does not name vim: $(cat "$tmp/err")"
 grep -q 'chromium' "$tmp/err" && bd_fail "chromium is an allowed extra"
+
+# The first-check tools the image promises (policy/image-tools.txt) left out of the image.
+sed '/^         x11-utils \\$/d' "$dockerfile" >"$tmp/Dockerfile"
+! grep -q '^         x11-utils' "$tmp/Dockerfile" || bd_fail "the mutation did not remove x11-utils"
+if bash "$check" "$tmp/Dockerfile" "$policy" 2>"$tmp/err"; then
+    bd_fail "an image without its first-check tools went unnoticed"
+fi
+grep -q 'x11-utils' "$tmp/err" || bd_fail "the breach does not name x11-utils: $(cat "$tmp/err")"
 
 # Each rule, broken one at a time.
 mutate() {
