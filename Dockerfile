@@ -50,6 +50,12 @@ RUN if [ "$BOTDESK_DESKTOP" = 1 ]; then \
 # END desktop packages
 
 COPY --from=build /out/ /
+# The mark of botdesk's own image (the path is BOTDESK_IMAGE_MARKER_PATH in meson.build): doctor
+# and install then know the packages are baked in here and that nothing is installed while the
+# image runs, so they never ask for the helper's setuid bit or group botdesk.
+RUN mkdir -p /etc/botdesk \
+    && printf '%s\n' '# botdesk container image: its packages are baked in when it is built.' \
+       "desktop=$BOTDESK_DESKTOP" >/etc/botdesk/image
 # A container is where the packages are baked in: the helper stays an ordinary binary (no
 # setuid bit), and says so if anyone asks it to install.
 RUN useradd --uid 10000 --create-home --shell /bin/bash botdesk

@@ -33,6 +33,7 @@ enum {
 	S_THUMBNAILER,
 	S_BROWSER,
 	S_PACKAGE_MANAGER,
+	S_IMAGE_MARKER,
 	S_COUNT,
 };
 
@@ -50,6 +51,7 @@ static const struct setting_def defs[S_COUNT] = {
 	[S_THUMBNAILER] = {"BOTDESK_THUMBNAILER", "thumbnailer", BOTDESK_THUMBNAILER_PATH},
 	[S_BROWSER] = {"BOTDESK_BROWSER", "browser", NULL},
 	[S_PACKAGE_MANAGER] = {"BOTDESK_PACKAGE_MANAGER", "package_manager", "auto"},
+	[S_IMAGE_MARKER] = {"BOTDESK_IMAGE_MARKER", "image_marker", BOTDESK_IMAGE_MARKER_PATH},
 };
 
 /* The largest display number we hand out: far below where X's TCP port arithmetic breaks. */
@@ -300,8 +302,8 @@ static int validate(struct settings *s, char *values[S_COUNT], struct error *err
 		values[S_LAUNCHER] = strdup(BOTDESK_SESSION_PATH);
 		s->launcher_is_default = true;
 	}
-	static const int paths[] = {S_X_LOCK_DIR,  S_X_UNIX_TABLE, S_ALLOC_LOCK, S_MEMINFO,
-				    S_CGROUP_ROOT, S_HELPER,       S_THUMBNAILER};
+	static const int paths[] = {S_X_LOCK_DIR,  S_X_UNIX_TABLE, S_ALLOC_LOCK,  S_MEMINFO,
+				    S_CGROUP_ROOT, S_HELPER,       S_THUMBNAILER, S_IMAGE_MARKER};
 	for (size_t i = 0; i < ARRAY_SIZE(paths); i++) {
 		if ((r = need_absolute(err, paths[i], values[paths[i]])) < 0) {
 			return r;
@@ -344,6 +346,7 @@ static int validate(struct settings *s, char *values[S_COUNT], struct error *err
 	s->thumbnailer = TAKE_PTR(values[S_THUMBNAILER]);
 	s->browser = TAKE_PTR(values[S_BROWSER]);
 	s->package_manager = TAKE_PTR(values[S_PACKAGE_MANAGER]);
+	s->image_marker = TAKE_PTR(values[S_IMAGE_MARKER]);
 	const char *path = getenv("PATH");
 	s->search_path = strdup(path ? path : "/usr/local/bin:/usr/bin:/bin");
 	if (!s->launcher || !s->search_path) {
@@ -408,6 +411,7 @@ void settings_free(struct settings *s)
 	free(s->thumbnailer);
 	free(s->browser);
 	free(s->package_manager);
+	free(s->image_marker);
 	free(s->search_path);
 	*s = (struct settings){0};
 }

@@ -25,6 +25,7 @@ struct settings {
 	char *thumbnailer;     /* BOTDESK_THUMBNAILER, default the installed botdesk-thumbnail */
 	char *browser;         /* BOTDESK_BROWSER, optional: a browser program for the dock */
 	char *package_manager; /* BOTDESK_PACKAGE_MANAGER: auto (default), apt, dnf, pacman, none */
+	char *image_marker;    /* BOTDESK_IMAGE_MARKER: the file botdesk's Dockerfile writes */
 	char *search_path;     /* PATH, where required programs are looked for */
 };
 

@@ -57,4 +57,18 @@ if grep -nE 'chmod +[ugoa]*\+s|chmod +[0-7]*[4-7][0-7]{3}( |$)|setuid_install=tr
     breach "a setuid bit is set in the image"
 fi
 grep -qE '^CMD \["botdesk", *"run"\]' "$dockerfile" || breach "CMD is not [\"botdesk\", \"run\"]"
+
+# The image marks itself where the runner looks (BD_IMAGE_MARKER: config.h's
+# BOTDESK_IMAGE_MARKER_PATH), saying whether its desktop layer was built, after botdesk's files.
+if [ -n "${BD_IMAGE_MARKER:-}" ]; then
+    mark_line=$(grep -n -- ">$BD_IMAGE_MARKER\$" "$dockerfile" | head -1 | cut -d: -f1)
+    if [ -z "$mark_line" ]; then
+        breach "the image does not write its marker $BD_IMAGE_MARKER (doctor and install would ask for a setuid helper)"
+    else
+        sed -n "$((mark_line - 2)),${mark_line}p" "$dockerfile" | grep -q 'desktop=\$BOTDESK_DESKTOP' ||
+            breach "the image's marker does not record desktop=\$BOTDESK_DESKTOP"
+        [ -z "$copy_line" ] || [ "$mark_line" -gt "$copy_line" ] ||
+            breach "the image's marker is written before botdesk's files"
+    fi
+fi
 exit "$fail"

@@ -7,6 +7,10 @@ check=$BD_SRCDIR/tests/packaging/check-dockerfile.sh
 policy=$BD_SRCDIR/policy/packages.tsv
 dockerfile=$BD_SRCDIR/Dockerfile
 
+# The marker path the runner was built with.
+BD_IMAGE_MARKER=$(sed -n 's/^#define BOTDESK_IMAGE_MARKER_PATH "\(.*\)"$/\1/p' "$BD_BUILDDIR/config.h")
+[ -n "$BD_IMAGE_MARKER" ] || bd_fail "config.h has no BOTDESK_IMAGE_MARKER_PATH"
+export BD_IMAGE_MARKER
 bash "$check" "$dockerfile" "$policy" || bd_fail "the Dockerfile breaks its contract"
 python3 "$BD_SRCDIR/scripts/sync-dockerfile" --check || bd_fail "scripts/sync-dockerfile would change the Dockerfile"
 
@@ -51,4 +55,6 @@ mutate "non-root USER" 's/^USER 10000/USER root/'
 mutate "no setuid" 's/^RUN useradd/RUN chmod u+s \/usr\/libexec\/botdesk-helper \&\& useradd/'
 mutate "the ARG switch" 's/^ARG BOTDESK_DESKTOP=1/ARG OTHER=1/'
 mutate "CMD botdesk run" 's/^CMD .*/CMD ["bash"]/'
+mutate "the image marker" 's|>/etc/botdesk/image$|>/etc/botdesk/other|'
+mutate "the marker's desktop=" 's|"desktop=$BOTDESK_DESKTOP"|"desktop=1"|'
 echo "Dockerfile contract: ok"
