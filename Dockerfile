@@ -7,8 +7,8 @@
 #   docker exec desk botdesk status
 # The desktop layer's package list is generated from policy/packages.tsv (what botdesk install
 # puts on a host) and policy/image-tools.txt (x11-utils: xdpyinfo, xwininfo, xprop, for a user's
-# first check) by scripts/sync-dockerfile; tests/packaging/test-dockerfile.sh fails when they
-# differ.
+# first check; socat, to relay the RFB socket over `docker exec -i`, see README.md) by
+# scripts/sync-dockerfile; tests/packaging/test-dockerfile.sh fails when they differ.
 
 # -- build: compiles botdesk; nothing of it reaches the runtime image but the installed files.
 FROM debian:12 AS build
@@ -45,6 +45,7 @@ RUN if [ "$BOTDESK_DESKTOP" = 1 ]; then \
          xfce4-terminal \
          fonts-dejavu-core \
          x11-utils \
+         socat \
       && rm -rf /var/lib/apt/lists/*; \
     fi
 # END desktop packages

@@ -56,7 +56,7 @@ static const char usage_text[] =
 	"\n"
 	"The profile is --profile, else $BOTDESK_PROFILE, else 'default'.\n"
 	"Exit status: 0 success, 1 failure, 2 usage error, 3 not running.\n"
-	"See botdesk(1) and docs/CLI.md.\n";
+	"See botdesk(1), and " BOTDESK_DOCDIR "/CLI.md for every command, setting and file.\n";
 
 static int usage_error(const char *fmt, ...) _printf_(1, 2);
 static int usage_error(const char *fmt, ...)
