@@ -51,7 +51,8 @@ static const char usage_text[] =
 	"  exec -- PROGRAM [ARG...]          run PROGRAM on the desktop (exit 3 when down)\n"
 	"  run [--wait SECONDS]              start (or adopt) it and stay in the foreground\n"
 	"  install [--dry-run]               install the desktop's packages, or say who must\n"
-	"  thumbnail [--max WxH] [--output FILE]  a PNG of the screen (default 960x600)\n"
+	"  thumbnail [--max WxH] [--output FILE]  a PNG of the screen (default 960x600; - is "
+	"stdout)\n"
 	"  doctor                            what this host lacks, and the fix for each\n"
 	"\n"
 	"The profile is --profile, else $BOTDESK_PROFILE, else 'default'.\n"
@@ -384,6 +385,25 @@ static int write_output(const char *path, const unsigned char *png, size_t len, 
 	return 0;
 }
 
+/* --output -: the PNG on standard output, as Unix tools take '-'. Not onto a terminal, where
+ * binary would garble it and show the user nothing. */
+static int write_stdout(const unsigned char *png, size_t len, struct error *err)
+{
+	if (isatty(STDOUT_FILENO)) {
+		return error_set(
+			err, -ENOTTY,
+			"--output - writes the PNG to standard output, which is a terminal; "
+			"redirect it (--output - > desktop.png) or pipe it to a program");
+	}
+	fflush(stdout);
+	int r = write_all(STDOUT_FILENO, png, len);
+	if (r < 0) {
+		return error_set(err, r, "cannot write the PNG to standard output: %s",
+				 strerror(-r));
+	}
+	return 0;
+}
+
 static int cmd_thumbnail(struct cli *c, int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -435,7 +455,12 @@ static int cmd_thumbnail(struct cli *c, int argc, char **argv)
 	if (r < 0) {
 		return fail(c, r);
 	}
-	if (output) {
+	if (output && streq(output, "-")) {
+		r = write_stdout(png, len, &c->err);
+		if (r < 0) {
+			return fail(c, r);
+		}
+	} else if (output) {
 		r = write_output(output, png, len, &c->err);
 		if (r < 0) {
 			return fail(c, r);
