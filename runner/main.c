@@ -589,6 +589,7 @@ int main(int argc, char **argv)
 	};
 	/* Set but empty is a malformed name, not "unset": it is a usage error below. */
 	struct cli c = {.profile = getenv("BOTDESK_PROFILE"), .p = {.dirfd = -1}};
+	bool from_env = c.profile != NULL;
 	if (!c.profile) {
 		c.profile = "default";
 	}
@@ -598,6 +599,7 @@ int main(int argc, char **argv)
 		switch (ch) {
 		case 'p':
 			c.profile = optarg;
+			from_env = false;
 			break;
 		case 'h':
 			fputs(usage_text, stdout);
@@ -610,9 +612,11 @@ int main(int argc, char **argv)
 		}
 	}
 	if (!profile_name_valid(c.profile)) {
-		return usage_error("'%s' is not a valid profile name: use 1-64 characters of A-Z "
-				   "a-z 0-9 . _ - not starting with '.'",
-				   c.profile);
+		/* Name where the bad name came from: a variable set long ago is easy to forget. */
+		return usage_error(
+			"%s='%s' is not a valid profile name: use 1-64 characters of A-Z "
+			"a-z 0-9 . _ - not starting with '.'",
+			from_env ? "BOTDESK_PROFILE" : "--profile", c.profile);
 	}
 	if (optind >= argc) {
 		fputs(usage_text, stderr);
