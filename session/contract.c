@@ -48,7 +48,8 @@ static int need_abs_path(const char *(*get)(const char *), const char *name, con
 
 static int load_full(const char *(*get)(const char *), struct session_config *c, struct error *err)
 {
-	const char *num;
+	/* Set on every path that reaches its use; gcc -O3 (a release build) cannot tell. */
+	const char *num = NULL;
 	int r = need(get, "BOTDESK_DISPLAY_NUM", &num, err);
 	if (r < 0) {
 		return r;

@@ -71,4 +71,13 @@ if [ -n "${BD_IMAGE_MARKER:-}" ]; then
             breach "the image's marker is written before botdesk's files"
     fi
 fi
+# A .dockerignore beside it keeps build trees and the git history out of the build context.
+ignore=$(dirname "$dockerfile")/.dockerignore
+if [ ! -f "$ignore" ]; then
+    breach "no .dockerignore beside it: COPY . . sends build trees and .git into the build"
+else
+    for p in .git build 'build-*'; do
+        grep -qxF -- "$p" "$ignore" || breach ".dockerignore does not exclude $p"
+    done
+fi
 exit "$fail"

@@ -16,6 +16,8 @@ python3 "$BD_SRCDIR/scripts/sync-dockerfile" --check || bd_fail "scripts/sync-do
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+# Mutants live in $tmp, beside a copy of the real .dockerignore.
+cp "$BD_SRCDIR/.dockerignore" "$tmp/.dockerignore"
 
 # A package added to the policy but not to the image.
 cp "$policy" "$tmp/policy.tsv"
@@ -57,4 +59,10 @@ mutate "the ARG switch" 's/^ARG BOTDESK_DESKTOP=1/ARG OTHER=1/'
 mutate "CMD botdesk run" 's/^CMD .*/CMD ["bash"]/'
 mutate "the image marker" 's|>/etc/botdesk/image$|>/etc/botdesk/other|'
 mutate "the marker's desktop=" 's|"desktop=$BOTDESK_DESKTOP"|"desktop=1"|'
+# The build context: without a .dockerignore, or one that lets .git in, the check fails.
+cp "$dockerfile" "$tmp/Dockerfile"
+sed -i '/^\.git$/d' "$tmp/.dockerignore"
+bash "$check" "$tmp/Dockerfile" "$policy" 2>/dev/null && bd_fail "a .dockerignore that lets .git in went unnoticed"
+rm "$tmp/.dockerignore"
+bash "$check" "$tmp/Dockerfile" "$policy" 2>/dev/null && bd_fail "a missing .dockerignore went unnoticed"
 echo "Dockerfile contract: ok"
