@@ -11,6 +11,7 @@
 #include "log.h"
 #include "parse.h"
 #include "run.h"
+#include "screensize.h"
 #include "seed.h"
 #include "timeutil.h"
 #include "util.h"
@@ -177,6 +178,50 @@ static int start_wm(struct run *run, struct error *err)
 	return r;
 }
 
+/* The connection stays, for the one event status needs: the screen's size changing (a viewer
+ * resized it). The size is published before the env file, so a running desktop has one. */
+static void watch_size(struct run *run)
+{
+	unsigned w, h;
+	int r = xsetup_watch_size(run->dpy, &w, &h);
+	if (r == 0) {
+		run->width = w;
+		run->height = h;
+		r = screensize_publish(run->cfg->env_path, w, h);
+	}
+	if (r < 0) {
+		/* Status then shows the configured size: no stale one of an earlier run. */
+		screensize_remove(run->cfg->env_path);
+		fprintf(stderr, "botdesk-session: warning: not following the screen's size: %s\n",
+			strerror(-r));
+		if (r == -ECONNRESET) {
+			run->dpy = NULL; /* broken: never touched again */
+		} else {
+			xsetup_close(run->dpy);
+			run->dpy = NULL;
+		}
+	}
+}
+
+/* A resize (or the server going away) woke the connection. */
+static void size_events(struct run *run)
+{
+	unsigned w = run->width, h = run->height;
+	if (xsetup_size_events(run->dpy, &w, &h) < 0) {
+		/* Xvnc is gone; the supervisor hears of it as its child. */
+		run->dpy = NULL;
+		screensize_remove(run->cfg->env_path);
+		return;
+	}
+	if (w != run->width || h != run->height) {
+		run->width = w;
+		run->height = h;
+		if (screensize_publish(run->cfg->env_path, w, h) < 0) {
+			screensize_remove(run->cfg->env_path);
+		}
+	}
+}
+
 /* Once the window manager owns the screen: the rest of the desktop, then the env file,
  * published only now so that an agent acting the moment start returns finds a managed
  * screen. */
@@ -187,8 +232,7 @@ static int finish(struct run *run, struct error *err)
 		return r;
 	}
 	uint64_t t_wm = now_ms();
-	xsetup_close(run->dpy);
-	run->dpy = NULL;
+	watch_size(run);
 	static const char *const args[] = {"--sm-client-disable", NULL};
 	r = components_start(run, PROG_XFDESKTOP, args, false, err);
 	if (r == 0) {
@@ -233,7 +277,11 @@ static int bring_up(struct run *run, struct error *err)
 /* Runs until TERM or until an essential part ends; the exit status. */
 static int supervise(struct run *run, struct error *err)
 {
-	int r = supervisor_wait(&run->sv, -1, 0);
+	int r;
+	while ((r = supervisor_wait(&run->sv, run->dpy ? ConnectionNumber(run->dpy) : -1, 0)) ==
+	       1) {
+		size_events(run);
+	}
 	if (r == -EINTR) {
 		return 0;
 	}
@@ -271,6 +319,7 @@ static void tear_down(struct run *run)
 	if (run->published) {
 		(void)unlink(run->cfg->env_path);
 	}
+	screensize_remove(run->cfg->env_path);
 	/* Xvnc removes its RFB socket when it exits cleanly, not when it was killed. */
 	(void)unlink(run->cfg->socket_path);
 	run->displayfd = safe_close(run->displayfd);

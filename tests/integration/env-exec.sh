@@ -16,7 +16,7 @@ it_expect_rc 3 "exec with no desktop"
 it_expect_absent "$S/marks/ran" "exec with no desktop runs nothing"
 it_status
 for key in profile supported installed missing running pid display socket geometry \
-    install_command blocker memory_available_mb memory_limit_mb idle_seconds; do
+    configured_geometry install_command blocker memory_available_mb memory_limit_mb idle_seconds; do
     v=J_$key
     [ -n "${!v+set}" ] || bd_fail "status --json lacks '$key'"
 done
@@ -33,6 +33,26 @@ launcher=$J_pid
 disp=$J_display
 it_expect_eq "$J_socket" "$P/rfb.sock" "status: socket while running"
 [[ $J_idle_seconds =~ ^[0-9]+$ ]] || bd_fail "idle_seconds is not a number while running: $J_idle_seconds"
+# The live size: what the desktop publishes in 'geometry' (a viewer may have resized it), with
+# the configured one beside it; anything malformed there is no size.
+it_expect_eq "$J_geometry" 800x600 "status: the configured size while the desktop has published none"
+printf '1024x768\n' >"$P/geometry"
+it_own "$P/geometry"
+it_status
+it_expect_eq "$J_geometry" 1024x768 "status --json: the screen's live size"
+it_expect_eq "$J_configured_geometry" 800x600 "status --json: the configured size beside it"
+it_bd status
+it_expect_in "$OUT" "geometry: 1024x768 (configured: 800x600)" "status shows both sizes when they differ"
+printf '800x600\n' >"$P/geometry"
+it_bd status
+it_expect_in "$OUT" $'geometry: 800x600\n' "status shows one size when they agree"
+for junk in "" "1024x" "x768" "-1x5" "1024x768x2" "99999x768" "$(printf 'a%.0s' {1..100})"; do
+    printf '%s\n' "$junk" >"$P/geometry"
+    it_status
+    it_expect_eq "$J_geometry" 800x600 "a malformed live size ('$junk') is no size"
+done
+rm -f "$P/geometry"
+
 it_bd env
 it_expect_rc 0 "env while running"
 it_expect_eq "$OUT" "$(<"$P/env")" "env prints the published file"
@@ -98,8 +118,11 @@ it_expect_eq "$OUT" "" "env prints nothing stale"
 it_bd exec -- touch "$S/marks/ran"
 it_expect_rc 3 "exec with a dead launcher and a stale env file"
 it_expect_absent "$S/marks/ran" "exec with a dead launcher runs nothing"
+printf '1024x768\n' >"$P/geometry"
+it_own "$P/geometry"
 it_status
 it_expect_eq "$J_running" false "status with a dead launcher"
+it_expect_eq "$J_geometry" 800x600 "a dead desktop's live size is not reported"
 it_expect_eq "$J_display" null "status with a dead launcher shows no display"
 
 # Values a shell would act on are quoted: nothing in them runs, each arrives verbatim.
