@@ -189,11 +189,13 @@ static int need_absolute(struct error *err, int which, const char *value)
 	return 0;
 }
 
-/* Whether dir is the XDG_CONFIG_HOME a botdesk desktop gives its programs: the "xdg" directory
- * of a profile's state directory (which holds the profile's start.lock). A shell can inherit it
- * (a terminal on the desktop, `botdesk exec -- bash`, or an eval of every line of `botdesk env`);
- * botdesk run from there must still read the user's botdesk.conf, not the desktop's. */
-static bool is_desktop_config_home(const char *dir)
+/* Whether dir is one of the XDG homes a botdesk desktop gives its programs: the profile's
+ * "xdg" directory (XDG_CONFIG_HOME) or one below it (XDG_CACHE_HOME is xdg/.cache), in a
+ * profile's state directory (which holds the profile's start.lock). A shell can inherit them (a
+ * terminal on the desktop, `botdesk exec -- bash`, or an eval of every line of `botdesk env`);
+ * botdesk run from there must still read the user's botdesk.conf, not the desktop's, and take
+ * the user's allocation lock, not one of its own. */
+static bool is_desktop_xdg_home(const char *dir, const char *below)
 {
 	_cleanup_free_ char *copy = strdup(dir);
 	if (!copy) {
@@ -202,6 +204,13 @@ static bool is_desktop_config_home(const char *dir)
 	size_t n = strlen(copy);
 	while (n > 1 && copy[n - 1] == '/') {
 		copy[--n] = '\0';
+	}
+	if (below) {
+		size_t b = strlen(below);
+		if (n <= b + 1 || copy[n - b - 1] != '/' || !streq(copy + n - b, below)) {
+			return false;
+		}
+		copy[n - b - 1] = '\0';
 	}
 	char *slash = strrchr(copy, '/');
 	if (!slash || !streq(slash + 1, STATE_XDG)) {
@@ -239,7 +248,7 @@ static int resolve_paths(struct settings *s, struct error *err)
 			"keep its state");
 	}
 	xdg = xdg_dir("XDG_CONFIG_HOME");
-	if (xdg && is_desktop_config_home(xdg)) {
+	if (xdg && is_desktop_xdg_home(xdg, NULL)) {
 		/* botdesk's own settings are the user's, never a desktop's. */
 		xdg = NULL;
 	}
@@ -264,7 +273,7 @@ static char *default_alloc_lock(void)
 		return xasprintf("%s/botdesk-alloc.lock", rt);
 	}
 	const char *cache = xdg_dir("XDG_CACHE_HOME");
-	if (cache) {
+	if (cache && !is_desktop_xdg_home(cache, ".cache")) {
 		return xasprintf("%s/botdesk/alloc.lock", cache);
 	}
 	const char *home = home_dir();

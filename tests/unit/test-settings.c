@@ -149,6 +149,20 @@ static void desktop_config_home_is_not_ours(void **state)
 	snprintf(cmd, sizeof(cmd), "%s/.config/botdesk/botdesk.conf", home);
 	assert_string_equal(s.config_file, cmd);
 	settings_free(&s);
+	/* The desktop's XDG_CACHE_HOME (xdg/.cache) is not where the user's allocation lock is. */
+	snprintf(dir, sizeof(dir), "%s/p/xdg/.cache", home);
+	setenv("XDG_CACHE_HOME", dir, 1);
+	assert_int_equal(settings_load(&s, &err), 0);
+	snprintf(cmd, sizeof(cmd), "%s/.cache/botdesk/alloc.lock", home);
+	assert_string_equal(s.alloc_lock, cmd);
+	settings_free(&s);
+	snprintf(dir, sizeof(dir), "%s/other/.cache", home);
+	setenv("XDG_CACHE_HOME", dir, 1);
+	assert_int_equal(settings_load(&s, &err), 0);
+	snprintf(cmd, sizeof(cmd), "%s/other/.cache/botdesk/alloc.lock", home);
+	assert_string_equal(s.alloc_lock, cmd);
+	settings_free(&s);
+	unsetenv("XDG_CACHE_HOME");
 	/* Any other XDG_CONFIG_HOME is the user's choice. */
 	snprintf(dir, sizeof(dir), "%s/other", home);
 	setenv("XDG_CONFIG_HOME", dir, 1);
