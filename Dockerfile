@@ -1,8 +1,13 @@
 # botdesk in a container: the desktop packages baked in, botdesk run as the command.
 #   docker build -t botdesk .                          (with the desktop)
 #   docker build --build-arg BOTDESK_DESKTOP=0 -t botdesk-core .   (runtime only)
-#   docker run --rm -v botdesk-rfb:/home/botdesk/.local/state/botdesk botdesk
-# The desktop layer's package list is generated from policy/packages.tsv by
+#   docker run -d --name desk -v botdesk-state:/home/botdesk/.local/state/botdesk botdesk
+#   docker logs desk                            (one line once the desktop is up, one at its end)
+#   docker exec desk botdesk exec -- xdpyinfo   (a first check: the image has x11-utils)
+#   docker exec desk botdesk status
+# The desktop layer's package list is generated from policy/packages.tsv (what botdesk install
+# puts on a host) and policy/image-tools.txt (x11-utils: xdpyinfo, xwininfo, xprop, for a user's
+# first check; socat, to relay the RFB socket over `docker exec -i`, see README.md) by
 # scripts/sync-dockerfile; tests/packaging/test-dockerfile.sh fails when they differ.
 
 # -- build: compiles botdesk; nothing of it reaches the runtime image but the installed files.
@@ -27,7 +32,7 @@ RUN apt-get update \
 
 # The desktop layer comes before botdesk itself, so a code change does not reinstall it.
 ARG BOTDESK_DESKTOP=1
-# BEGIN desktop packages (generated from policy/packages.tsv: run scripts/sync-dockerfile)
+# BEGIN desktop packages (generated from policy/packages.tsv and policy/image-tools.txt: run scripts/sync-dockerfile)
 RUN if [ "$BOTDESK_DESKTOP" = 1 ]; then \
       apt-get update \
       && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
@@ -39,11 +44,19 @@ RUN if [ "$BOTDESK_DESKTOP" = 1 ]; then \
          xfce4-settings \
          xfce4-terminal \
          fonts-dejavu-core \
+         x11-utils \
+         socat \
       && rm -rf /var/lib/apt/lists/*; \
     fi
 # END desktop packages
 
 COPY --from=build /out/ /
+# The mark of botdesk's own image (the path is BOTDESK_IMAGE_MARKER_PATH in meson.build): doctor
+# and install then know the packages are baked in here and that nothing is installed while the
+# image runs, so they never ask for the helper's setuid bit or group botdesk.
+RUN mkdir -p /etc/botdesk \
+    && printf '%s\n' '# botdesk container image: its packages are baked in when it is built.' \
+       "desktop=$BOTDESK_DESKTOP" >/etc/botdesk/image
 # A container is where the packages are baked in: the helper stays an ordinary binary (no
 # setuid bit), and says so if anyone asks it to install. /tmp/.X11-unix must be root's and
 # sticky (botdesk refuses a directory a user could make); the state directory exists so that a

@@ -16,6 +16,7 @@
 #include "parse.h"
 #include "programs.h"
 #include "reap.h"
+#include "stopmark.h"
 #include "util.h"
 #include "xsocket.h"
 
@@ -226,8 +227,12 @@ int desktop_stop(const struct settings *s, struct profile *p, bool *ret_stopped,
 	struct identity id;
 	if (identity_live_launcher(p->dirfd, &id) == 0) {
 		bool signalled = false;
+		/* Before the first signal: a `botdesk run` watching this launcher learns that its
+		 * owner stopped it, which is no crash. */
+		(void)stopmark_write(p->dirfd, &id);
 		int r = group_terminate(id.pid, GROUP_STOP_GRACE_MS, &signalled);
 		if (r < 0) {
+			stopmark_clear(p->dirfd);
 			return error_set(
 				err, r,
 				"the desktop of profile '%s' (launcher pid %d) did not stop "

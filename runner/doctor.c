@@ -36,8 +36,31 @@ static void line(struct report *r, bool ok, const char *what, const char *detail
 	}
 }
 
-static void check_programs(const struct settings *s, const struct install_facts *f,
-			   struct report *r)
+/* A problem only for installing, when nothing needs installing: shown with its fix, not counted.
+ */
+static void note(struct report *r, const char *what, const char *detail, const char *fix)
+{
+	fprintf(r->out, "%-4s %-18s %s\n", "note", what, detail);
+	if (fix && *fix) {
+		fprintf(r->out, "     %-18s -> %s\n", "", fix);
+	}
+}
+
+/* What matters only for installing the desktop's packages is a problem only when some are
+ * missing; otherwise a note. */
+static void install_line(struct report *r, bool needed, bool ok, const char *what,
+			 const char *detail, const char *fix)
+{
+	if (ok || needed) {
+		line(r, ok, what, detail, fix);
+	} else {
+		note(r, what, detail, fix);
+	}
+}
+
+/* Returns how many required programs are missing. */
+static size_t check_programs(const struct settings *s, const struct install_facts *f,
+			     struct report *r)
 {
 	const char *missing[POLICY_PROGRAM_COUNT + 1];
 	size_t n = programs_missing(s->search_path, missing);
@@ -53,14 +76,34 @@ static void check_programs(const struct settings *s, const struct install_facts 
 		install_decide_from(f, missing, &d);
 	}
 	line(r, n == 0, "desktop programs", detail, d.message);
+	if (f->in_image) {
+		/* The image is where packages come from: no package manager is used at run time. */
+		return n;
+	}
 	static const char *const names[POLICY_MANAGER_COUNT] = {
 		[POLICY_APT] = "apt-get", [POLICY_DNF] = "dnf", [POLICY_PACMAN] = "pacman"};
-	line(r, f->have_manager, "package manager",
-	     f->have_manager ? names[f->manager] : "none found (apt-get, dnf)",
-	     "install the programs above with the distribution's own tools");
+	install_line(r, n > 0, f->have_manager, "package manager",
+		     f->have_manager ? names[f->manager] : "none found (apt-get, dnf)",
+		     "install the desktop programs with the distribution's own tools");
+	return n;
 }
 
-static void check_helper(const struct settings *s, const struct install_facts *fp, struct report *r)
+/* botdesk's container image: its packages are baked in, and neither the helper nor a group has
+ * any part in it. */
+static void check_image(const struct install_facts *f, struct report *r)
+{
+	char detail[1024];
+	snprintf(detail, sizeof(detail),
+		 "botdesk's container image (%s): its packages are baked in when it is built; "
+		 "nothing is installed while it runs, so neither the helper nor group %s matters",
+		 f->image_marker, HELPER_GROUP);
+	line(r, true, "image", detail, NULL);
+}
+
+/* The helper, the caller's group and no_new_privs matter only to install: problems when programs
+ * are missing (needed), notes otherwise. */
+static void check_helper(const struct settings *s, const struct install_facts *fp, bool needed,
+			 struct report *r)
 {
 	const struct install_facts f = *fp;
 	struct stat st;
@@ -93,18 +136,22 @@ static void check_helper(const struct settings *s, const struct install_facts *f
 				 HELPER_GROUP, HELPER_GROUP, s->helper, s->helper);
 		}
 	}
-	line(r, ok, "helper", detail, fix);
+	install_line(r, needed, ok, "helper", detail, fix);
 	if (!f.root) {
 		char who[256], gfix[256];
-		snprintf(who, sizeof(who), "%s %s group %s", f.user,
-			 f.helper_usable ? "is in" : "is not in", HELPER_GROUP);
+		snprintf(who, sizeof(who), "%s %s group %s%s", f.user,
+			 f.helper_usable ? "is in" : "is not in", HELPER_GROUP,
+			 f.helper_usable ? ""
+					 : " (needed only to install the desktop's packages; "
+					   "starting desktops needs no group)");
 		snprintf(gfix, sizeof(gfix), "as root: usermod -aG %s %s, then log in again",
 			 HELPER_GROUP, f.user);
-		line(r, f.helper_usable, "group", who, gfix);
+		install_line(r, needed, f.helper_usable, "group", who, gfix);
 	}
-	line(r, !f.no_new_privs, "no_new_privs",
-	     f.no_new_privs ? "set: a setuid helper cannot gain root here" : "not set",
-	     "this process tree cannot install: bake the packages into the image, or ask an admin");
+	install_line(r, needed, !f.no_new_privs, "no_new_privs",
+		     f.no_new_privs ? "set: a setuid helper cannot gain root here" : "not set",
+		     "this process tree cannot install: bake the packages into the image, or ask "
+		     "an admin");
 }
 
 static void check_memory(const struct settings *s, struct report *r)
@@ -184,8 +231,12 @@ int doctor_run(const struct settings *s, FILE *out)
 	/* One look at the host, for every check that depends on it. */
 	struct install_facts f;
 	(void)install_facts_gather(s, &f);
-	check_programs(s, &f, &r);
-	check_helper(s, &f, &r);
+	size_t missing = check_programs(s, &f, &r);
+	if (f.in_image) {
+		check_image(&f, &r);
+	} else {
+		check_helper(s, &f, missing > 0, &r);
+	}
 	check_memory(s, &r);
 	check_proc(&r);
 	check_x_socket_dir(s, &r);

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "envfile.h"
 #include "fileio.h"
 #include "parse.h"
 #include "programs.h"
@@ -88,6 +89,21 @@ static bool in_group(gid_t gid)
 	return false;
 }
 
+/* The marker botdesk's Dockerfile writes: KEY=VALUE lines, "desktop=0" when the image was built
+ * without its desktop layer. Only a regular file counts (never through a symbolic link). */
+static void image_facts(const struct settings *s, struct install_facts *f)
+{
+	snprintf(f->image_marker, sizeof(f->image_marker), "%s", s->image_marker);
+	char buf[1024];
+	if (read_file_at(AT_FDCWD, s->image_marker, buf, sizeof(buf), NULL) < 0) {
+		return;
+	}
+	f->in_image = true;
+	struct envfile e;
+	const char *desktop = envfile_parse(buf, &e) == 0 ? envfile_get(&e, "desktop") : NULL;
+	f->image_without_desktop = desktop && streq(desktop, "0");
+}
+
 int install_facts_gather(const struct settings *s, struct install_facts *ret)
 {
 	struct install_facts f = {
@@ -103,6 +119,7 @@ int install_facts_gather(const struct settings *s, struct install_facts *ret)
 	} else {
 		snprintf(f.user, sizeof(f.user), "%u", (unsigned)getuid());
 	}
+	image_facts(s, &f);
 	struct stat st;
 	if (stat(s->helper, &st) == 0 && S_ISREG(st.st_mode)) {
 		f.helper_exists = true;
@@ -237,8 +254,35 @@ static void say_can_run(const struct install_facts *f, const char *const *missin
 	}
 }
 
+/* botdesk's own image: nothing is installed at run time, and no helper is to be fixed. */
+static void say_bake_our_image(const struct install_facts *f, const char *const *missing,
+			       struct buf *b)
+{
+	if (!put_missing(b, missing)) {
+		put(b, "The desktop's packages are not all installed");
+	}
+	put(b,
+	    ", and this is botdesk's container image (%s says so), whose packages are baked in "
+	    "when it is built, never installed while it runs. ",
+	    f->image_marker);
+	if (f->image_without_desktop) {
+		put(b,
+		    "It was built with --build-arg BOTDESK_DESKTOP=0 (no desktop layer): build it "
+		    "again without that argument (docker build -t botdesk .).");
+	} else {
+		put(b, "Build the image again from botdesk's Dockerfile (scripts/sync-dockerfile "
+		       "writes its desktop layer), or add this line to the Dockerfile you build "
+		       "from:\n  ");
+		dockerfile_line(f->manager, b);
+	}
+}
+
 static void say_bake(const struct install_facts *f, const char *const *missing, struct buf *b)
 {
+	if (f->in_image) {
+		say_bake_our_image(f, missing, b);
+		return;
+	}
 	const char *why = f->no_new_privs
 				  ? "no_new_privs is set, so a setuid program cannot gain privilege"
 				  : "the helper's filesystem is mounted nosuid";
@@ -308,7 +352,11 @@ void install_decide_from(const struct install_facts *f, const char *const *missi
 			 struct install_decision *ret)
 {
 	enum install_verdict v;
-	if (!f->have_manager || f->manager == POLICY_PACMAN) {
+	if (f->in_image) {
+		/* Whoever asks, and whatever the helper looks like: the image is where the
+		 * packages come from. */
+		v = INSTALL_BAKE_IMAGE;
+	} else if (!f->have_manager || f->manager == POLICY_PACMAN) {
 		v = INSTALL_NO_MANAGER;
 	} else if (f->root) {
 		v = INSTALL_CAN_RUN;
@@ -692,6 +740,25 @@ static int outcome_error(const struct install_facts *f, const struct install_out
 	}
 }
 
+static void say_nothing_to_do(const struct install_facts *f, enum install_verdict v, FILE *out)
+{
+	if (f->in_image) {
+		fprintf(out,
+			"The desktop's programs are baked into this image (botdesk's container "
+			"image, %s): nothing to install.\n",
+			f->image_marker);
+	} else if (v == INSTALL_ASK_ADMIN && f->helper_exists && f->helper_setuid_root &&
+		   !f->helper_usable) {
+		fprintf(out,
+			"The desktop's programs are all installed: nothing to install. "
+			"(Starting desktops needs no group: membership of group %s is needed "
+			"only to install packages through %s.)\n",
+			f->group, f->helper);
+	} else {
+		fprintf(out, "The desktop's programs are all installed: nothing to install.\n");
+	}
+}
+
 int install_run(const struct settings *s, bool dry_run, FILE *out, struct error *err)
 {
 	struct install_facts f;
@@ -703,6 +770,14 @@ int install_run(const struct settings *s, bool dry_run, FILE *out, struct error 
 	}
 	install_decide_from(&f, NULL, &d);
 	if (d.verdict != INSTALL_CAN_RUN) {
+		/* Nobody may install here, but maybe nobody needs to: with every program present,
+		 * that is success, whoever asks. */
+		const char *missing[POLICY_PROGRAM_COUNT + 1];
+		if (programs_missing(s->search_path, missing) == 0) {
+			say_nothing_to_do(&f, d.verdict, out);
+			return 0;
+		}
+		install_decide_from(&f, missing, &d);
 		return error_set(err, d.verdict == INSTALL_NO_MANAGER ? -ENOPKG : -EPERM, "%s",
 				 d.message);
 	}

@@ -14,7 +14,8 @@ enum install_verdict {
 	INSTALL_NO_MANAGER, /* no apt-get/dnf: the distro's own tools, no word of sudo or privilege
 			     */
 	INSTALL_CAN_RUN, /* root, or the setuid helper will act for us: `botdesk install` works */
-	INSTALL_BAKE_IMAGE, /* no route to root (no_new_privs, nosuid mount, container) */
+	INSTALL_BAKE_IMAGE, /* no route to root (no_new_privs, nosuid mount), or botdesk's own
+			       image, whose packages are baked in when it is built */
 	INSTALL_ASK_ADMIN, /* not allowed to use the helper (not in group botdesk, or not setuid) */
 };
 
@@ -38,7 +39,9 @@ int install_decide(const struct settings *s, const char *const *missing,
 
 /* `botdesk install [--dry-run]`: decides, then (unless dry_run) runs the install through the
  * helper, relaying its output to out. Returns 0 when the packages are installed (or, for a dry
- * run, when an install could run), else -errno with err saying why and what to do next. */
+ * run, when an install could run), else -errno with err saying why and what to do next. When no
+ * required program is missing and the helper cannot run for this caller (not in its group, in
+ * botdesk's image, ...), there is nothing to do: 0, and out says so. */
 int install_run(const struct settings *s, bool dry_run, FILE *out, struct error *err);
 
 /* What install_decide() looks at, gathered once, so the table of verdicts can be tested on its
@@ -55,6 +58,12 @@ struct install_facts {
 	char user[64];           /* the caller's name (or uid) */
 	char group[64];          /* the helper's group, or the default one */
 	char helper[512];        /* the helper's path */
+	/* botdesk's container image (its Dockerfile writes the marker): packages are baked in
+	 * when the image is built, never installed at run time, and the helper is no setuid
+	 * program there. */
+	bool in_image;
+	bool image_without_desktop; /* built with BOTDESK_DESKTOP=0 (the marker says desktop=0) */
+	char image_marker[512];
 };
 
 int install_facts_gather(const struct settings *s, struct install_facts *ret);

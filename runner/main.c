@@ -3,6 +3,7 @@
  * holds the desktop. */
 #include <fcntl.h>
 #include <getopt.h>
+#include <pwd.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -50,11 +51,13 @@ static const char usage_text[] =
 	"  start [--wait SECONDS] [--json]   start the profile's desktop (idempotent)\n"
 	"  stop [--json]                     stop it (exit 3 when nothing was running)\n"
 	"  status [--json]                   report it\n"
-	"  env                               print DISPLAY, XAUTHORITY, ... (exit 3 when down)\n"
+	"  env [--shell]                     print DISPLAY, XAUTHORITY, ... (exit 3 when down)\n"
+	"                                    --shell: for eval \"$(botdesk env --shell)\"\n"
 	"  exec -- PROGRAM [ARG...]          run PROGRAM on the desktop (exit 3 when down)\n"
 	"  run [--wait SECONDS]              start (or adopt) it and stay in the foreground\n"
 	"  install [--dry-run]               install the desktop's packages, or say who must\n"
-	"  thumbnail [--max WxH] [--output FILE]  a PNG of the screen (default 960x600)\n"
+	"  thumbnail [--max WxH] [--output FILE]  a PNG of the screen (default 960x600; - is "
+	"stdout)\n"
 	"  doctor                            what this host lacks, and the fix for each\n"
 	"  take [--reason TEXT] [--json]     a human takes control of the desktop\n"
 	"  release [--json]                  hand control back to the agent\n"
@@ -63,7 +66,7 @@ static const char usage_text[] =
 	"The profile is --profile, else $BOTDESK_PROFILE, else 'default'.\n"
 	"Exit status: 0 success, 1 failure, 2 usage error, 3 not running, 4 a human holds the\n"
 	"desktop (env, exec and thumbnail are the agent's actions).\n"
-	"See botdesk(1) and docs/CLI.md.\n";
+	"See botdesk(1), and " BOTDESK_DOCDIR "/CLI.md for every command, setting and file.\n";
 
 static int usage_error(const char *fmt, ...) _printf_(1, 2);
 static int usage_error(const char *fmt, ...)
@@ -126,19 +129,26 @@ static void print_status(struct cli *c, bool json)
 	print_probe(c, &probe, json);
 }
 
-/* Parses the options a command takes: --json, --wait S, --dry-run. Anything else is usage. */
+/* Parses the options a command takes: --json, and those of allow (--wait S, --dry-run, --shell).
+ * Anything else is usage. */
 struct opts {
-	bool json, dry_run;
+	bool json, dry_run, shell;
 	uint64_t wait_ms;
 };
 
-static int parse_opts(int argc, char **argv, const char *cmd, bool allow_wait, bool allow_dry,
-		      struct opts *o)
+enum {
+	OPT_WAIT = 1 << 0,
+	OPT_DRY_RUN = 1 << 1,
+	OPT_SHELL = 1 << 2,
+};
+
+static int parse_opts(int argc, char **argv, const char *cmd, unsigned allow, struct opts *o)
 {
 	static const struct option longopts[] = {
 		{"json", no_argument, NULL, 'j'},
 		{"wait", required_argument, NULL, 'w'},
 		{"dry-run", no_argument, NULL, 'n'},
+		{"shell", no_argument, NULL, 's'},
 		{NULL, 0, NULL, 0},
 	};
 	*o = (struct opts){.wait_ms = DEFAULT_WAIT_MS};
@@ -151,7 +161,7 @@ static int parse_opts(int argc, char **argv, const char *cmd, bool allow_wait, b
 			o->json = true;
 			break;
 		case 'w':
-			if (!allow_wait) {
+			if (!(allow & OPT_WAIT)) {
 				return usage_error("%s takes no --wait", cmd);
 			}
 			if (parse_seconds_ms(optarg, MAX_WAIT_MS, &o->wait_ms) < 0 ||
@@ -162,10 +172,16 @@ static int parse_opts(int argc, char **argv, const char *cmd, bool allow_wait, b
 			}
 			break;
 		case 'n':
-			if (!allow_dry) {
+			if (!(allow & OPT_DRY_RUN)) {
 				return usage_error("%s takes no --dry-run", cmd);
 			}
 			o->dry_run = true;
+			break;
+		case 's':
+			if (!(allow & OPT_SHELL)) {
+				return usage_error("%s takes no --shell", cmd);
+			}
+			o->shell = true;
 			break;
 		default:
 			return usage_error("unknown option '%s'", argv[optind - 1]);
@@ -180,7 +196,7 @@ static int parse_opts(int argc, char **argv, const char *cmd, bool allow_wait, b
 static int cmd_start(struct cli *c, int argc, char **argv)
 {
 	struct opts o;
-	int r = parse_opts(argc, argv, "start", true, false, &o);
+	int r = parse_opts(argc, argv, "start", OPT_WAIT, &o);
 	if (r || (r = setup(c, true))) {
 		return r;
 	}
@@ -198,7 +214,7 @@ static int cmd_start(struct cli *c, int argc, char **argv)
 static int cmd_stop(struct cli *c, int argc, char **argv)
 {
 	struct opts o;
-	int r = parse_opts(argc, argv, "stop", false, false, &o);
+	int r = parse_opts(argc, argv, "stop", 0, &o);
 	if (r || (r = setup(c, false))) {
 		return r;
 	}
@@ -237,7 +253,7 @@ static int cmd_stop(struct cli *c, int argc, char **argv)
 static int cmd_status(struct cli *c, int argc, char **argv)
 {
 	struct opts o;
-	int r = parse_opts(argc, argv, "status", false, false, &o);
+	int r = parse_opts(argc, argv, "status", 0, &o);
 	if (r || (r = setup(c, false))) {
 		return r;
 	}
@@ -270,16 +286,51 @@ static int need_agent(struct cli *c)
 	return 0;
 }
 
+/* value in single quotes, each ' as '\'' : the one quoting every POSIX shell reads back
+ * verbatim, whatever the value holds ($, `, \, spaces, newlines). */
+static void print_shell_quoted(const char *value)
+{
+	fputc('\'', stdout);
+	for (const char *p = value; *p; p++) {
+		if (*p == '\'') {
+			fputs("'\\''", stdout);
+		} else {
+			fputc(*p, stdout);
+		}
+	}
+	fputc('\'', stdout);
+}
+
+/* `env --shell`: only what a program needs to appear on the desktop. Not the desktop's XDG
+ * homes: a shell that took them would move every tool run from it (botdesk included) into the
+ * desktop's configuration. */
+static void print_shell_exports(const struct envfile *env)
+{
+	static const char *const keys[] = {"DISPLAY", "XAUTHORITY", "DBUS_SESSION_BUS_ADDRESS"};
+	for (size_t i = 0; i < ARRAY_SIZE(keys); i++) {
+		const char *v = envfile_get(env, keys[i]);
+		if (v) {
+			printf("export %s=", keys[i]);
+			print_shell_quoted(v);
+			fputc('\n', stdout);
+		}
+	}
+}
+
 static int cmd_env(struct cli *c, int argc, char **argv)
 {
 	struct opts o;
-	int r = parse_opts(argc, argv, "env", false, false, &o);
+	int r = parse_opts(argc, argv, "env", OPT_SHELL, &o);
 	if (r || (r = setup(c, false))) {
 		return r;
 	}
 	struct desktop_probe probe;
 	if ((r = need_running(c, &probe)) || (r = need_agent(c))) {
 		return r;
+	}
+	if (o.shell) {
+		print_shell_exports(&probe.env);
+		return 0;
 	}
 	for (size_t i = 0; i < probe.env.n; i++) {
 		printf("%s=%s\n", probe.env.keys[i], probe.env.values[i]);
@@ -370,6 +421,25 @@ static int write_output(const char *path, const unsigned char *png, size_t len, 
 	return 0;
 }
 
+/* --output -: the PNG on standard output, as Unix tools take '-'. Not onto a terminal, where
+ * binary would garble it and show the user nothing. */
+static int write_stdout(const unsigned char *png, size_t len, struct error *err)
+{
+	if (isatty(STDOUT_FILENO)) {
+		return error_set(
+			err, -ENOTTY,
+			"--output - writes the PNG to standard output, which is a terminal; "
+			"redirect it (--output - > desktop.png) or pipe it to a program");
+	}
+	fflush(stdout);
+	int r = write_all(STDOUT_FILENO, png, len);
+	if (r < 0) {
+		return error_set(err, r, "cannot write the PNG to standard output: %s",
+				 strerror(-r));
+	}
+	return 0;
+}
+
 static int cmd_thumbnail(struct cli *c, int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -424,7 +494,12 @@ static int cmd_thumbnail(struct cli *c, int argc, char **argv)
 	if (r < 0) {
 		return fail(c, r);
 	}
-	if (output) {
+	if (output && streq(output, "-")) {
+		r = write_stdout(png, len, &c->err);
+		if (r < 0) {
+			return fail(c, r);
+		}
+	} else if (output) {
 		r = write_output(output, png, len, &c->err);
 		if (r < 0) {
 			return fail(c, r);
@@ -435,21 +510,84 @@ static int cmd_thumbnail(struct cli *c, int argc, char **argv)
 	return 0;
 }
 
+/* "botdesk thumbnail" or "botdesk --profile NAME thumbnail": the command as the user would type
+ * it for this profile. */
+static const char *profile_flag(const struct cli *c)
+{
+	return streq(c->p.name, "default") ? "" : " --profile ";
+}
+
+static const char *profile_arg(const struct cli *c)
+{
+	return streq(c->p.name, "default") ? "" : c->p.name;
+}
+
+/* run's first line, for `docker logs` and the journal: the desktop is usable, where, and how to
+ * look at it. */
+static void print_run_up(const struct cli *c, const struct desktop_probe *probe)
+{
+	_cleanup_free_ char *sock = profile_path(&c->p, STATE_SOCKET);
+	printf("desktop of profile '%s' running on display %s (launcher pid %d); view it with "
+	       "'vncviewer %s', or take a picture with 'botdesk%s%s thumbnail --output "
+	       "desktop.png'\n",
+	       c->p.name, envfile_get(&probe->env, "DISPLAY"), (int)probe->launcher.pid,
+	       sock ? sock : STATE_SOCKET, profile_flag(c), profile_arg(c));
+	fflush(stdout);
+}
+
+/* run's last line when the desktop ended because somebody asked: who. */
+static void print_run_end(const struct cli *c, const struct foreground_result *res)
+{
+	if (res->end == FOREGROUND_STOPPED) {
+		struct passwd *pw = getpwuid(res->by.by_uid);
+		char uid[16];
+		snprintf(uid, sizeof(uid), "%u", (unsigned)res->by.by_uid);
+		printf("desktop of profile '%s' stopped by 'botdesk stop' (pid %d, user %s)\n",
+		       c->p.name, (int)res->by.by_pid, pw ? pw->pw_name : uid);
+	} else {
+		const char *name = sigabbrev_np(res->signo);
+		printf("desktop of profile '%s' stopped on SIG%s\n", c->p.name,
+		       name ? name : "(unknown)");
+	}
+	fflush(stdout);
+}
+
 static int cmd_run(struct cli *c, int argc, char **argv)
 {
 	struct opts o;
-	int r = parse_opts(argc, argv, "run", true, false, &o);
+	int r = parse_opts(argc, argv, "run", OPT_WAIT, &o);
 	if (r || (r = setup(c, true))) {
 		return r;
 	}
-	r = foreground_run(&c->settings, &c->p, o.wait_ms, &c->err);
-	return r < 0 ? fail(c, r) : 0;
+	struct foreground fg;
+	r = foreground_start(&c->settings, &c->p, o.wait_ms, &fg, &c->err);
+	if (r == -EINTR) {
+		/* Told to stop while starting (a container stopped early): a clean stop. */
+		foreground_close(&fg);
+		printf("desktop of profile '%s' stopped on a signal while it was starting; "
+		       "nothing of it is left running\n",
+		       c->p.name);
+		return 0;
+	}
+	if (r < 0) {
+		foreground_close(&fg);
+		return fail(c, r);
+	}
+	print_run_up(c, &fg.probe);
+	struct foreground_result res;
+	r = foreground_wait(&c->settings, &c->p, &fg, &res, &c->err);
+	foreground_close(&fg);
+	if (r < 0) {
+		return fail(c, r);
+	}
+	print_run_end(c, &res);
+	return 0;
 }
 
 static int cmd_doctor(struct cli *c, int argc, char **argv)
 {
 	struct opts o;
-	int r = parse_opts(argc, argv, "doctor", false, false, &o);
+	int r = parse_opts(argc, argv, "doctor", 0, &o);
 	if (r || (r = load_settings(c))) {
 		return r;
 	}
@@ -459,7 +597,7 @@ static int cmd_doctor(struct cli *c, int argc, char **argv)
 static int cmd_install(struct cli *c, int argc, char **argv)
 {
 	struct opts o;
-	int r = parse_opts(argc, argv, "install", false, true, &o);
+	int r = parse_opts(argc, argv, "install", OPT_DRY_RUN, &o);
 	if (r || (r = load_settings(c))) {
 		return r;
 	}
@@ -516,7 +654,7 @@ static int cmd_take(struct cli *c, int argc, char **argv)
 static int cmd_release(struct cli *c, int argc, char **argv)
 {
 	struct opts o;
-	int r = parse_opts(argc, argv, "release", false, false, &o);
+	int r = parse_opts(argc, argv, "release", 0, &o);
 	if (r || (r = setup(c, true))) {
 		return r;
 	}
@@ -543,7 +681,7 @@ static int cmd_release(struct cli *c, int argc, char **argv)
 static int cmd_lease(struct cli *c, int argc, char **argv)
 {
 	struct opts o;
-	int r = parse_opts(argc, argv, "lease", false, false, &o);
+	int r = parse_opts(argc, argv, "lease", 0, &o);
 	if (r || (r = setup(c, false))) {
 		return r;
 	}
@@ -579,6 +717,7 @@ int main(int argc, char **argv)
 	};
 	/* Set but empty is a malformed name, not "unset": it is a usage error below. */
 	struct cli c = {.profile = getenv("BOTDESK_PROFILE"), .p = {.dirfd = -1}};
+	bool from_env = c.profile != NULL;
 	if (!c.profile) {
 		c.profile = "default";
 	}
@@ -588,6 +727,7 @@ int main(int argc, char **argv)
 		switch (ch) {
 		case 'p':
 			c.profile = optarg;
+			from_env = false;
 			break;
 		case 'h':
 			fputs(usage_text, stdout);
@@ -600,9 +740,11 @@ int main(int argc, char **argv)
 		}
 	}
 	if (!profile_name_valid(c.profile)) {
-		return usage_error("'%s' is not a valid profile name: use 1-64 characters of A-Z "
-				   "a-z 0-9 . _ - not starting with '.'",
-				   c.profile);
+		/* Name where the bad name came from: a variable set long ago is easy to forget. */
+		return usage_error(
+			"%s='%s' is not a valid profile name: use 1-64 characters of A-Z "
+			"a-z 0-9 . _ - not starting with '.'",
+			from_env ? "BOTDESK_PROFILE" : "--profile", c.profile);
 	}
 	if (optind >= argc) {
 		fputs(usage_text, stderr);

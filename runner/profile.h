@@ -21,6 +21,8 @@
 #define STATE_START_LOCK "start.lock"
 #define STATE_ACTIVITY "activity"
 #define STATE_XDG "xdg"
+#define STATE_STOPPED "stopped"
+#define STATE_GEOMETRY "geometry"
 
 struct profile {
 	char name[PROFILE_NAME_MAX + 1];

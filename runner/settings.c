@@ -11,6 +11,7 @@
 #include "config.h"
 #include "envallow.h"
 #include "parse.h"
+#include "profile.h"
 #include "util.h"
 
 /* A setting's environment name, its botdesk.conf key and its default (NULL: computed). */
@@ -38,6 +39,7 @@ enum {
 	S_IDLE_STOP,
 	S_VIEW_GROUP,
 	S_VIEW_DIR,
+	S_IMAGE_MARKER,
 	S_COUNT,
 };
 
@@ -59,6 +61,7 @@ static const struct setting_def defs[S_COUNT] = {
 	[S_IDLE_STOP] = {"BOTDESK_IDLE_STOP_MINUTES", "idle_stop_minutes", "30"},
 	[S_VIEW_GROUP] = {"BOTDESK_VIEW_GROUP", "view_group", NULL},
 	[S_VIEW_DIR] = {"BOTDESK_VIEW_DIR", "view_dir", NULL},
+	[S_IMAGE_MARKER] = {"BOTDESK_IMAGE_MARKER", "image_marker", BOTDESK_IMAGE_MARKER_PATH},
 };
 
 /* The largest display number we hand out: far below where X's TCP port arithmetic breaks. */
@@ -198,6 +201,41 @@ static int need_absolute(struct error *err, int which, const char *value)
 	return 0;
 }
 
+/* Whether dir is one of the XDG homes a botdesk desktop gives its programs: the profile's
+ * "xdg" directory (XDG_CONFIG_HOME) or one below it (XDG_CACHE_HOME is xdg/.cache), in a
+ * profile's state directory (which holds the profile's start.lock). A shell can inherit them (a
+ * terminal on the desktop, `botdesk exec -- bash`, or an eval of every line of `botdesk env`);
+ * botdesk run from there must still read the user's botdesk.conf, not the desktop's, and take
+ * the user's allocation lock, not one of its own. */
+static bool is_desktop_xdg_home(const char *dir, const char *below)
+{
+	_cleanup_free_ char *copy = strdup(dir);
+	if (!copy) {
+		return false;
+	}
+	size_t n = strlen(copy);
+	while (n > 1 && copy[n - 1] == '/') {
+		copy[--n] = '\0';
+	}
+	if (below) {
+		size_t b = strlen(below);
+		if (n <= b + 1 || copy[n - b - 1] != '/' || !streq(copy + n - b, below)) {
+			return false;
+		}
+		copy[n - b - 1] = '\0';
+	}
+	char *slash = strrchr(copy, '/');
+	if (!slash || !streq(slash + 1, STATE_XDG)) {
+		return false;
+	}
+	*slash = '\0';
+	_cleanup_close_ int fd =
+		open(*copy ? copy : "/", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	struct stat st;
+	return fd >= 0 && fstatat(fd, STATE_START_LOCK, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+	       S_ISREG(st.st_mode);
+}
+
 static int resolve_paths(struct settings *s, struct error *err)
 {
 	const char *home = home_dir();
@@ -222,6 +260,10 @@ static int resolve_paths(struct settings *s, struct error *err)
 			"keep its state");
 	}
 	xdg = xdg_dir("XDG_CONFIG_HOME");
+	if (xdg && is_desktop_xdg_home(xdg, NULL)) {
+		/* botdesk's own settings are the user's, never a desktop's. */
+		xdg = NULL;
+	}
 	if (xdg) {
 		s->config_file = xasprintf("%s/botdesk/botdesk.conf", xdg);
 	} else if (home) {
@@ -243,7 +285,7 @@ static char *default_alloc_lock(void)
 		return xasprintf("%s/botdesk-alloc.lock", rt);
 	}
 	const char *cache = xdg_dir("XDG_CACHE_HOME");
-	if (cache) {
+	if (cache && !is_desktop_xdg_home(cache, ".cache")) {
 		return xasprintf("%s/botdesk/alloc.lock", cache);
 	}
 	const char *home = home_dir();
@@ -321,8 +363,8 @@ static int validate(struct settings *s, char *values[S_COUNT], struct error *err
 		values[S_LAUNCHER] = strdup(BOTDESK_SESSION_PATH);
 		s->launcher_is_default = true;
 	}
-	static const int paths[] = {S_X_LOCK_DIR,  S_X_UNIX_TABLE, S_ALLOC_LOCK, S_MEMINFO,
-				    S_CGROUP_ROOT, S_HELPER,       S_THUMBNAILER};
+	static const int paths[] = {S_X_LOCK_DIR,  S_X_UNIX_TABLE, S_ALLOC_LOCK,  S_MEMINFO,
+				    S_CGROUP_ROOT, S_HELPER,       S_THUMBNAILER, S_IMAGE_MARKER};
 	for (size_t i = 0; i < ARRAY_SIZE(paths); i++) {
 		if ((r = need_absolute(err, paths[i], values[paths[i]])) < 0) {
 			return r;
@@ -386,6 +428,7 @@ static int validate(struct settings *s, char *values[S_COUNT], struct error *err
 	s->thumbnailer = TAKE_PTR(values[S_THUMBNAILER]);
 	s->browser = TAKE_PTR(values[S_BROWSER]);
 	s->package_manager = TAKE_PTR(values[S_PACKAGE_MANAGER]);
+	s->image_marker = TAKE_PTR(values[S_IMAGE_MARKER]);
 	const char *path = getenv("PATH");
 	s->search_path = strdup(path ? path : "/usr/local/bin:/usr/bin:/bin");
 	if (!s->launcher || !s->search_path) {
@@ -451,6 +494,7 @@ void settings_free(struct settings *s)
 	free(s->browser);
 	free(s->pass_env);
 	free(s->package_manager);
+	free(s->image_marker);
 	free(s->search_path);
 	free(s->view_dir);
 	*s = (struct settings){0};

@@ -26,6 +26,7 @@ struct settings {
 	char *thumbnailer;     /* BOTDESK_THUMBNAILER, default the installed botdesk-thumbnail */
 	char *browser;         /* BOTDESK_BROWSER, optional: a browser program for the dock */
 	char *package_manager; /* BOTDESK_PACKAGE_MANAGER: auto (default), apt, dnf, pacman, none */
+	char *image_marker;    /* BOTDESK_IMAGE_MARKER: the file botdesk's Dockerfile writes */
 	char *search_path;     /* PATH, where required programs are looked for */
 	char *pass_env; /* BOTDESK_PASS_ENV: names of the caller's variables the desktop may have on
 			   top of the benign fixed list (common/envallow.h), or NULL */

@@ -4,8 +4,13 @@
 #include <string.h>
 #include <sys/stat.h>
 
+/* X's own limit on a screen's side; a viewer may ask for more than botdesk would configure. */
+#define GEOMETRY_LIVE_MAX 32767
+
+#include "fileio.h"
 #include "install.h"
 #include "json.h"
+#include "parse.h"
 #include "programs.h"
 
 /* The lease, the watchers' door and when the idle stop is due, for a running desktop. */
@@ -22,6 +27,24 @@ static void status_gather_control(const struct settings *s, struct profile *p, s
 	if (s->idle_stop_ms && st->lease.holder == LEASE_AGENT && st->idle_seconds >= 0) {
 		int64_t left = (int64_t)(s->idle_stop_ms / 1000) - st->idle_seconds;
 		st->stop_in_seconds = left > 0 ? left : 0;
+	}
+}
+
+/* The screen's size now, as the desktop publishes it (a viewer may have resized it): one small
+ * file, so status opens no X connection. Anything malformed is no size. */
+static void read_live_geometry(struct profile *p, struct status *st)
+{
+	char buf[32];
+	size_t len;
+	unsigned w, h;
+	if (read_file_at(p->dirfd, STATE_GEOMETRY, buf, sizeof(buf), &len) < 0) {
+		return;
+	}
+	if (len > 0 && buf[len - 1] == '\n') {
+		buf[--len] = '\0';
+	}
+	if (parse_geometry(buf, 1, GEOMETRY_LIVE_MAX, &w, &h) == 0) {
+		snprintf(st->live_geometry, sizeof(st->live_geometry), "%ux%u", w, h);
 	}
 }
 
@@ -52,6 +75,7 @@ void status_gather(const struct settings *s, struct profile *p, const struct des
 		}
 		st->idle_seconds = desktop_idle_seconds(p);
 		status_gather_control(s, p, st);
+		read_live_geometry(p, st);
 	}
 	memory_read(s, &st->memory);
 	if (st->n_missing > 0) {
@@ -84,7 +108,8 @@ void status_print_json(const struct status *st, FILE *f)
 	json_int(&j, "pid", st->pid, st->pid == 0);
 	json_string(&j, "display", or_null(st->display));
 	json_string(&j, "socket", or_null(st->socket));
-	json_string(&j, "geometry", st->geometry);
+	json_string(&j, "geometry", st->live_geometry[0] ? st->live_geometry : st->geometry);
+	json_string(&j, "configured_geometry", st->geometry);
 	json_string(&j, "install_command", or_null(st->install_command));
 	json_string(&j, "blocker", or_null(st->blocker));
 	json_int(&j, "memory_available_mb", st->memory.available_mb, st->memory.available_mb < 0);
@@ -118,7 +143,11 @@ void status_print_text(const struct status *st, FILE *f)
 	} else {
 		fprintf(f, "running:  no\n");
 	}
-	fprintf(f, "geometry: %s\n", st->geometry);
+	if (st->live_geometry[0] && !streq(st->live_geometry, st->geometry)) {
+		fprintf(f, "geometry: %s (configured: %s)\n", st->live_geometry, st->geometry);
+	} else {
+		fprintf(f, "geometry: %s\n", st->geometry);
+	}
 	if (st->memory.available_mb >= 0) {
 		fprintf(f, "memory:   %lld MB available", (long long)st->memory.available_mb);
 		if (st->memory.limit_mb >= 0) {

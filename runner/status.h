@@ -18,10 +18,11 @@ struct status {
 	const char *missing[POLICY_PROGRAM_COUNT + 1];
 	size_t n_missing;
 	bool running;
-	int pid;           /* 0: none */
-	char display[32];  /* empty: null */
-	char socket[4096]; /* empty: null */
-	const char *geometry;
+	int pid;                    /* 0: none */
+	char display[32];           /* empty: null */
+	char socket[4096];          /* empty: null */
+	const char *geometry;       /* the configured size */
+	char live_geometry[32];     /* the screen's size now, while running and known; else empty */
 	char install_command[1024]; /* empty: null */
 	char blocker[2048];         /* empty: null */
 	struct memory_info memory;

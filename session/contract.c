@@ -93,7 +93,8 @@ static int load_doors(const char *(*get)(const char *), struct session_config *c
 
 static int load_full(const char *(*get)(const char *), struct session_config *c, struct error *err)
 {
-	const char *num;
+	/* Set on every path that reaches its use; gcc -O3 (a release build) cannot tell. */
+	const char *num = NULL;
 	int r = need(get, "BOTDESK_DISPLAY_NUM", &num, err);
 	if (r < 0) {
 		return r;

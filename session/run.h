@@ -42,7 +42,8 @@ struct run {
 	char bus_addr[512];
 	char *cache_home, *data_home;
 	struct strv env;
-	Display *dpy;
+	Display *dpy;           /* kept after start-up to follow the screen's size */
+	unsigned width, height; /* the screen's size as last published */
 	bool published;
 	uint64_t t0, t_claimed, t_xvnc; /* for the log line that says how long start-up took */
 };

@@ -13,6 +13,7 @@
 #include "log.h"
 #include "parse.h"
 #include "run.h"
+#include "screensize.h"
 #include "seed.h"
 #include "timeutil.h"
 #include "util.h"
@@ -191,6 +192,50 @@ static int start_wm(struct run *run, struct error *err)
 	return r;
 }
 
+/* The connection stays, for the one event status needs: the screen's size changing (a viewer
+ * resized it). The size is published before the env file, so a running desktop has one. */
+static void watch_size(struct run *run)
+{
+	unsigned w, h;
+	int r = xsetup_watch_size(run->dpy, &w, &h);
+	if (r == 0) {
+		run->width = w;
+		run->height = h;
+		r = screensize_publish(run->cfg->env_path, w, h);
+	}
+	if (r < 0) {
+		/* Status then shows the configured size: no stale one of an earlier run. */
+		screensize_remove(run->cfg->env_path);
+		fprintf(stderr, "botdesk-session: warning: not following the screen's size: %s\n",
+			strerror(-r));
+		if (r == -ECONNRESET) {
+			run->dpy = NULL; /* broken: never touched again */
+		} else {
+			xsetup_close(run->dpy);
+			run->dpy = NULL;
+		}
+	}
+}
+
+/* A resize (or the server going away) woke the connection. */
+static void size_events(struct run *run)
+{
+	unsigned w = run->width, h = run->height;
+	if (xsetup_size_events(run->dpy, &w, &h) < 0) {
+		/* Xvnc is gone; the supervisor hears of it as its child. */
+		run->dpy = NULL;
+		screensize_remove(run->cfg->env_path);
+		return;
+	}
+	if (w != run->width || h != run->height) {
+		run->width = w;
+		run->height = h;
+		if (screensize_publish(run->cfg->env_path, w, h) < 0) {
+			screensize_remove(run->cfg->env_path);
+		}
+	}
+}
+
 /* Once the window manager owns the screen: the rest of the desktop, then the env file,
  * published only now so that an agent acting the moment start returns finds a managed
  * screen. */
@@ -201,8 +246,7 @@ static int finish(struct run *run, struct error *err)
 		return r;
 	}
 	uint64_t t_wm = now_ms();
-	xsetup_close(run->dpy);
-	run->dpy = NULL;
+	watch_size(run);
 	static const char *const args[] = {"--sm-client-disable", NULL};
 	r = components_start(run, PROG_XFDESKTOP, args, false, err);
 	if (r == 0) {
@@ -258,12 +302,24 @@ static int supervise(struct run *run, struct error *err)
 			  strerror(-r));
 		return 1;
 	}
-	uint64_t deadline;
-	do {
-		r = idle_check(&idle, &deadline) == 1 ? 1 : supervisor_wait(&run->sv, -1, deadline);
-	} while (r == 0);
+	/* One wait for everything: a component ending, TERM, the screen resized (the X
+	 * connection), and the idle deadline. */
+	bool idle_due = false;
+	for (;;) {
+		uint64_t deadline;
+		if (idle_check(&idle, &deadline) == 1) {
+			idle_due = true;
+			break;
+		}
+		r = supervisor_wait(&run->sv, run->dpy ? ConnectionNumber(run->dpy) : -1, deadline);
+		if (r == 1) {
+			size_events(run);
+		} else if (r != 0) {
+			break;
+		}
+	}
 	idle_close(&idle);
-	if (r == 1) {
+	if (idle_due) {
 		fprintf(stderr,
 			"botdesk-session: stopping the desktop: unused for %llu s "
 			"(idle_stop_minutes)\n",
@@ -307,6 +363,7 @@ static void tear_down(struct run *run)
 	if (run->published) {
 		(void)unlink(run->cfg->env_path);
 	}
+	screensize_remove(run->cfg->env_path);
 	/* Xvnc removes its RFB socket when it exits cleanly, not when it was killed. */
 	(void)unlink(run->cfg->socket_path);
 	doors_remove(run);

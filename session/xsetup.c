@@ -229,3 +229,49 @@ int xsetup_wm_owns_screen(Display *dpy)
 	armed = false;
 	return owned;
 }
+
+int xsetup_watch_size(Display *dpy, unsigned *ret_w, unsigned *ret_h)
+{
+	armed = true;
+	if (sigsetjmp(connection_lost, 1) != 0) {
+		return -ECONNRESET;
+	}
+	Window root = DefaultRootWindow(dpy);
+	XSelectInput(dpy, root, StructureNotifyMask);
+	/* Asked after selecting: a resize in between is either in this answer or an event. */
+	XWindowAttributes wa;
+	int ok = XGetWindowAttributes(dpy, root, &wa);
+	/* What the wait for the window manager left in the queue is of no interest now. */
+	while (XPending(dpy) > 0) {
+		XEvent ev;
+		XNextEvent(dpy, &ev);
+	}
+	armed = false;
+	if (!ok) {
+		return -EIO;
+	}
+	*ret_w = (unsigned)wa.width;
+	*ret_h = (unsigned)wa.height;
+	return 0;
+}
+
+int xsetup_size_events(Display *dpy, unsigned *ret_w, unsigned *ret_h)
+{
+	armed = true;
+	if (sigsetjmp(connection_lost, 1) != 0) {
+		return -ECONNRESET;
+	}
+	Window root = DefaultRootWindow(dpy);
+	/* XPending reads what the socket holds; a readable socket with nothing on it is the
+	 * server closing the connection, which lands in the I/O error handler. */
+	while (XPending(dpy) > 0) {
+		XEvent ev;
+		XNextEvent(dpy, &ev);
+		if (ev.type == ConfigureNotify && ev.xconfigure.window == root) {
+			*ret_w = (unsigned)ev.xconfigure.width;
+			*ret_h = (unsigned)ev.xconfigure.height;
+		}
+	}
+	armed = false;
+	return 0;
+}

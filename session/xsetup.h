@@ -24,3 +24,13 @@ int xsetup_watch_wm(Display *dpy);
  * redirects the root window's children, and names a live check window. 1 owned, 0 not yet,
  * -ECONNRESET when the server went away. */
 int xsetup_wm_owns_screen(Display *dpy);
+
+/* From here on the connection wakes only for the root window's size: a viewer resizing the
+ * desktop (RFB SetDesktopSize, applied by Xvnc through RandR) resizes the root window, which X
+ * reports with a ConfigureNotify. Other root events (the panel sets properties all the time) are
+ * no longer selected. ret_w and ret_h: the size now. -ECONNRESET when the server went away. */
+int xsetup_watch_size(Display *dpy, unsigned *ret_w, unsigned *ret_h);
+
+/* Consumes the pending events; ret_w and ret_h are the root window's size after them (left as
+ * they were when none resized it). -ECONNRESET when the server went away. */
+int xsetup_size_events(Display *dpy, unsigned *ret_w, unsigned *ret_h);

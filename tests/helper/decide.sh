@@ -17,6 +17,15 @@ mapfile -t apt_pkgs < <(python3 "$BD_SRCDIR/policy/gen-policy.py" list "$BD_SRCD
 admin_cmd="apt-get install -y --no-install-recommends ${apt_pkgs[*]}"
 docker_line="RUN apt-get update && apt-get install -y --no-install-recommends ${apt_pkgs[*]} && rm -rf /var/lib/apt/lists/*"
 
+# The refusals matter only when something is missing (with every program present, `install` has
+# nothing to do and succeeds, whoever asks): the users get a PATH without the desktop programs,
+# with just the wrappers the rows use.
+nodesk=$(bd_scratch "$BD_USER_A")
+ln -s "$(command -v setpriv)" "$nodesk/setpriv"
+ln -s "$(command -v env)" "$nodesk/env"
+export BD_PATH=$nodesk
+bdh_on_exit 'rm -rf "$nodesk"'
+
 # dry_run USER HELPER [WRAPPER...]: `botdesk install --dry-run` as USER; output in $out, status in $rc.
 dry_run() {
     local user=$1 helper=$2 dir=$state

@@ -16,11 +16,16 @@ for name in "" ".hidden" "a/b" ".." "." "x y" "/abs" "a\\b" $'a\nb' "$long65" "Ã
     it_bd --profile "$name" start
     it_expect_rc 2 "start --profile '$shown'"
     it_expect_in "$ERR" "botdesk: " "the usage error is botdesk's"
+    it_expect_in "$ERR" "--profile=" "the usage error names --profile"
     it_bd "--profile=$name" status
     it_expect_rc 2 "status --profile='$shown'"
     if [ -n "$name" ]; then
         BOTDESK_PROFILE=$name it_bd start
         it_expect_rc 2 "BOTDESK_PROFILE='$shown' start"
+        it_expect_in "$ERR" "BOTDESK_PROFILE='" "the usage error names the variable BOTDESK_PROFILE"
+        # --profile wins, so a valid one makes a bad variable harmless.
+        BOTDESK_PROFILE=$name it_bd --profile ok status
+        it_expect_rc 0 "a valid --profile over BOTDESK_PROFILE='$shown'"
     fi
 done
 it_expect_absent "$BOTDESK_STATE_DIR" "invalid profile names create nothing"
@@ -207,4 +212,5 @@ it_own "$home" "$S/run"
 # is an error everywhere else).
 BOTDESK_PROFILE='' it_bd status
 it_expect_rc 2 "an empty BOTDESK_PROFILE is a usage error"
+it_expect_in "$ERR" "BOTDESK_PROFILE=''" "the usage error names the variable"
 echo "PASS"

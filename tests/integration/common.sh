@@ -80,6 +80,9 @@ it_init() {
     export BD_PATH=$S/bin:/usr/local/bin:/usr/bin:/bin
     P=$BOTDESK_STATE_DIR/default
     it_own "$S"
+    # The X socket directory as botdesk requires it (root's, 1777) where we can make it so.
+    install -d -m 1777 "$S/xlocks/.X11-unix"
+    ! bd_is_root || chown root:root "$S/xlocks/.X11-unix"
 }
 
 # it_meminfo TOTAL_MB AVAILABLE_MB [FILE]: a /proc/meminfo fixture.

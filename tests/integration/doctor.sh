@@ -1,21 +1,35 @@
 #!/usr/bin/env bash
 # botdesk doctor tells what is true of this host, with the fix for each problem: programs
 # missing from PATH, the helper's mode and group, the caller's group, no_new_privs, memory
-# against the floor, and how much of the display band is in use.
+# against the floor, and how much of the display band is in use. What matters only for installing
+# (the helper, the group, no_new_privs, the package manager) is a problem only when programs are
+# missing, else a note. In botdesk's container image (the marker simulated by
+# BOTDESK_IMAGE_MARKER) none of it matters: the packages are baked in.
 source "$BD_SRCDIR/tests/integration/common.sh"
 it_init
 
-# A helper stand-in that is not setuid: doctor must say so and name the exact fix.
+# A helper stand-in that is not setuid: doctor must say so and name the exact fix. With every
+# program present nothing needs installing, so it is a note, not a problem: exit 0.
 : >"$S/helper"
 chmod 0755 "$S/helper"
 export BOTDESK_HELPER=$S/helper
+# Nonexistent: this is no container image (the image's own rows are below).
+export BOTDESK_IMAGE_MARKER=$S/no-image
 it_bd doctor
-it_expect_rc 1 "doctor exits 1 when something needs fixing"
+it_expect_rc 0 "doctor with every program present and only an install path to fix"
 it_expect_in "$OUT" "ok   desktop programs" "the stub programs on PATH count as present"
+it_expect_in "$OUT" "note helper" "a helper without the setuid bit is a note when nothing is missing"
 it_expect_in "$OUT" "not setuid root" "a helper without the setuid bit is reported"
 it_expect_in "$OUT" "chmod 4750 $S/helper" "with the exact fix"
 it_expect_in "$OUT" "memory" "memory is reported"
 it_expect_in "$OUT" "40-49: 0 of 10 numbers in use" "the band's use is reported"
+it_expect_in "$OUT" "nothing to fix" "and it says so"
+
+# With programs missing, the helper is a problem: it stands between the user and the install.
+BD_PATH=$S/empty it_bd doctor
+it_expect_rc 1 "doctor exits 1 when something needs fixing"
+it_expect_in "$OUT" "FIX  helper" "a helper without the setuid bit is a problem when programs are missing"
+it_expect_in "$OUT" "chmod 4750 $S/helper" "with the exact fix"
 
 # A number in use shows in the band line.
 printf '%10d\n' $$ >"$BOTDESK_X_LOCK_DIR/.X41-lock"
@@ -41,6 +55,8 @@ if bd_is_root; then
     it_bd doctor
     it_expect_in "$OUT" "with mode 0777" "a directory without the sticky bit is reported"
 fi
+install -d -m 1777 "$xdir"
+chmod 1777 "$xdir"
 
 # Short memory and missing programs are problems, each with its fix.
 it_meminfo 4096 400
@@ -50,18 +66,64 @@ it_expect_in "$OUT" "BOTDESK_MIN_FREE_MB" "its fix names the setting"
 it_expect_in "$OUT" "FIX  desktop programs" "missing programs are a problem"
 it_expect_in "$OUT" "Xvnc" "and they are named"
 
-# no_new_privs is reported when set.
+it_meminfo 8192 6144
+
+# no_new_privs is reported when set: a problem when something must be installed, else a note.
 if command -v setpriv >/dev/null; then
+    mkdir -p "$S/only-setpriv"
+    ln -s "$(command -v setpriv)" "$S/only-setpriv/setpriv"
+    BD_PATH=$S/only-setpriv it_run setpriv --no-new-privs "$BOTDESK_BIN" doctor
+    it_expect_in "$OUT" "FIX  no_new_privs" "no_new_privs is a problem when programs are missing"
     it_run setpriv --no-new-privs "$BOTDESK_BIN" doctor
-    it_expect_in "$OUT" "FIX  no_new_privs" "no_new_privs is reported when set"
+    it_expect_in "$OUT" "note no_new_privs" "no_new_privs is a note when nothing is missing"
 fi
 
-# Outside group botdesk (CI: a real user not in the group), the group line says so and how to fix it.
+# Outside group botdesk (CI: a real user not in the group): the group is needed only to install.
+# With a helper installed as it should be (setuid root, group botdesk), the outsider is told so,
+# and it is a problem only when programs are missing.
 if bd_is_root && id -u "$BD_USER_OUT" >/dev/null 2>&1; then
     OUTSIDER=$BD_USER_OUT
-    RC=0
-    OUT=$(bd_as "$OUTSIDER" "$IT_ENV" XDG_CONFIG_HOME="$S/config" "$BOTDESK_BIN" doctor 2>&1) || RC=$?
-    it_expect_in "$OUT" "FIX  group" "a user outside group botdesk is told"
+    # Never executed: only its owner, group and mode are looked at.
+    install -m 4750 -o root -g botdesk /dev/null "$S/suid-helper"
+    outsider() {
+        RC=0
+        OUT=$(bd_as "$OUTSIDER" "$IT_ENV" XDG_CONFIG_HOME="$S/config" BOTDESK_HELPER="$S/suid-helper" "$@" 2>&1) || RC=$?
+    }
+    outsider "$BOTDESK_BIN" doctor
+    it_expect_in "$OUT" "note group" "a user outside group botdesk with nothing to install gets a note"
+    it_expect_in "$OUT" "needed only to install" "saying what the group is for"
+    it_expect_in "$OUT" "usermod -aG botdesk $OUTSIDER" "with the exact command"
+    it_expect_not_in "$OUT" "FIX  group" "the group is no problem when nothing is missing"
+    BD_PATH=$S/empty outsider "$BOTDESK_BIN" doctor
+    it_expect_in "$OUT" "FIX  group" "a user outside group botdesk who must install is told"
     it_expect_in "$OUT" "usermod -aG botdesk $OUTSIDER" "with the exact command"
 fi
+
+# botdesk's container image (its Dockerfile writes the marker): the packages are baked in, the
+# helper is an ordinary file and the user in no group. With everything there, nothing to fix.
+printf '# botdesk container image\ndesktop=1\n' >"$S/image"
+it_own "$S/image"
+export BOTDESK_IMAGE_MARKER=$S/image
+it_bd doctor
+it_expect_rc 0 "doctor in botdesk's image with the desktop baked in"
+it_expect_in "$OUT" "ok   image" "doctor says it is botdesk's image"
+it_expect_in "$OUT" "nothing to fix" "and that nothing needs fixing"
+for word in "FIX" "note" "chmod" "usermod" "setuid"; do
+    it_expect_not_in "$OUT" "$word" "doctor in the image says nothing of '$word'"
+done
+it_run setpriv --no-new-privs "$BOTDESK_BIN" doctor
+it_expect_rc 0 "doctor in the image under no_new_privs (a pod's allowPrivilegeEscalation: false)"
+# Something missing in the image: the image must bake it, nobody is to fix the helper.
+BD_PATH=$S/empty it_bd doctor
+it_expect_rc 1 "doctor in an image that lacks the desktop"
+it_expect_in "$OUT" "FIX  desktop programs" "the missing programs are the problem"
+it_expect_in "$OUT" "botdesk's container image" "in the image"
+it_expect_in "$OUT" "baked in when it is built" "the image must bake them"
+it_expect_in "$OUT" "RUN apt-get update && apt-get install" "with the Dockerfile line"
+for word in "chmod" "usermod" "setuid root" "administrator"; do
+    it_expect_not_in "$OUT" "$word" "doctor in the image never says '$word'"
+done
+printf 'desktop=0\n' >"$S/image"
+BD_PATH=$S/empty it_bd doctor
+it_expect_in "$OUT" "BOTDESK_DESKTOP=0" "an image built without its desktop layer is told to build it with one"
 echo "PASS"

@@ -16,7 +16,7 @@ it_expect_rc 3 "exec with no desktop"
 it_expect_absent "$S/marks/ran" "exec with no desktop runs nothing"
 it_status
 for key in profile supported installed missing running pid display socket geometry \
-    install_command blocker memory_available_mb memory_limit_mb idle_seconds; do
+    configured_geometry install_command blocker memory_available_mb memory_limit_mb idle_seconds; do
     v=J_$key
     [ -n "${!v+set}" ] || bd_fail "status --json lacks '$key'"
 done
@@ -33,10 +33,44 @@ launcher=$J_pid
 disp=$J_display
 it_expect_eq "$J_socket" "$P/rfb.sock" "status: socket while running"
 [[ $J_idle_seconds =~ ^[0-9]+$ ]] || bd_fail "idle_seconds is not a number while running: $J_idle_seconds"
+# The live size: what the desktop publishes in 'geometry' (a viewer may have resized it), with
+# the configured one beside it; anything malformed there is no size.
+it_expect_eq "$J_geometry" 800x600 "status: the configured size while the desktop has published none"
+printf '1024x768\n' >"$P/geometry"
+it_own "$P/geometry"
+it_status
+it_expect_eq "$J_geometry" 1024x768 "status --json: the screen's live size"
+it_expect_eq "$J_configured_geometry" 800x600 "status --json: the configured size beside it"
+it_bd status
+it_expect_in "$OUT" "geometry: 1024x768 (configured: 800x600)" "status shows both sizes when they differ"
+printf '800x600\n' >"$P/geometry"
+it_bd status
+it_expect_in "$OUT" $'geometry: 800x600\n' "status shows one size when they agree"
+for junk in "" "1024x" "x768" "-1x5" "1024x768x2" "99999x768" "$(printf 'a%.0s' {1..100})"; do
+    printf '%s\n' "$junk" >"$P/geometry"
+    it_status
+    it_expect_eq "$J_geometry" 800x600 "a malformed live size ('$junk') is no size"
+done
+rm -f "$P/geometry"
+
 it_bd env
 it_expect_rc 0 "env while running"
 it_expect_eq "$OUT" "$(<"$P/env")" "env prints the published file"
 it_expect_in "$OUT" "DISPLAY=$disp" "env has DISPLAY"
+
+# env --shell: export lines a shell evaluates back to the exact values, of only what a program
+# needs to reach the desktop (no XDG homes: a shell must not move into the desktop's config).
+it_bd env --shell
+it_expect_rc 0 "env --shell while running"
+it_expect_eq "$(cut -d= -f1 <<<"$OUT")" "export DISPLAY
+export XAUTHORITY
+export DBUS_SESSION_BUS_ADDRESS" "env --shell exports DISPLAY, XAUTHORITY and the bus, nothing else"
+it_run sh -c 'eval "$("$0" env --shell)" && printf "%s|%s|%s" "$DISPLAY" "$XAUTHORITY" "$DBUS_SESSION_BUS_ADDRESS"' "$BOTDESK_BIN"
+it_expect_eq "$OUT" "$disp|$P/Xauthority|unix:path=$P/xdg/bus" "a shell takes env --shell's values verbatim"
+it_bd env --shell extra
+it_expect_rc 2 "env --shell takes no argument"
+it_bd status --shell
+it_expect_rc 2 "only env takes --shell"
 
 # exec: the published variables win over the caller's, WAYLAND_DISPLAY goes, the rest stays,
 # the exit status is the program's.
@@ -84,9 +118,50 @@ it_expect_eq "$OUT" "" "env prints nothing stale"
 it_bd exec -- touch "$S/marks/ran"
 it_expect_rc 3 "exec with a dead launcher and a stale env file"
 it_expect_absent "$S/marks/ran" "exec with a dead launcher runs nothing"
+printf '1024x768\n' >"$P/geometry"
+it_own "$P/geometry"
 it_status
 it_expect_eq "$J_running" false "status with a dead launcher"
+it_expect_eq "$J_geometry" 800x600 "a dead desktop's live size is not reported"
 it_expect_eq "$J_display" null "status with a dead launcher shows no display"
+
+# Values a shell would act on are quoted: nothing in them runs, each arrives verbatim.
+export BOTDESK_LAUNCHER=$(it_fake tricky <<'FAKE'
+fake_xlock
+: >"$BOTDESK_SOCKET"
+cat >"$BOTDESK_ENV_FILE.tmp" <<ENV
+DISPLAY=:$BOTDESK_DISPLAY_NUM
+XAUTHORITY=$BOTDESK_XAUTH it's
+DBUS_SESSION_BUS_ADDRESS=unix:path=\$(touch $BD_MARKS/pwned);\`touch $BD_MARKS/pwned\` "q" \\n * ~
+XDG_CONFIG_HOME=$BOTDESK_CONFIG_HOME
+ENV
+mv -f "$BOTDESK_ENV_FILE.tmp" "$BOTDESK_ENV_FILE"
+fake_hold
+FAKE
+)
+it_bd --profile tricky start
+it_expect_rc 0 "start of the profile with odd values"
+want=$(grep -v '^XDG' "$BOTDESK_STATE_DIR/tricky/env" | cut -d= -f2-)
+for sh in sh bash; do
+    it_run "$sh" -c 'eval "$("$0" --profile tricky env --shell)" && printf "%s\n" "$DISPLAY" "$XAUTHORITY" "$DBUS_SESSION_BUS_ADDRESS"' "$BOTDESK_BIN"
+    it_expect_rc 0 "$sh evaluates env --shell"
+    it_expect_eq "$OUT" "$want" "$sh takes quotes, \$(...), backquotes, backslashes and globs verbatim"
+done
+it_expect_absent "$S/marks/pwned" "nothing in a published value runs in the shell"
+
+# The README's old recipe, every published line exported: the shell now has the desktop's
+# XDG_CONFIG_HOME, yet botdesk run from it still reads the user's own botdesk.conf.
+home=$S/home
+mkdir -p "$home/.config/botdesk" "$BOTDESK_STATE_DIR/tricky/xdg/botdesk"
+echo "geometry = 1024x768" >"$home/.config/botdesk/botdesk.conf"
+echo "geometry = 640x480" >"$BOTDESK_STATE_DIR/tricky/xdg/botdesk/botdesk.conf"
+it_own "$home" "$BOTDESK_STATE_DIR/tricky/xdg"
+it_run env -u BOTDESK_GEOMETRY HOME="$home" sh -c 'eval "$("$0" --profile tricky env | grep ^XDG | sed "s/^/export /")" && echo "$XDG_CONFIG_HOME" && "$0" --profile tricky status --json' "$BOTDESK_BIN"
+it_expect_rc 0 "status from a shell with the desktop's XDG_CONFIG_HOME"
+it_expect_eq "$(head -1 <<<"$OUT")" "$BOTDESK_STATE_DIR/tricky/xdg" "the shell has the desktop's XDG_CONFIG_HOME (the precondition)"
+OUT=$(tail -1 <<<"$OUT")
+it_expect_eq "$(it_json geometry)" 1024x768 "botdesk reads ~/.config/botdesk/botdesk.conf, not the desktop's"
+it_bd --profile tricky stop
 
 # Alive but never published (no DISPLAY in env): not running either.
 export BOTDESK_LAUNCHER=$(it_fake silent <<'FAKE'

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# botdesk run: the desktop in the foreground. It starts (or adopts) the desktop and stays; TERM or
-# INT stops the desktop cleanly and exits 0; the desktop dying on its own exits non-zero with the
-# reason.
+# botdesk run: the desktop in the foreground. It starts (or adopts) the desktop, says once that it
+# is usable, and stays; TERM or INT stops the desktop cleanly, as does its owner's `botdesk stop`,
+# and both exit 0 with a line saying what stopped it; the desktop dying on its own exits non-zero
+# with the reason.
 source "$BD_SRCDIR/tests/integration/common.sh"
 it_init
 
@@ -15,11 +16,12 @@ FAKE
 )
 
 # run_ready NAME: waits (bounded, on inotify through tail -F) until the foreground botdesk NAME
-# says it is watching its desktop, then prints its pid.
-export BOTDESK_DEBUG=1
+# says its desktop is usable, then prints its pid. That line is what `docker logs` and the journal
+# show: the display, the socket and how to view it.
 run_ready() {
-    timeout 10 grep -m1 -q "running in the foreground" <(tail -n +1 -F "$S/out/$1.err" 2>/dev/null) ||
-        bd_fail "botdesk run ($1) never reached the foreground: $(cat "$S/out/$1.err")"
+    timeout 10 grep -m1 -q "running on display :4[0-9] (launcher pid [0-9]*); view it with 'vncviewer $P/rfb.sock'" \
+        <(tail -n +1 -F "$S/out/$1.out" 2>/dev/null) ||
+        bd_fail "botdesk run ($1) never said its desktop is up: $(cat "$S/out/$1.out" "$S/out/$1.err")"
     pgrep -u "$U" -f -- "$BOTDESK_BIN run" | head -1
 }
 
@@ -34,6 +36,9 @@ for sig in TERM INT; do
     kill -"$sig" "$pid"
     it_bd_collect "fg$sig" 20
     it_expect_rc 0 "botdesk run stopped by SIG$sig"
+    it_expect_eq "$(tail -1 <<<"$OUT")" "desktop of profile 'default' stopped on SIG$sig" \
+        "botdesk run's last line says what stopped the desktop"
+    it_expect_eq "$(wc -l <<<"$OUT")" 2 "botdesk run says two lines: up, and the end"
     it_expect_gone "$launcher" "SIG$sig to botdesk run stops the launcher"
     it_expect_gone "$child" "and everything in its group"
     it_expect_absent "$P/launcher.pid" "a clean stop leaves no launcher.pid"
@@ -52,6 +57,28 @@ kill -TERM "$pid"
 it_bd_collect adopt 20
 it_expect_rc 0 "botdesk run of an adopted desktop stopped by TERM"
 it_expect_gone "$adopted" "the adopted launcher is stopped"
+
+# `botdesk stop` by the owner: run ends with 0 (a service manager must not bring the desktop
+# back) and says who stopped it.
+rm -f "$S/marks/up"
+it_bd_bg owner run
+it_wait_file 10 "$S/marks/up" || bd_fail "botdesk run did not start the desktop"
+read -r launcher child <"$S/marks/up"
+run_ready owner >/dev/null
+it_bd stop
+it_expect_rc 0 "botdesk stop of a desktop botdesk run watches"
+it_bd_collect owner 20
+it_expect_rc 0 "botdesk run whose desktop its owner stopped"
+it_expect_in "$(tail -1 <<<"$OUT")" "desktop of profile 'default' stopped by 'botdesk stop' (pid " \
+    "botdesk run says botdesk stop stopped it"
+it_expect_in "$(tail -1 <<<"$OUT")" ", user $U)" "and whose stop it was"
+it_expect_gone "$child" "the stopped desktop's processes are gone"
+it_expect_absent "$P/stopped" "botdesk run consumed the stop's note"
+
+# A stop nobody watched leaves its note; it must not excuse a later desktop that dies.
+it_start
+it_bd stop
+it_expect_present "$P/stopped" "a stop with no botdesk run watching leaves its note (the precondition)"
 
 # The desktop dying on its own: run exits non-zero and says why.
 rm -f "$S/marks/up"
@@ -80,6 +107,7 @@ pid=$(pgrep -u "$U" -f -- "$BOTDESK_BIN run" | head -1)
 kill -TERM "$pid"
 it_bd_collect early 20
 it_expect_rc 0 "botdesk run told to stop while the desktop starts"
+it_expect_in "$OUT" "stopped on a signal while it was starting" "and it says so"
 it_expect_gone "$slow" "the half-started launcher is taken down"
 it_expect_absent "$P/launcher.pid" "and not recorded"
 echo "PASS"

@@ -39,6 +39,7 @@ expect "botdesk st" "start stop status"
 refuse "botdesk st" "env"
 expect "botdesk start " "--wait --json"
 expect "botdesk install " "--dry-run"
+expect "botdesk env " "--shell"
 expect "botdesk thumbnail " "--max --output"
 expect "botdesk --profile work stop " "--json"
 

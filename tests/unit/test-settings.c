@@ -161,6 +161,62 @@ static void idle_stop_and_view_group(void **state)
 	unsetenv("BOTDESK_VIEW_DIR");
 }
 
+/* A shell that inherited a desktop's XDG_CONFIG_HOME (<profile dir>/xdg) still gets the user's
+ * botdesk.conf; any other XDG_CONFIG_HOME is honoured. */
+static void desktop_config_home_is_not_ours(void **state)
+{
+	char dir[4200], cmd[8600];
+	snprintf(dir, sizeof(dir), "%s/.config/botdesk", home);
+	snprintf(cmd, sizeof(cmd), "mkdir -p '%s' '%s/p/xdg/botdesk' '%s/other/botdesk'", dir, home,
+		 home);
+	assert_int_equal(system(cmd), 0);
+	unit_write(dir, "botdesk.conf", "geometry = 800x600\n");
+	snprintf(dir, sizeof(dir), "%s/p/xdg/botdesk", home);
+	unit_write(dir, "botdesk.conf", "geometry = 640x480\n");
+	snprintf(dir, sizeof(dir), "%s/other/botdesk", home);
+	unit_write(dir, "botdesk.conf", "geometry = 1024x768\n");
+
+	struct settings s;
+	struct error err = {{0}};
+	/* Not yet a profile's directory (no start.lock beside xdg/): an ordinary XDG dir. */
+	snprintf(dir, sizeof(dir), "%s/p/xdg", home);
+	setenv("XDG_CONFIG_HOME", dir, 1);
+	assert_int_equal(settings_load(&s, &err), 0);
+	assert_string_equal(s.geometry, "640x480");
+	settings_free(&s);
+	/* A profile's directory: the desktop's config is not botdesk's. */
+	snprintf(dir, sizeof(dir), "%s/p", home);
+	unit_write(dir, "start.lock", "");
+	snprintf(dir, sizeof(dir), "%s/p/xdg/", home);
+	setenv("XDG_CONFIG_HOME", dir, 1);
+	assert_int_equal(settings_load(&s, &err), 0);
+	assert_string_equal(s.geometry, "800x600");
+	snprintf(cmd, sizeof(cmd), "%s/.config/botdesk/botdesk.conf", home);
+	assert_string_equal(s.config_file, cmd);
+	settings_free(&s);
+	/* The desktop's XDG_CACHE_HOME (xdg/.cache) is not where the user's allocation lock is. */
+	snprintf(dir, sizeof(dir), "%s/p/xdg/.cache", home);
+	setenv("XDG_CACHE_HOME", dir, 1);
+	assert_int_equal(settings_load(&s, &err), 0);
+	snprintf(cmd, sizeof(cmd), "%s/.cache/botdesk/alloc.lock", home);
+	assert_string_equal(s.alloc_lock, cmd);
+	settings_free(&s);
+	snprintf(dir, sizeof(dir), "%s/other/.cache", home);
+	setenv("XDG_CACHE_HOME", dir, 1);
+	assert_int_equal(settings_load(&s, &err), 0);
+	snprintf(cmd, sizeof(cmd), "%s/other/.cache/botdesk/alloc.lock", home);
+	assert_string_equal(s.alloc_lock, cmd);
+	settings_free(&s);
+	unsetenv("XDG_CACHE_HOME");
+	/* Any other XDG_CONFIG_HOME is the user's choice. */
+	snprintf(dir, sizeof(dir), "%s/other", home);
+	setenv("XDG_CONFIG_HOME", dir, 1);
+	assert_int_equal(settings_load(&s, &err), 0);
+	assert_string_equal(s.geometry, "1024x768");
+	settings_free(&s);
+	unsetenv("XDG_CONFIG_HOME");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -169,6 +225,7 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(config_file_and_environment_wins, setup, teardown),
 		cmocka_unit_test_setup_teardown(idle_stop_and_view_group, setup, teardown),
+		cmocka_unit_test_setup_teardown(desktop_config_home_is_not_ours, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
