@@ -33,7 +33,7 @@ static const char *const removed_vars[] = {
 static const char *const contract_vars[] = {
 	"BOTDESK_PROFILE",  "BOTDESK_DISPLAY_NUM", "BOTDESK_SOCKET",   "BOTDESK_XAUTH",
 	"BOTDESK_ENV_FILE", "BOTDESK_CONFIG_HOME", "BOTDESK_GEOMETRY", "BOTDESK_X_LOCK_DIR",
-	"BOTDESK_BROWSER",  "BOTDESK_PASS_ENV",
+	"BOTDESK_BROWSER",  "BOTDESK_PASS_ENV",    "BOTDESK_WAIT_MS",  "BOTDESK_DESKTOP",
 };
 
 static bool name_is(const char *entry, size_t name_len, const char *name)
@@ -79,7 +79,7 @@ void launch_environment_free(char **env)
 }
 
 char **launch_environment(const char *const *envp, const struct settings *s,
-			  const struct profile *p, unsigned display)
+			  const struct profile *p, unsigned display, uint64_t wait_ms)
 {
 	size_t n = 0;
 	while (envp[n]) {
@@ -118,6 +118,14 @@ char **launch_environment(const char *const *envp, const struct settings *s,
 	if (s->pass_env) {
 		ADD("BOTDESK_PASS_ENV=%s", s->pass_env);
 	}
+	/* The start's deadline governs the whole bring-up: the session's own stage limits derive
+	 * from what is left of it. */
+	if (wait_ms > 0) {
+		ADD("BOTDESK_WAIT_MS=%llu", (unsigned long long)wait_ms);
+	}
+	/* The marker that finds this desktop again when its state directory is lost
+	 * (runner/reap.c): the session keeps it in /proc/<pid>/environ for its whole life. */
+	ADD("BOTDESK_DESKTOP=%u:%s:%s", (unsigned)geteuid(), p->name, s->state_root);
 #undef ADD
 	return env;
 oom:
@@ -154,6 +162,7 @@ struct launch {
 	pid_t pid;
 	int pidfd;
 	int alloc_fd;
+	uint64_t deadline; /* monotonic ms: the start's */
 };
 
 static int spawn(struct launch *l, struct error *err)
@@ -166,7 +175,9 @@ static int spawn(struct launch *l, struct error *err)
 				 logfd == -ELOOP ? " (a symbolic link: remove it)" : "");
 	}
 	int nullfd = open("/dev/null", O_RDONLY | O_CLOEXEC);
-	char **env = launch_environment((const char *const *)environ, l->s, p, l->display);
+	uint64_t now = now_ms();
+	char **env = launch_environment((const char *const *)environ, l->s, p, l->display,
+					l->deadline > now ? l->deadline - now : 1);
 	_cleanup_free_ char *path = strdup(l->s->launcher);
 	char *const argv[] = {path, NULL};
 	int r = 0;
@@ -367,6 +378,7 @@ static int one_attempt(struct launch *l, uint64_t deadline, unsigned avoid, int 
 	const struct settings *s = l->s;
 	struct profile *p = l->p;
 	uint64_t now = now_ms();
+	l->deadline = deadline;
 	l->alloc_fd = display_alloc_lock(s, deadline > now ? deadline - now : 1, err);
 	if (l->alloc_fd < 0) {
 		return l->alloc_fd;

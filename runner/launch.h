@@ -20,7 +20,8 @@ int launch_desktop(const struct settings *s, struct profile *p, uint64_t wait_ms
 		   struct identity *ret, struct error *err);
 
 /* Builds the launcher's environment from envp: the runner's minus display, bus and session
- * variables and credentials, plus the BOTDESK_* contract. NULL-terminated, malloc'ed strings. */
+ * variables and credentials, plus the BOTDESK_* contract (wait_ms, the time left of the start's
+ * deadline, is left out when 0). NULL-terminated, malloc'ed strings. */
 char **launch_environment(const char *const *envp, const struct settings *s,
-			  const struct profile *p, unsigned display);
+			  const struct profile *p, unsigned display, uint64_t wait_ms);
 void launch_environment_free(char **env);

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "error.h"
 
@@ -12,6 +13,8 @@
 #define CONTRACT_DEFAULT_GEOMETRY "1440x900"
 /* The longest path a sockaddr_un holds, terminator included. */
 #define CONTRACT_SOCKET_PATH_MAX 108
+/* The runner's longest --wait, with room for its slack. */
+#define CONTRACT_WAIT_MAX_MS (3700ULL * 1000)
 
 struct session_config {
 	const char *profile;     /* BOTDESK_PROFILE */
@@ -25,6 +28,7 @@ struct session_config {
 	const char *browser;     /* BOTDESK_BROWSER, NULL when unset */
 	const char *search_path; /* PATH */
 	const char *pass_env;    /* BOTDESK_PASS_ENV, NULL when unset */
+	uint64_t wait_ms; /* BOTDESK_WAIT_MS: what is left of the start's deadline; 0 unset */
 };
 
 /* Reads the contract from getenv_fn (getenv, or a table in tests). With seed_only, only what
