@@ -9,6 +9,7 @@
 #include <sys/pidfd.h>
 #include <sys/signalfd.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/wait.h>
 #include <time.h>
 
@@ -22,6 +23,8 @@
 #include "util.h"
 
 #define LOG_TAIL_BYTES 2000
+/* The size of the probe that tells why a log is empty: a message and a little more. */
+#define LOG_PROBE_PAGES 4
 
 extern char **environ;
 
@@ -359,17 +362,61 @@ static enum wait_outcome wait_launch(struct launch *l, int ifd, int wd_x, int si
 	}
 }
 
+/* Why the launcher's log may be empty: a write beside it fails now (a full file system, a quota,
+ * a read-only mount), so whatever the launcher said was lost. Probed with an unnamed temporary
+ * file of a few pages, which vanishes on close. Empty when writing works. */
+static void why_log_empty(struct profile *p, char *buf, size_t size)
+{
+	buf[0] = '\0';
+	int e = 0;
+	_cleanup_close_ int fd = openat(p->dirfd, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		e = errno == EOPNOTSUPP || errno == EISDIR ? 0 : errno;
+	} else {
+		static const char zeros[4096];
+		for (int i = 0; i < LOG_PROBE_PAGES && e == 0; i++) {
+			int r = write_all(fd, zeros, sizeof(zeros));
+			e = r < 0 ? -r : 0;
+		}
+	}
+	if (e == 0) {
+		return;
+	}
+	struct statvfs sv;
+	if (fstatvfs(p->dirfd, &sv) == 0) {
+		unsigned long long kb = (unsigned long long)sv.f_bavail * sv.f_frsize / 1024;
+		snprintf(buf, size,
+			 "(nothing: it could not be written, %s; the file system holding %s has "
+			 "%llu "
+			 "KB free and %llu free inodes. Free some space there, or point "
+			 "BOTDESK_STATE_DIR elsewhere, and start again)",
+			 strerror(e), p->dir, kb, (unsigned long long)sv.f_favail);
+	} else {
+		snprintf(
+			buf, size,
+			"(nothing: it could not be written, %s. Free some space on the file system "
+			"holding %s, or point BOTDESK_STATE_DIR elsewhere, and start again)",
+			strerror(e), p->dir);
+	}
+}
+
 static int fail_exited(struct launch *l, bool *ret_taken, struct error *err)
 {
-	char how[128], tail[LOG_TAIL_BYTES + 1];
+	char how[128], tail[LOG_TAIL_BYTES + 1], why[1024];
 	int status = abandon(l);
 	describe_exit(status, how, sizeof(how));
 	*ret_taken = WIFEXITED(status) && WEXITSTATUS(status) == LAUNCH_EXIT_DISPLAY_TAKEN;
 	log_tail(l->p, tail, sizeof(tail));
+	if (!tail[0]) {
+		why_log_empty(l->p, why, sizeof(why));
+	}
 	return error_set(err, -ECHILD,
 			 "the desktop launcher %s before publishing its desktop on :%u. Its log, "
 			 "%s/%s, ends with:\n%s",
-			 how, l->display, l->p->dir, STATE_LOG, tail[0] ? tail : "(nothing)");
+			 how, l->display, l->p->dir, STATE_LOG,
+			 tail[0]  ? tail
+			 : why[0] ? why
+				  : "(nothing)");
 }
 
 static int one_attempt(struct launch *l, uint64_t deadline, unsigned avoid, int sigfd,
