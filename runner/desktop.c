@@ -217,7 +217,10 @@ int desktop_stop(const struct settings *s, struct profile *p, bool *ret_stopped,
 {
 	*ret_stopped = false;
 	if (p->dirfd < 0) {
-		return 0;
+		/* No state directory (never started, or removed while a desktop ran): nothing to
+		 * lock or clean, but a desktop of this profile may still run, found by its marker.
+		 */
+		return reap_orphan(s, p, ret_stopped, err);
 	}
 	_cleanup_close_ int lock = take_start_lock(p, STOP_LOCK_WAIT_MS, err);
 	if (lock < 0) {

@@ -70,6 +70,13 @@ static bool var_passed(const char *entry, const char *pass)
 	return name_is(entry, len, "BOTDESK_DEBUG") || envallow_keep(entry, pass);
 }
 
+int launch_marker(const struct settings *s, const char *profile, char *buf, size_t size)
+{
+	int n = snprintf(buf, size, "BOTDESK_DESKTOP=%u:%s:%s", (unsigned)geteuid(), profile,
+			 s->state_root);
+	return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
+}
+
 void launch_environment_free(char **env)
 {
 	if (!env) {
@@ -128,7 +135,11 @@ char **launch_environment(const char *const *envp, const struct settings *s,
 	}
 	/* The marker that finds this desktop again when its state directory is lost
 	 * (runner/reap.c): the session keeps it in /proc/<pid>/environ for its whole life. */
-	ADD("BOTDESK_DESKTOP=%u:%s:%s", (unsigned)geteuid(), p->name, s->state_root);
+	char marker[4200];
+	if (launch_marker(s, p->name, marker, sizeof(marker)) < 0) {
+		goto oom;
+	}
+	ADD("%s", marker);
 #undef ADD
 	return env;
 oom:

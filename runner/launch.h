@@ -2,6 +2,7 @@
  * died, or has missed the deadline. */
 #pragma once
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "error.h"
@@ -25,3 +26,7 @@ int launch_desktop(const struct settings *s, struct profile *p, uint64_t wait_ms
 char **launch_environment(const char *const *envp, const struct settings *s,
 			  const struct profile *p, unsigned display, uint64_t wait_ms);
 void launch_environment_free(char **env);
+
+/* "BOTDESK_DESKTOP=<uid>:<profile>:<state root>": the entry of the launcher's environment that
+ * finds a desktop of ours again when its state directory was lost (runner/reap.c). */
+int launch_marker(const struct settings *s, const char *profile, char *buf, size_t size);
