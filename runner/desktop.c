@@ -6,8 +6,10 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "display.h"
 #include "fileio.h"
 #include "group.h"
+#include "hostscan.h"
 #include "install.h"
 #include "launch.h"
 #include "lockfile.h"
@@ -75,10 +77,15 @@ int desktop_verify_server(const struct settings *s, struct profile *p,
 	return 0;
 }
 
-void desktop_stamp_activity(struct profile *p)
+void desktop_stamp_activity(const struct settings *s, struct profile *p)
 {
 	if (p->dirfd >= 0) {
 		(void)write_file_atomic_at(p->dirfd, STATE_ACTIVITY, "", 0, 0600);
+		/* And where an administrator's 'list --all' sees it without our private state. */
+		unsigned n;
+		if (display_recorded(p->dirfd, &n) == 0) {
+			hostscan_stamp(s, n);
+		}
 	}
 }
 
@@ -195,7 +202,7 @@ static int start_locked(const struct settings *s, struct profile *p, uint64_t wa
 	if (r < 0) {
 		return r;
 	}
-	desktop_stamp_activity(p);
+	desktop_stamp_activity(s, p);
 	return 0;
 }
 

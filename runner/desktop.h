@@ -39,7 +39,7 @@ int desktop_stop(const struct settings *s, struct profile *p, bool *ret_stopped,
 int desktop_verify_server(const struct settings *s, struct profile *p,
 			  const struct desktop_probe *probe, struct error *err);
 
-/* Marks the desktop as used now (the idle clock). */
-void desktop_stamp_activity(struct profile *p);
+/* Marks the desktop as used now (the idle clock): its activity file, and its X lock's mtime. */
+void desktop_stamp_activity(const struct settings *s, struct profile *p);
 /* Seconds since the last activity stamp, else since the env was published; -1 when unknown. */
 int64_t desktop_idle_seconds(struct profile *p);

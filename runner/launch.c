@@ -18,6 +18,7 @@
 #include "envfile.h"
 #include "fileio.h"
 #include "group.h"
+#include "hostscan.h"
 #include "log.h"
 #include "timeutil.h"
 #include "util.h"
@@ -441,7 +442,14 @@ static int one_attempt(struct launch *l, uint64_t deadline, unsigned avoid, int 
 	if (l->alloc_fd < 0) {
 		return l->alloc_fd;
 	}
-	int r = display_pick(s, p->dirfd, avoid, &l->display, err);
+	/* Under the allocation lock every earlier start of ours has its X lock: the count is exact.
+	 */
+	int r = hostscan_check_cap(s, err);
+	if (r < 0) {
+		release_alloc(l);
+		return r;
+	}
+	r = display_pick(s, p->dirfd, avoid, &l->display, err);
 	if (r < 0) {
 		release_alloc(l);
 		return r;

@@ -82,6 +82,9 @@ static int fail(struct cli *c, int r)
 static int load_settings(struct cli *c)
 {
 	int r = settings_load(&c->settings, &c->err);
+	if (r == 0 && c->settings.policy.warning[0]) {
+		log_warn("%s", c->settings.policy.warning);
+	}
 	return r < 0 ? fail(c, r) : 0;
 }
 
@@ -284,7 +287,7 @@ static int cmd_exec(struct cli *c, int argc, char **argv)
 			return fail(c, negative_errno());
 		}
 	}
-	desktop_stamp_activity(&c->p);
+	desktop_stamp_activity(&c->settings, &c->p);
 	profile_close(&c->p);
 	execvp(argv[first], argv + first);
 	log_error("cannot run '%s': %s", argv[first], strerror(errno));

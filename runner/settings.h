@@ -5,6 +5,7 @@
 #include <stdint.h>
 
 #include "error.h"
+#include "hostpolicy.h"
 
 struct settings {
 	char *state_root;  /* BOTDESK_STATE_DIR, else $XDG_STATE_HOME/botdesk, else
@@ -28,6 +29,9 @@ struct settings {
 	char *search_path;     /* PATH, where required programs are looked for */
 	char *pass_env; /* BOTDESK_PASS_ENV: names of the caller's variables the desktop may have on
 			   top of the benign fixed list (common/envallow.h), or NULL */
+	uint64_t max_memory_mb; /* BOTDESK_MAX_MEMORY_MB: each desktop's own cgroup limit; 0 none */
+	bool band_explicit, geometry_explicit; /* set by the user, not defaults */
+	struct hostpolicy policy;              /* /etc/botdesk/policy.conf, already applied */
 };
 
 int settings_load(struct settings *ret, struct error *err);

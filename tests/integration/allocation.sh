@@ -52,6 +52,19 @@ it_expect_rc 1 "start with every number of the band held"
 it_expect_in "$ERR" "botdesk: " "the message is botdesk's"
 it_expect_in "$ERR" "44-45" "the message names the band"
 it_expect_eq "$(it_spawns)" "$spawns" "a full band spawns no launcher"
+it_expect_in "$ERR" "2 held by running X servers" "two live locks are running servers"
+
+# Issue 12: what holds each number, truthfully: an empty lock file another user left is no
+# running X server (the old message said every number was).
+if bd_is_root; then
+    : >"$BOTDESK_X_LOCK_DIR/.X45-lock"
+    chown "$(bd_test_user "$BD_USER_B"):" "$BOTDESK_X_LOCK_DIR/.X45-lock"
+    BOTDESK_DISPLAY_BAND=44-45 it_bd --profile full start
+    it_expect_rc 1 "start with one live lock and another user's empty lock file"
+    it_expect_in "$ERR" "1 held by running X servers, 0 by bound X sockets, 1 by lock or socket files other users' servers left behind (only they or root can remove them)" \
+        "the empty lock file is not called a running X server"
+    rm -f "$BOTDESK_X_LOCK_DIR/.X45-lock"
+fi
 
 # Two profiles starting at once get distinct numbers: the fake claims its number only after a
 # while, the window in which a second pick would see the number as free.
