@@ -188,7 +188,7 @@ static bool find_by_scan(const char *socket_path, const char *marker, struct orp
 
 /* Removes the X lock and path socket of :n, but only while the lock still names the server we
  * stopped: a new server may already own the number. */
-static void drop_x_files(const struct settings *s, int n, pid_t server)
+void reap_drop_x_files(const struct settings *s, int n, pid_t server)
 {
 	if (n < 0) {
 		return;
@@ -280,7 +280,7 @@ int reap_orphan(const struct settings *s, struct profile *p, bool *ret_reaped, s
 	}
 	log_warn("stopped the X server (pid %d) left behind by a dead launcher of profile '%s'",
 		 (int)o.pid, p->name);
-	drop_x_files(s, o.display, o.pid);
+	reap_drop_x_files(s, o.display, o.pid);
 	if (p->dirfd >= 0) {
 		(void)unlink_at_if_exists(p->dirfd, STATE_PIDFILE);
 		(void)unlink_at_if_exists(p->dirfd, STATE_ENV);

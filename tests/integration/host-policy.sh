@@ -115,6 +115,23 @@ it_expect_rc 1 "a geometry larger than the host allows"
 it_expect_in "$ERR" "your geometry 1440x900" "the user's geometry named"
 it_expect_in "$ERR" "1024x700, set in $POLICY" "the host's largest named"
 
+# The admin group may list every user's desktops (found from X locks and /proc), but reads no
+# private state nor another user's process memory.
+groupadd bdtest-listers
+usermod -aG bdtest-listers "$UB"
+policy 'admin_group = bdtest-listers'
+it_start --profile a
+out=$(bd_as "$UB" "$BOTDESK_BIN" list --all --json)
+it_expect_in "$out" "\"user\":\"$U\",\"uid\":$(id -u "$U"),\"profile\":\"a\",\"running\":true,\"pid\":$J_pid,\"display\":\"$J_display\",\"holder\":null" \
+    "a member of the admin group sees another user's desktop"
+it_expect_in "$out" '"memory_mb":null' "without privilege, another user's memory is unknown"
+policy 'admin_group = nobody-here'
+rc=0
+bd_as "$UB" "$BOTDESK_BIN" list --all >/dev/null 2>"$S/out/lister.err" || rc=$?
+it_expect_eq "$rc" 1 "list --all outside the admin group"
+it_expect_in "$(<"$S/out/lister.err")" "membership of group nobody-here (admin_group in $POLICY)" "the group named"
+stop_all a
+
 # A policy someone else could have written is ignored, with a warning that says why and how.
 policy 'max_desktops_per_user = 1' 0666
 it_start --profile a
