@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "deskcg.h"
 #include "group.h"
 #include "hostscan.h"
 #include "parse.h"
@@ -54,6 +55,8 @@ static int stop_one(const struct settings *s, const struct host_desktop *d, cons
 {
 	struct proc_stat st;
 	int r;
+	char cg[CGROUP_PATH_MAX] = "";
+	(void)deskcg_of_pid(s, d->launcher ? d->launcher : d->server, cg, sizeof(cg));
 	if (d->launcher && proc_stat_read(d->launcher, &st) == 0 &&
 	    st.starttime == d->launcher_start) {
 		/* Its own teardown removes its claim on the display. */
@@ -66,6 +69,7 @@ static int stop_one(const struct settings *s, const struct host_desktop *d, cons
 	} else {
 		return 0; /* gone meanwhile */
 	}
+	deskcg_remove(cg);
 	if (r < 0 && r != -ESRCH) {
 		return error_set(err, r,
 				 "the desktop of profile '%s' of user %s on :%u did not stop even "

@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "deskcg.h"
 #include "display.h"
 #include "fileio.h"
 #include "group.h"
@@ -75,6 +76,44 @@ int desktop_verify_server(const struct settings *s, struct profile *p,
 			p->name, n, strerror(-r));
 	}
 	return 0;
+}
+
+void desktop_own_memory(const struct settings *s, const struct desktop_probe *probe,
+			int64_t *ret_mb, int64_t *ret_max_mb)
+{
+	*ret_mb = *ret_max_mb = -1;
+	struct cgroup_view v;
+	char cg[CGROUP_PATH_MAX];
+	bool v2;
+	if (!probe->launcher_live) {
+		return;
+	}
+	cgroup_view_read(s->cgroup_root, NULL, &v);
+	if (cgroup_of_pid(&v, probe->launcher.pid, &v2, cg, sizeof(cg)) < 0) {
+		return;
+	}
+	const char *base = strrchr(cg, '/');
+	if (!base || !startswith(base + 1, DESKCG_PREFIX)) {
+		return;
+	}
+	struct cgroup_memory m;
+	cgroup_memory_read(cg, v2, &m);
+	*ret_mb = m.usage >= 0 ? m.usage / (1024 * 1024) : -1;
+	*ret_max_mb = m.limit >= 0 ? m.limit / (1024 * 1024) : -1;
+}
+
+void desktop_join_cgroup(const struct settings *s, const struct desktop_probe *probe)
+{
+	char cg[CGROUP_PATH_MAX];
+	if (!probe->launcher_live || deskcg_of_pid(s, probe->launcher.pid, cg, sizeof(cg)) < 0) {
+		return;
+	}
+	_cleanup_close_ int fd = deskcg_open_procs(cg);
+	if (fd < 0 || write(fd, "0", 1) != 1) {
+		log_warn("the program runs outside the desktop's cgroup %s (%s), so the desktop's "
+			 "memory limit does not cover it",
+			 cg, strerror(errno));
+	}
 }
 
 void desktop_stamp_activity(const struct settings *s, struct profile *p)
@@ -236,7 +275,10 @@ int desktop_stop(const struct settings *s, struct profile *p, bool *ret_stopped,
 	struct identity id;
 	if (identity_live_launcher(p->dirfd, &id) == 0) {
 		bool signalled = false;
+		char cg[CGROUP_PATH_MAX] = "";
+		(void)deskcg_of_pid(s, id.pid, cg, sizeof(cg));
 		int r = group_terminate(id.pid, GROUP_STOP_GRACE_MS, &signalled);
+		deskcg_remove(cg);
 		if (r < 0) {
 			return error_set(
 				err, r,

@@ -13,6 +13,7 @@
 #include <sys/wait.h>
 #include <time.h>
 
+#include "deskcg.h"
 #include "display.h"
 #include "envallow.h"
 #include "envfile.h"
@@ -149,7 +150,7 @@ oom:
 }
 
 /* In the child: never returns. Only async-signal-safe calls between fork and exec. */
-_noreturn_ static void exec_launcher(char *const *argv, char **env, int nullfd, int logfd)
+_noreturn_ static void exec_launcher(char *const *argv, char **env, int nullfd, int logfd, int cgfd)
 {
 	sigset_t none;
 	sigemptyset(&none);
@@ -161,6 +162,13 @@ _noreturn_ static void exec_launcher(char *const *argv, char **env, int nullfd, 
 	/* A session of its own: its process group is its whole desktop, which stop and the
 	 * deadline signal as one, and no terminal of ours can signal it. */
 	if (setsid() < 0 || dup2(nullfd, 0) < 0 || dup2(logfd, 1) < 0 || dup2(logfd, 2) < 0) {
+		_exit(127);
+	}
+	/* Into the desktop's own cgroup before exec: everything the desktop starts is born there,
+	 * under its limit. A desktop that cannot get in must not run unlimited. */
+	if (cgfd >= 0 && write(cgfd, "0", 1) != 1) {
+		static const char msg[] = "botdesk: cannot move the launcher into its cgroup\n";
+		(void)!write(2, msg, sizeof(msg) - 1);
 		_exit(127);
 	}
 	close_range(3, ~0U, 0);
@@ -178,6 +186,8 @@ struct launch {
 	int pidfd;
 	int alloc_fd;
 	uint64_t deadline; /* monotonic ms: the start's */
+	int cgfd;          /* the desktop's own cgroup.procs, or -1 */
+	char cgdir[CGROUP_PATH_MAX];
 };
 
 static int spawn(struct launch *l, struct error *err)
@@ -207,7 +217,7 @@ static int spawn(struct launch *l, struct error *err)
 		goto out;
 	}
 	if (pid == 0) {
-		exec_launcher(argv, env, nullfd, logfd);
+		exec_launcher(argv, env, nullfd, logfd, l->cgfd);
 	}
 	l->pid = pid;
 	/* Our own unreaped child cannot be recycled, so this pidfd is the launcher's. */
@@ -278,6 +288,7 @@ static int abandon(struct launch *l)
 	if (waitpid(l->pid, &status, WNOHANG) <= 0) {
 		status = 0;
 	}
+	deskcg_remove(l->cgdir);
 	int fd = l->p->dirfd;
 	(void)unlink_at_if_exists(fd, STATE_PIDFILE);
 	(void)unlink_at_if_exists(fd, STATE_ENV);
@@ -431,6 +442,39 @@ static int fail_exited(struct launch *l, bool *ret_taken, struct error *err)
 				  : "(nothing)");
 }
 
+/* With max_memory_mb, the desktop gets a cgroup of its own where one can be made. */
+static int own_cgroup(struct launch *l, struct error *err)
+{
+	const struct settings *s = l->s;
+	if (s->max_memory_mb == 0) {
+		return 0;
+	}
+	struct deskcg_base b;
+	deskcg_find(s, true, &b);
+	if (!b.ok) {
+		log_warn("max_memory_mb = %llu is not enforced: %s. To have it: %s ('botdesk "
+			 "doctor' shows this too)",
+			 (unsigned long long)s->max_memory_mb, b.why, b.fix);
+		return 0;
+	}
+	deskcg_sweep(&b);
+	int r = deskcg_create(&b, l->display, l->p->name, s->max_memory_mb, l->cgdir,
+			      sizeof(l->cgdir), err);
+	if (r < 0) {
+		l->cgdir[0] = '\0';
+		return r;
+	}
+	l->cgfd = deskcg_open_procs(l->cgdir);
+	if (l->cgfd < 0) {
+		r = l->cgfd;
+		deskcg_remove(l->cgdir);
+		l->cgdir[0] = '\0';
+		return error_set(err, r, "cannot open the cgroup.procs of the desktop's cgroup: %s",
+				 strerror(-r));
+	}
+	return 0;
+}
+
 static int one_attempt(struct launch *l, uint64_t deadline, unsigned avoid, int sigfd,
 		       bool *ret_taken, struct identity *ret, struct error *err)
 {
@@ -465,6 +509,12 @@ static int one_attempt(struct launch *l, uint64_t deadline, unsigned avoid, int 
 	/* Old published files would make a new launch look ready before it is. */
 	(void)unlink_at_if_exists(p->dirfd, STATE_ENV);
 	(void)unlink_at_if_exists(p->dirfd, STATE_SOCKET);
+	r = own_cgroup(l, err);
+	if (r < 0) {
+		release_alloc(l);
+		(void)unlink_at_if_exists(p->dirfd, STATE_DISPLAY);
+		return r;
+	}
 
 	/* Watch before spawning, so no event can slip between spawn and watch. */
 	_cleanup_close_ int ifd = inotify_init1(IN_CLOEXEC | IN_NONBLOCK);
@@ -532,11 +582,15 @@ int launch_desktop(const struct settings *s, struct profile *p, uint64_t wait_ms
 	int r = -EAGAIN;
 	unsigned avoid = 0;
 	for (int attempt = 0; attempt < 2 && r < 0; attempt++) {
-		struct launch l = {.s = s, .p = p, .pidfd = -1, .alloc_fd = -1};
+		struct launch l = {.s = s, .p = p, .pidfd = -1, .alloc_fd = -1, .cgfd = -1};
 		bool taken = false;
 		struct error attempt_err = {{0}};
 		r = one_attempt(&l, deadline, avoid, sigfd, &taken, ret, &attempt_err);
 		safe_close(l.pidfd);
+		safe_close(l.cgfd);
+		if (r < 0) {
+			deskcg_remove(l.cgdir); /* whatever path failed: an empty one goes */
+		}
 		if (r == 0) {
 			break;
 		}

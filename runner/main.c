@@ -378,6 +378,7 @@ static int cmd_exec(struct cli *c, int argc, char **argv)
 		}
 	}
 	desktop_stamp_activity(&c->settings, &c->p);
+	desktop_join_cgroup(&c->settings, &probe);
 	profile_close(&c->p);
 	execvp(argv[first], argv + first);
 	log_error("cannot run '%s': %s", argv[first], strerror(errno));

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "deskcg.h"
 #include "display.h"
 #include "fileio.h"
 #include "group.h"
@@ -209,9 +210,13 @@ void reap_drop_x_files(const struct settings *s, int n, pid_t server)
 
 /* The launcher found by its marker is alive: its whole group goes, and its own teardown removes
  * its claim on the display. */
-static int stop_lost_launcher(const struct profile *p, const struct orphan *o, struct error *err)
+static int stop_lost_launcher(const struct settings *s, const struct profile *p,
+			      const struct orphan *o, struct error *err)
 {
+	char cg[CGROUP_PATH_MAX] = "";
+	(void)deskcg_of_pid(s, o->pid, cg, sizeof(cg));
 	int r = group_terminate(o->pid, GROUP_STOP_GRACE_MS, NULL);
+	deskcg_remove(cg);
 	if (r < 0 && r != -ESRCH) {
 		return error_set(
 			err, r,
@@ -252,8 +257,12 @@ int reap_orphan(const struct settings *s, struct profile *p, bool *ret_reaped, s
 		return 0;
 	}
 	int r;
+	char cg[CGROUP_PATH_MAX] = "";
+	if (!launcher) {
+		(void)deskcg_of_pid(s, o.pid, cg, sizeof(cg));
+	}
 	if (launcher) {
-		r = stop_lost_launcher(p, &o, err);
+		r = stop_lost_launcher(s, p, &o, err);
 		if (r < 0) {
 			return r;
 		}
@@ -281,6 +290,7 @@ int reap_orphan(const struct settings *s, struct profile *p, bool *ret_reaped, s
 	log_warn("stopped the X server (pid %d) left behind by a dead launcher of profile '%s'",
 		 (int)o.pid, p->name);
 	reap_drop_x_files(s, o.display, o.pid);
+	deskcg_remove(cg);
 	if (p->dirfd >= 0) {
 		(void)unlink_at_if_exists(p->dirfd, STATE_PIDFILE);
 		(void)unlink_at_if_exists(p->dirfd, STATE_ENV);

@@ -12,8 +12,12 @@ void status_gather(const struct settings *s, struct profile *p, const struct des
 		   struct status *ret)
 {
 	struct status *st = ret;
-	*st = (struct status){
-		.profile = p->name, .supported = true, .geometry = s->geometry, .idle_seconds = -1};
+	*st = (struct status){.profile = p->name,
+			      .supported = true,
+			      .geometry = s->geometry,
+			      .idle_seconds = -1,
+			      .desktop_memory_mb = -1,
+			      .desktop_memory_max_mb = -1};
 	st->n_missing = programs_missing(s->search_path, st->missing);
 	st->running = probe->running;
 	st->pid = probe->launcher_live ? probe->launcher.pid : 0;
@@ -25,6 +29,7 @@ void status_gather(const struct settings *s, struct profile *p, const struct des
 			snprintf(st->socket, sizeof(st->socket), "%s/%s", p->dir, STATE_SOCKET);
 		}
 		st->idle_seconds = desktop_idle_seconds(p);
+		desktop_own_memory(s, probe, &st->desktop_memory_mb, &st->desktop_memory_max_mb);
 	}
 	memory_read(s, &st->memory);
 	if (st->n_missing > 0) {
@@ -63,6 +68,9 @@ void status_print_json(const struct status *st, FILE *f)
 	json_int(&j, "memory_available_mb", st->memory.available_mb, st->memory.available_mb < 0);
 	json_int(&j, "memory_limit_mb", st->memory.limit_mb, st->memory.limit_mb < 0);
 	json_int(&j, "idle_seconds", st->idle_seconds, st->idle_seconds < 0);
+	json_int(&j, "desktop_memory_mb", st->desktop_memory_mb, st->desktop_memory_mb < 0);
+	json_int(&j, "desktop_memory_max_mb", st->desktop_memory_max_mb,
+		 st->desktop_memory_max_mb < 0);
 	json_end(&j);
 }
 
@@ -93,6 +101,10 @@ void status_print_text(const struct status *st, FILE *f)
 	}
 	if (st->idle_seconds >= 0) {
 		fprintf(f, "idle:     %lld s\n", (long long)st->idle_seconds);
+	}
+	if (st->desktop_memory_mb >= 0) {
+		fprintf(f, "desktop:  %lld MB used of its own %lld MB (its cgroup)\n",
+			(long long)st->desktop_memory_mb, (long long)st->desktop_memory_max_mb);
 	}
 	if (st->n_missing > 0) {
 		fprintf(f, "missing:");

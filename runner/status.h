@@ -25,6 +25,8 @@ struct status {
 	char blocker[2048];         /* empty: null */
 	struct memory_info memory;
 	int64_t idle_seconds; /* -1: null */
+	/* The desktop's own cgroup (max_memory_mb): its usage and limit; -1: it has none. */
+	int64_t desktop_memory_mb, desktop_memory_max_mb;
 };
 
 void status_gather(const struct settings *s, struct profile *p, const struct desktop_probe *probe,

@@ -365,12 +365,10 @@ it_cgroup() {
         grep -qw memory "$parent/cgroup.subtree_control" ||
             echo +memory >"$parent/cgroup.subtree_control" 2>/dev/null ||
             bd_skip "cannot enable the memory controller in $parent"
-        IT_CG_V2=1
     elif [ -f /sys/fs/cgroup/memory/memory.limit_in_bytes ]; then
         rel=$(sed -n 's/^[0-9]*:[^:]*\bmemory\b[^:]*://p' /proc/self/cgroup)
         parent=/sys/fs/cgroup/memory$rel
         [ "$rel" != / ] || parent=/sys/fs/cgroup/memory
-        IT_CG_V2=0
     else
         bd_skip "no memory cgroup controller here"
     fi
@@ -379,7 +377,7 @@ it_cgroup() {
     # Recorded in a file: this runs in a command substitution's subshell.
     echo "$cg" >>"$S/cgroups.list"
     if [ "$mb" != 0 ]; then
-        if [ "$IT_CG_V2" = 1 ]; then
+        if [ -e "$cg/memory.max" ]; then
             echo $((mb * 1048576)) >"$cg/memory.max"
         else
             echo $((mb * 1048576)) >"$cg/memory.limit_in_bytes"
