@@ -296,6 +296,7 @@ int desktop_stop(const struct settings *s, struct profile *p, bool *ret_stopped,
 	(void)unlink_at_if_exists(p->dirfd, STATE_PIDFILE);
 	(void)unlink_at_if_exists(p->dirfd, STATE_ENV);
 	(void)unlink_at_if_exists(p->dirfd, STATE_ACTIVITY);
+	(void)unlink_at_if_exists(p->dirfd, STATE_MEMORY);
 	/* Nothing of ours serves the socket any more (a killed X server leaves its file behind):
 	 * left in place, it would make the next start scan /proc for an orphan that is not there.
 	 */

@@ -17,6 +17,8 @@
 
 #define STATE_LEASE "lease"
 #define MB_KB 1024
+/* A published PSS figure older than this is the figure of a session that is not renewing it. */
+#define PSS_FRESH_S 30
 
 const char *list_holder(int dirfd)
 {
@@ -78,19 +80,36 @@ static int64_t own_cgroup_mb(const struct cgroup_view *view, pid_t launcher)
 	return m.usage >= 0 ? m.usage / (1024 * 1024) : -1;
 }
 
-/* The desktop's memory, from one table of processes shared by every entry. */
+/* The PSS figure the session publishes beside its env file (session/memfile.h), while it is
+ * fresh: a PSS needs a walk of every process's page tables, some 4 ms per desktop, which the
+ * session spends every 10 s so that a list of twenty desktops need not spend 80 ms. -1 when
+ * there is none, or it is older than three of the session's rounds. */
+static int64_t published_pss_mb(int dirfd)
+{
+	char buf[64];
+	struct stat st;
+	if (fstatat(dirfd, STATE_MEMORY, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
+	    time(NULL) - st.st_mtime > PSS_FRESH_S ||
+	    read_file_at(dirfd, STATE_MEMORY, buf, sizeof(buf), NULL) < 0 ||
+	    !startswith(buf, "pss_kb=")) {
+		return -1;
+	}
+	uint64_t kb;
+	const char *v = buf + 7;
+	return parse_u64_n(v, strcspn(v, "\n"), INT64_MAX, &kb) < 0 ? -1 : (int64_t)(kb / MB_KB);
+}
+
+/* The memory of the desktops without a fresh published figure (and of every desktop in --all,
+ * which reads no private state), from one table of processes shared by all of them. */
 static void fill_memory(struct list *l, const struct settings *s)
 {
-	bool any = false;
+	bool need = false;
 	for (size_t i = 0; i < l->n; i++) {
-		any = any || l->v[i].running;
+		need = need || (l->v[i].running && l->v[i].pss_mb < 0);
 	}
-	if (!any) {
-		return;
-	}
-	struct proctable t;
-	if (proctable_read(&t) < 0) {
-		return;
+	struct proctable t = {0};
+	if (need && proctable_read(&t) < 0) {
+		need = false;
 	}
 	struct cgroup_view view;
 	cgroup_view_read(s->cgroup_root, NULL, &view);
@@ -99,8 +118,10 @@ static void fill_memory(struct list *l, const struct settings *s)
 		if (!e->running) {
 			continue;
 		}
-		int64_t kb = proctable_pss_kb(&t, e->pid);
-		e->pss_mb = kb >= 0 ? kb / MB_KB : -1;
+		if (need && e->pss_mb < 0) {
+			int64_t kb = proctable_pss_kb(&t, e->pid);
+			e->pss_mb = kb >= 0 ? kb / MB_KB : -1;
+		}
 		e->cgroup_mb = own_cgroup_mb(&view, e->pid);
 	}
 	proctable_free(&t);
@@ -141,6 +162,7 @@ static int one_profile(const struct settings *s, const char *name, struct list *
 		e->holder = list_holder(p.dirfd);
 		e->idle_seconds = desktop_idle_seconds(&p);
 		e->uptime_seconds = uptime_seconds(probe.launcher.starttime);
+		e->pss_mb = published_pss_mb(p.dirfd);
 	}
 	profile_close(&p);
 	return 0;

@@ -18,6 +18,7 @@
 #define STATE_START_LOCK "start.lock"
 #define STATE_ACTIVITY "activity"
 #define STATE_XDG "xdg"
+#define STATE_MEMORY "memory" /* the session's PSS figure (session/memfile.h) */
 
 struct profile {
 	char name[PROFILE_NAME_MAX + 1];

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "log.h"
+#include "memfile.h"
 #include "parse.h"
 #include "run.h"
 #include "seed.h"
@@ -314,7 +315,13 @@ static int bring_up(struct run *run, struct error *err)
 /* Runs until TERM or until an essential part ends; the exit status. */
 static int supervise(struct run *run, struct error *err)
 {
-	int r = supervisor_wait(&run->sv, -1, 0);
+	/* Between events, the desktop's memory figure for `botdesk list` (see memfile.h). */
+	uint64_t next = now_ms() + MEMFILE_FIRST_MS;
+	int r;
+	while ((r = supervisor_wait(&run->sv, -1, next)) == 0) {
+		(void)memfile_publish(run->cfg->env_path, memfile_pss_kb());
+		next = now_ms() + MEMFILE_INTERVAL_MS;
+	}
 	if (r == -EINTR) {
 		return 0;
 	}
@@ -351,6 +358,7 @@ static void tear_down(struct run *run)
 	session_stop(&run->sv, &run->claim);
 	if (run->published) {
 		(void)unlink(run->cfg->env_path);
+		memfile_remove(run->cfg->env_path);
 	}
 	/* Xvnc removes its RFB socket when it exits cleanly, not when it was killed. */
 	(void)unlink(run->cfg->socket_path);

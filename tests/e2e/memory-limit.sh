@@ -75,6 +75,15 @@ cg2=$cg/botdesk/desktop-$(e2e_json display | tr -d :)-two
 two_pids=$(e2e_desktop_pids "$two")
 in_cg --profile one status --json
 echo "one: $(e2e_json desktop_memory_mb) MB of $(e2e_json desktop_memory_max_mb) MB at rest"
+# The session publishes its desktop's PSS for list (session/memfile.h), a few seconds after start.
+bd_wait_file "$ST/one/memory" 10 || bd_fail "the session published no memory figure"
+pss=$(sed -n 's/^pss_kb=//p' "$ST/one/memory")
+[ "$pss" -gt 10000 ] || bd_fail "an implausible PSS figure: $pss kB"
+in_cg list --json
+case $OUT in
+*"\"profile\":\"one\""*"\"memory_mb\":$((pss / 1024)),"*) ;;
+*) bd_fail "list does not show the published figure $((pss / 1024)) MB: $OUT" ;;
+esac
 
 # A program on desktop one that wants 1 GB: the kernel kills it, in one's cgroup only.
 hog='import sys

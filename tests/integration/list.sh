@@ -57,6 +57,17 @@ it_expect_eq "$(list_get c running)" false "c is stopped"
 it_expect_eq "$(list_get c display)" null "a stopped profile has no display"
 it_expect_eq "$(list_get c memory_mb)" null "nor memory"
 
+# The session's published PSS figure (fresh) is what list shows, without walking page tables;
+# a stale one (its session stopped renewing it) is not.
+printf 'pss_kb=123456\n' >"$BOTDESK_STATE_DIR/a/memory"
+it_own "$BOTDESK_STATE_DIR/a/memory"
+it_bd list --json
+it_expect_eq "$(list_get a memory_mb)" 120 "the session's fresh figure"
+touch -d '-2 minutes' "$BOTDESK_STATE_DIR/a/memory"
+it_bd list --json
+it_expect_ne "$(list_get a memory_mb)" 120 "a stale figure is measured again"
+[ "$(list_get a memory_mb)" -gt 0 ] || bd_fail "a's memory measured: $OUT"
+
 # The holder, from the lease file: its holder line; anything unreadable is a human's.
 printf 'holder=human\nsince=1700000000\nepoch=3\nreason=took over\n' >"$BOTDESK_STATE_DIR/a/lease"
 printf 'garbage\n' >"$BOTDESK_STATE_DIR/b/lease"
