@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 
 #include "fileio.h"
@@ -106,26 +107,27 @@ int display_recorded(int dirfd, unsigned *ret)
 	return parse_uint_range(buf, 0, DISPLAY_NUM_MAX, ret);
 }
 
-int display_pick(const struct settings *s, int dirfd, unsigned avoid, unsigned *ret,
-		 struct error *err)
+static bool avoided(unsigned n, const unsigned *avoid, size_t n_avoid)
 {
-	unsigned rec;
-	if (display_recorded(dirfd, &rec) == 0 && rec >= s->band_lo && rec <= s->band_hi &&
-	    rec != avoid && !display_in_use(s, rec)) {
-		*ret = rec;
-		return 0;
+	for (size_t i = 0; i < n_avoid; i++) {
+		if (avoid[i] == n) {
+			return true;
+		}
 	}
+	return false;
+}
+
+/* The message for a band with no free number: each number for what really holds it (a stale
+ * file another user left is not a running server, and the way out differs). */
+static int band_full(const struct settings *s, const unsigned *avoid, size_t n_avoid,
+		     struct error *err)
+{
 	unsigned count[TAKEN_COUNT] = {0};
 	for (unsigned n = s->band_lo; n <= s->band_hi; n++) {
-		enum display_taken why = n == avoid ? TAKEN_SERVER : display_why_taken(s, n);
-		if (why == TAKEN_NOT) {
-			*ret = n;
-			return 0;
-		}
+		enum display_taken why =
+			avoided(n, avoid, n_avoid) ? TAKEN_SERVER : display_why_taken(s, n);
 		count[why]++;
 	}
-	/* Each number for what really holds it: a stale file another user left is not a running
-	 * server, and the way out differs. */
 	return error_set(
 		err, -EBUSY,
 		"no free X display number in the band %u-%u: %u held by running X servers, %u by "
@@ -137,6 +139,50 @@ int display_pick(const struct settings *s, int dirfd, unsigned avoid, unsigned *
 		s->band_lo, s->band_hi, count[TAKEN_SERVER], count[TAKEN_SOCKET],
 		count[TAKEN_LEFTOVER], count[TAKEN_KEYMAP],
 		s->policy.has_band ? " inside the host's band (see 'botdesk doctor')" : "");
+}
+
+int display_pick(const struct settings *s, int dirfd, unsigned avoid, unsigned *ret,
+		 struct error *err)
+{
+	unsigned rec;
+	if (display_recorded(dirfd, &rec) == 0 && rec >= s->band_lo && rec <= s->band_hi &&
+	    rec != avoid && !display_in_use(s, rec)) {
+		*ret = rec;
+		return 0;
+	}
+	for (unsigned n = s->band_lo; n <= s->band_hi; n++) {
+		if (n != avoid && display_why_taken(s, n) == TAKEN_NOT) {
+			*ret = n;
+			return 0;
+		}
+	}
+	return band_full(s, &avoid, avoid ? 1 : 0, err);
+}
+
+int display_pick_spread(const struct settings *s, const unsigned *avoid, size_t n_avoid,
+			unsigned *ret, struct error *err)
+{
+	unsigned n_free = 0, pick = 0;
+	uint32_t rnd;
+	if (getrandom(&rnd, sizeof(rnd), 0) != sizeof(rnd)) {
+		rnd = (uint32_t)getpid();
+	}
+	/* Reservoir sampling: each free number equally likely, in one pass over the band. */
+	for (unsigned n = s->band_lo; n <= s->band_hi; n++) {
+		if (avoided(n, avoid, n_avoid) || display_why_taken(s, n) != TAKEN_NOT) {
+			continue;
+		}
+		n_free++;
+		if (rnd % n_free == 0) {
+			pick = n;
+		}
+		rnd = rnd * 1103515245u + 12345u;
+	}
+	if (n_free == 0) {
+		return band_full(s, avoid, n_avoid, err);
+	}
+	*ret = pick;
+	return 0;
 }
 
 static int mkdir_private_parent(const char *path)

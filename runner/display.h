@@ -3,6 +3,7 @@
 #pragma once
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <sys/types.h>
 
 #include "error.h"
@@ -31,6 +32,11 @@ bool display_in_use(const struct settings *s, unsigned n);
  * called with the allocation lock held. */
 int display_pick(const struct settings *s, int dirfd, unsigned avoid, unsigned *ret,
 		 struct error *err);
+/* For a retry after other users' servers took the numbers in avoid as we started: a free number
+ * of the band picked at random, so that two users' starts racing for the lowest free number do
+ * not meet again on the next one. Under the allocation lock. */
+int display_pick_spread(const struct settings *s, const unsigned *avoid, size_t n_avoid,
+			unsigned *ret, struct error *err);
 /* The profile's recorded number, or -ENOENT / -EINVAL. */
 int display_recorded(int dirfd, unsigned *ret);
 

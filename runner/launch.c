@@ -475,8 +475,8 @@ static int own_cgroup(struct launch *l, struct error *err)
 	return 0;
 }
 
-static int one_attempt(struct launch *l, uint64_t deadline, unsigned avoid, int sigfd,
-		       bool *ret_taken, struct identity *ret, struct error *err)
+static int one_attempt(struct launch *l, uint64_t deadline, const unsigned *lost, size_t n_lost,
+		       int sigfd, bool *ret_taken, struct identity *ret, struct error *err)
 {
 	const struct settings *s = l->s;
 	struct profile *p = l->p;
@@ -493,7 +493,8 @@ static int one_attempt(struct launch *l, uint64_t deadline, unsigned avoid, int 
 		release_alloc(l);
 		return r;
 	}
-	r = display_pick(s, p->dirfd, avoid, &l->display, err);
+	r = n_lost == 0 ? display_pick(s, p->dirfd, 0, &l->display, err)
+			: display_pick_spread(s, lost, n_lost, &l->display, err);
 	if (r < 0) {
 		release_alloc(l);
 		return r;
@@ -580,12 +581,15 @@ int launch_desktop(const struct settings *s, struct profile *p, uint64_t wait_ms
 	sigprocmask(SIG_BLOCK, &mask, &old);
 	_cleanup_close_ int sigfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
 	int r = -EAGAIN;
-	unsigned avoid = 0;
-	for (int attempt = 0; attempt < 2 && r < 0; attempt++) {
+	unsigned lost[LAUNCH_MAX_ATTEMPTS];
+	size_t n_lost = 0;
+	struct error last_lost = {{0}};
+	int last_lost_r = 0;
+	for (int attempt = 0; attempt < LAUNCH_MAX_ATTEMPTS && r < 0; attempt++) {
 		struct launch l = {.s = s, .p = p, .pidfd = -1, .alloc_fd = -1, .cgfd = -1};
 		bool taken = false;
 		struct error attempt_err = {{0}};
-		r = one_attempt(&l, deadline, avoid, sigfd, &taken, ret, &attempt_err);
+		r = one_attempt(&l, deadline, lost, n_lost, sigfd, &taken, ret, &attempt_err);
 		safe_close(l.pidfd);
 		safe_close(l.cgfd);
 		if (r < 0) {
@@ -594,16 +598,27 @@ int launch_desktop(const struct settings *s, struct profile *p, uint64_t wait_ms
 		if (r == 0) {
 			break;
 		}
-		if (!taken || attempt == 1) {
+		if (r == -EBUSY && n_lost > 0) {
+			/* The band ran out because other users' servers took the numbers we
+			 * tried: the last launcher's own words say more than "the band is full". */
+			error_set(err, last_lost_r, "%s", last_lost.msg);
+			break;
+		}
+		if (!taken || attempt == LAUNCH_MAX_ATTEMPTS - 1 || now_ms() >= deadline) {
 			error_set(err, r, "%s", attempt_err.msg);
 			break;
 		}
+		last_lost = attempt_err;
+		last_lost_r = r;
 		/* Another user's server took the number between our check and the launcher's
-		 * claim (our allocation lock is per user): once more, on a fresh number. */
+		 * claim (our allocation lock is per user). Again, on a number picked at random
+		 * among the free ones: another user's starts race us for the lowest free number,
+		 * and the next lowest is where we would meet them again. Each number at most
+		 * once, so this ends. */
 		log_warn("display :%u was taken by another X server as the desktop started; "
 			 "retrying on another number",
 			 l.display);
-		avoid = l.display;
+		lost[n_lost++] = l.display;
 	}
 	/* An interrupted launch consumes the signal that interrupted it: restoring the mask with
 	 * it still pending would kill us before main() could say what happened to the launch. A

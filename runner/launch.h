@@ -11,8 +11,11 @@
 #include "settings.h"
 
 /* The launcher's exit status that means "the display number was taken under us by another X
- * server": the start retries once on a fresh number. */
+ * server": the start retries on a fresh number. */
 #define LAUNCH_EXIT_DISPLAY_TAKEN 75
+/* How many numbers one start tries when other users' servers keep taking them under it (two
+ * users' storms of starts race for the same free numbers), within its deadline. */
+#define LAUNCH_MAX_ATTEMPTS 8
 
 /* Picks a display under the allocation lock, spawns the launcher, and returns once it has
  * published (ret: its identity). On failure nothing of the launch is left running or recorded.
