@@ -48,8 +48,12 @@ stop_all() {
     done
 }
 
-# The band: the user's 40-49 narrowed to the host's 42-43.
+# The band: the user's 40-49 narrowed to the host's 42-43; doctor prints the policy in force.
 policy 'display_band = 42-43'
+it_bd doctor
+it_expect_in "$OUT" "host policy        $POLICY" "doctor names the policy file"
+it_expect_in "$OUT" "band 42-43, 8 desktops per user" "doctor prints the policy in force"
+it_expect_in "$OUT" "yours: band 42-43" "and the user's settings under it"
 it_start --profile a
 it_expect_eq "$J_display" ":42" "the first number of the host's band"
 # Another user's empty lock file on 43: not a running X server, and the message says so.
@@ -134,6 +138,8 @@ stop_all a
 
 # A policy someone else could have written is ignored, with a warning that says why and how.
 policy 'max_desktops_per_user = 1' 0666
+it_bd doctor
+it_expect_in "$OUT" "FIX  host policy        ignoring $POLICY" "doctor flags an ignored policy"
 it_start --profile a
 it_expect_in "$ERR" "ignoring $POLICY: it belongs to uid 0 with mode 0666" "a world-writable policy"
 it_start --profile b
