@@ -10,8 +10,8 @@
 #include "timeutil.h"
 #include "util.h"
 
-int control_set(struct profile *p, enum lease_holder to, const char *reason, struct lease *ret,
-		bool *ret_changed, struct error *err)
+int control_set(const struct settings *s, struct profile *p, enum lease_holder to,
+		const char *reason, struct lease *ret, bool *ret_changed, struct error *err)
 {
 	int r = lease_set_at(p->dirfd, to, reason, (int64_t)time(NULL), ret, ret_changed);
 	if (r == -ETIMEDOUT) {
@@ -24,7 +24,7 @@ int control_set(struct profile *p, enum lease_holder to, const char *reason, str
 		return error_set(err, r, "cannot write the lease %s/%s: %s%s", p->dir, LEASE_FILE,
 				 strerror(-r), r == -ELOOP ? " (a symbolic link: remove it)" : "");
 	}
-	desktop_stamp_activity(p);
+	desktop_stamp_activity(s, p);
 	return 0;
 }
 

@@ -9,6 +9,7 @@
 #include "error.h"
 #include "lease.h"
 #include "profile.h"
+#include "settings.h"
 
 /* How long release waits for the gate to confirm the hand-back (input gated again, the screen
  * at its configured size): it takes a few milliseconds. */
@@ -16,8 +17,8 @@
 
 /* Makes `to` the holder (common/lease.h's rules); every call that reaches the file is a use of
  * the desktop for the idle clock. */
-int control_set(struct profile *p, enum lease_holder to, const char *reason, struct lease *ret,
-		bool *ret_changed, struct error *err);
+int control_set(const struct settings *s, struct profile *p, enum lease_holder to,
+		const char *reason, struct lease *ret, bool *ret_changed, struct error *err);
 
 /* Waits (bounded) until the desktop's gate has applied `epoch`: when it returns 0 the viewers'
  * input follows the lease and a hand-back has restored the screen. -ETIMEDOUT otherwise. */

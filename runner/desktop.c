@@ -6,8 +6,11 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "deskcg.h"
+#include "display.h"
 #include "fileio.h"
 #include "group.h"
+#include "hostscan.h"
 #include "install.h"
 #include "launch.h"
 #include "lockfile.h"
@@ -76,10 +79,53 @@ int desktop_verify_server(const struct settings *s, struct profile *p,
 	return 0;
 }
 
-void desktop_stamp_activity(struct profile *p)
+void desktop_own_memory(const struct settings *s, const struct desktop_probe *probe,
+			int64_t *ret_mb, int64_t *ret_max_mb)
+{
+	*ret_mb = *ret_max_mb = -1;
+	struct cgroup_view v;
+	char cg[CGROUP_PATH_MAX];
+	bool v2;
+	if (!probe->launcher_live) {
+		return;
+	}
+	cgroup_view_read(s->cgroup_root, NULL, &v);
+	if (cgroup_of_pid(&v, probe->launcher.pid, &v2, cg, sizeof(cg)) < 0) {
+		return;
+	}
+	const char *base = strrchr(cg, '/');
+	if (!base || !startswith(base + 1, DESKCG_PREFIX)) {
+		return;
+	}
+	struct cgroup_memory m;
+	cgroup_memory_read(cg, v2, &m);
+	*ret_mb = m.usage >= 0 ? m.usage / (1024 * 1024) : -1;
+	*ret_max_mb = m.limit >= 0 ? m.limit / (1024 * 1024) : -1;
+}
+
+void desktop_join_cgroup(const struct settings *s, const struct desktop_probe *probe)
+{
+	char cg[CGROUP_PATH_MAX];
+	if (!probe->launcher_live || deskcg_of_pid(s, probe->launcher.pid, cg, sizeof(cg)) < 0) {
+		return;
+	}
+	_cleanup_close_ int fd = deskcg_open_procs(cg);
+	if (fd < 0 || write(fd, "0", 1) != 1) {
+		log_warn("the program runs outside the desktop's cgroup %s (%s), so the desktop's "
+			 "memory limit does not cover it",
+			 cg, strerror(errno));
+	}
+}
+
+void desktop_stamp_activity(const struct settings *s, struct profile *p)
 {
 	if (p->dirfd >= 0) {
 		(void)write_file_atomic_at(p->dirfd, STATE_ACTIVITY, "", 0, 0600);
+		/* And where an administrator's 'list --all' sees it without our private state. */
+		unsigned n;
+		if (display_recorded(p->dirfd, &n) == 0) {
+			hostscan_stamp(s, n);
+		}
 	}
 }
 
@@ -196,7 +242,7 @@ static int start_locked(const struct settings *s, struct profile *p, uint64_t wa
 	if (r < 0) {
 		return r;
 	}
-	desktop_stamp_activity(p);
+	desktop_stamp_activity(s, p);
 	return 0;
 }
 
@@ -218,7 +264,10 @@ int desktop_stop(const struct settings *s, struct profile *p, bool *ret_stopped,
 {
 	*ret_stopped = false;
 	if (p->dirfd < 0) {
-		return 0;
+		/* No state directory (never started, or removed while a desktop ran): nothing to
+		 * lock or clean, but a desktop of this profile may still run, found by its marker.
+		 */
+		return reap_orphan(s, p, ret_stopped, err);
 	}
 	_cleanup_close_ int lock = take_start_lock(p, STOP_LOCK_WAIT_MS, err);
 	if (lock < 0) {
@@ -230,7 +279,10 @@ int desktop_stop(const struct settings *s, struct profile *p, bool *ret_stopped,
 		/* Before the first signal: a `botdesk run` watching this launcher learns that its
 		 * owner stopped it, which is no crash. */
 		(void)stopmark_write(p->dirfd, &id);
+		char cg[CGROUP_PATH_MAX] = "";
+		(void)deskcg_of_pid(s, id.pid, cg, sizeof(cg));
 		int r = group_terminate(id.pid, GROUP_STOP_GRACE_MS, &signalled);
+		deskcg_remove(cg);
 		if (r < 0) {
 			stopmark_clear(p->dirfd);
 			return error_set(
@@ -249,6 +301,7 @@ int desktop_stop(const struct settings *s, struct profile *p, bool *ret_stopped,
 	(void)unlink_at_if_exists(p->dirfd, STATE_PIDFILE);
 	(void)unlink_at_if_exists(p->dirfd, STATE_ENV);
 	(void)unlink_at_if_exists(p->dirfd, STATE_ACTIVITY);
+	(void)unlink_at_if_exists(p->dirfd, STATE_MEMORY);
 	/* Nothing of ours serves the socket any more (a killed X server leaves its file behind):
 	 * left in place, it would make the next start scan /proc for an orphan that is not there.
 	 */

@@ -39,7 +39,15 @@ int desktop_stop(const struct settings *s, struct profile *p, bool *ret_stopped,
 int desktop_verify_server(const struct settings *s, struct profile *p,
 			  const struct desktop_probe *probe, struct error *err);
 
-/* Marks the desktop as used now (the idle clock). */
-void desktop_stamp_activity(struct profile *p);
+/* The usage and limit (MB) of the desktop's own cgroup; -1 when it has none. Two small reads. */
+void desktop_own_memory(const struct settings *s, const struct desktop_probe *probe,
+			int64_t *ret_mb, int64_t *ret_max_mb);
+
+/* Moves the calling process into the desktop's own cgroup, when it has one, so that what exec
+ * runs counts against the desktop's memory limit; a warning when it cannot. */
+void desktop_join_cgroup(const struct settings *s, const struct desktop_probe *probe);
+
+/* Marks the desktop as used now (the idle clock): its activity file, and its X lock's mtime. */
+void desktop_stamp_activity(const struct settings *s, struct profile *p);
 /* Seconds since the last activity stamp, else since the env was published; -1 when unknown. */
 int64_t desktop_idle_seconds(struct profile *p);

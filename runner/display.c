@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 
 #include "fileio.h"
@@ -60,35 +61,39 @@ int display_socket_bound(const char *unix_table, unsigned n)
 	return found;
 }
 
-/* A leftover of another user's server (a stale lock, a dead server's socket file) cannot be
- * removed by us in the sticky X directories, so a server of ours could never claim the number:
- * for us it is taken. Root can remove anything, so nothing is foreign to it. */
-static bool foreign_leftover(const char *x_lock_dir, unsigned n)
+enum display_taken display_why_taken(const struct settings *s, unsigned n)
 {
-	if (geteuid() == 0) {
-		return false;
+	if (display_lock_live(s->x_lock_dir, n, NULL)) {
+		return TAKEN_SERVER;
 	}
-	char path[4096];
-	struct stat st;
-	snprintf(path, sizeof(path), "%s/.X%u-lock", x_lock_dir, n);
-	if (lstat(path, &st) == 0 && st.st_uid != geteuid()) {
-		return true;
+	/* A leftover of another user's server (a stale or empty lock, a dead server's socket
+	 * file) cannot be removed by us in the sticky X directories, so a server of ours could
+	 * never claim the number: for us it is taken. Root can remove anything, so nothing is
+	 * foreign to it. */
+	if (geteuid() != 0) {
+		char path[4096];
+		struct stat st;
+		snprintf(path, sizeof(path), "%s/.X%u-lock", s->x_lock_dir, n);
+		if (lstat(path, &st) == 0 && st.st_uid != geteuid()) {
+			return TAKEN_LEFTOVER;
+		}
+		snprintf(path, sizeof(path), "%s/.X11-unix/X%u", s->x_lock_dir, n);
+		if (lstat(path, &st) == 0 && st.st_uid != geteuid()) {
+			return TAKEN_LEFTOVER;
+		}
+		/* Xvnc dies on a number whose compiled keymap file somebody else left (see
+		 * xsocket.h). */
+		if (xsocket_keymap_squatted(s->x_lock_dir, n, geteuid(), NULL)) {
+			return TAKEN_KEYMAP;
+		}
 	}
-	snprintf(path, sizeof(path), "%s/.X11-unix/X%u", x_lock_dir, n);
-	if (lstat(path, &st) == 0 && st.st_uid != geteuid()) {
-		return true;
-	}
-	/* Xvnc dies on a number whose compiled keymap file somebody else left (see xsocket.h). */
-	return xsocket_keymap_squatted(x_lock_dir, n, geteuid(), NULL);
+	/* No table (not Linux procfs, or a test pointing nowhere): the lock alone decides. */
+	return display_socket_bound(s->x_unix_table, n) > 0 ? TAKEN_SOCKET : TAKEN_NOT;
 }
 
 bool display_in_use(const struct settings *s, unsigned n)
 {
-	if (display_lock_live(s->x_lock_dir, n, NULL) || foreign_leftover(s->x_lock_dir, n)) {
-		return true;
-	}
-	/* No table (not Linux procfs, or a test pointing nowhere): the lock alone decides. */
-	return display_socket_bound(s->x_unix_table, n) > 0;
+	return display_why_taken(s, n) != TAKEN_NOT;
 }
 
 int display_recorded(int dirfd, unsigned *ret)
@@ -102,6 +107,40 @@ int display_recorded(int dirfd, unsigned *ret)
 	return parse_uint_range(buf, 0, DISPLAY_NUM_MAX, ret);
 }
 
+static bool avoided(unsigned n, const unsigned *avoid, size_t n_avoid)
+{
+	for (size_t i = 0; i < n_avoid; i++) {
+		if (avoid[i] == n) {
+			return true;
+		}
+	}
+	return false;
+}
+
+/* The message for a band with no free number: each number for what really holds it (a stale
+ * file another user left is not a running server, and the way out differs). */
+static int band_full(const struct settings *s, const unsigned *avoid, size_t n_avoid,
+		     struct error *err)
+{
+	unsigned count[TAKEN_COUNT] = {0};
+	for (unsigned n = s->band_lo; n <= s->band_hi; n++) {
+		enum display_taken why =
+			avoided(n, avoid, n_avoid) ? TAKEN_SERVER : display_why_taken(s, n);
+		count[why]++;
+	}
+	return error_set(
+		err, -EBUSY,
+		"no free X display number in the band %u-%u: %u held by running X servers, %u by "
+		"bound X sockets, %u by lock or socket files other users' servers left behind "
+		"(only they or root can remove them), %u by other users' keymap files "
+		"(/tmp/server-N.xkm). Stop a desktop you no longer need ('botdesk list'), ask an "
+		"administrator to remove stale files ('botdesk doctor' counts them), or choose "
+		"another BOTDESK_DISPLAY_BAND%s",
+		s->band_lo, s->band_hi, count[TAKEN_SERVER], count[TAKEN_SOCKET],
+		count[TAKEN_LEFTOVER], count[TAKEN_KEYMAP],
+		s->policy.has_band ? " inside the host's band (see 'botdesk doctor')" : "");
+}
+
 int display_pick(const struct settings *s, int dirfd, unsigned avoid, unsigned *ret,
 		 struct error *err)
 {
@@ -112,16 +151,38 @@ int display_pick(const struct settings *s, int dirfd, unsigned avoid, unsigned *
 		return 0;
 	}
 	for (unsigned n = s->band_lo; n <= s->band_hi; n++) {
-		if (n != avoid && !display_in_use(s, n)) {
+		if (n != avoid && display_why_taken(s, n) == TAKEN_NOT) {
 			*ret = n;
 			return 0;
 		}
 	}
-	return error_set(
-		err, -EBUSY,
-		"no free X display number in the band %u-%u: every one is held by a running "
-		"X server. Stop a desktop you no longer need, or widen BOTDESK_DISPLAY_BAND",
-		s->band_lo, s->band_hi);
+	return band_full(s, &avoid, avoid ? 1 : 0, err);
+}
+
+int display_pick_spread(const struct settings *s, const unsigned *avoid, size_t n_avoid,
+			unsigned *ret, struct error *err)
+{
+	unsigned n_free = 0, pick = 0;
+	uint32_t rnd;
+	if (getrandom(&rnd, sizeof(rnd), 0) != sizeof(rnd)) {
+		rnd = (uint32_t)getpid();
+	}
+	/* Reservoir sampling: each free number equally likely, in one pass over the band. */
+	for (unsigned n = s->band_lo; n <= s->band_hi; n++) {
+		if (avoided(n, avoid, n_avoid) || display_why_taken(s, n) != TAKEN_NOT) {
+			continue;
+		}
+		n_free++;
+		if (rnd % n_free == 0) {
+			pick = n;
+		}
+		rnd = rnd * 1103515245u + 12345u;
+	}
+	if (n_free == 0) {
+		return band_full(s, avoid, n_avoid, err);
+	}
+	*ret = pick;
+	return 0;
 }
 
 static int mkdir_private_parent(const char *path)

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <sys/types.h>
 
 #include "error.h"
@@ -13,6 +14,16 @@ bool display_lock_live(const char *x_lock_dir, unsigned n, pid_t *ret_pid);
 /* The X socket of :n is bound in the unix table (abstract "@/tmp/.X11-unix/X<n>" or the path
  * form, exact match). Returns 1 or 0, or -errno when there is no table to read. */
 int display_socket_bound(const char *unix_table, unsigned n);
+/* What holds a number, for a message that tells the truth about a full band. */
+enum display_taken {
+	TAKEN_NOT,
+	TAKEN_SERVER,   /* its X lock names a live process */
+	TAKEN_SOCKET,   /* its X socket is bound (no live lock) */
+	TAKEN_LEFTOVER, /* another user's lock or socket file, which we may not remove */
+	TAKEN_KEYMAP,   /* another user's /tmp/server-<n>.xkm, on which Xvnc dies */
+	TAKEN_COUNT,
+};
+enum display_taken display_why_taken(const struct settings *s, unsigned n);
 /* Taken by any server: a live lock, or a bound socket. With no table, the lock alone decides. */
 bool display_in_use(const struct settings *s, unsigned n);
 
@@ -21,6 +32,11 @@ bool display_in_use(const struct settings *s, unsigned n);
  * called with the allocation lock held. */
 int display_pick(const struct settings *s, int dirfd, unsigned avoid, unsigned *ret,
 		 struct error *err);
+/* For a retry after other users' servers took the numbers in avoid as we started: a free number
+ * of the band picked at random, so that two users' starts racing for the lowest free number do
+ * not meet again on the next one. Under the allocation lock. */
+int display_pick_spread(const struct settings *s, const unsigned *avoid, size_t n_avoid,
+			unsigned *ret, struct error *err);
 /* The profile's recorded number, or -ENOENT / -EINVAL. */
 int display_recorded(int dirfd, unsigned *ret);
 

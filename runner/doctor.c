@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "deskcg.h"
 #include "display.h"
 #include "fileio.h"
 #include "install.h"
@@ -224,6 +225,58 @@ static void check_band(const struct settings *s, struct report *r)
 	     "stop desktops no longer needed, or widen BOTDESK_DISPLAY_BAND");
 }
 
+/* The host's policy in force: what bounds this user's settings here. */
+static void check_policy(const struct settings *s, struct report *r)
+{
+	const struct hostpolicy *hp = &s->policy;
+	if (hp->warning[0]) {
+		line(r, false, "host policy", hp->warning, "");
+	} else {
+		line(r, true, "host policy",
+		     hp->loaded ? hp->path : "none (no " HOSTPOLICY_PATH "): the defaults", NULL);
+	}
+	char band[64] = "any", geometry[64] = "any", idle[64] = "any";
+	if (hp->has_band) {
+		snprintf(band, sizeof(band), "%u-%u", hp->band_lo, hp->band_hi);
+	}
+	if (hp->max_width) {
+		snprintf(geometry, sizeof(geometry), "%ux%u", hp->max_width, hp->max_height);
+	}
+	if (hp->max_idle_stop_minutes) {
+		snprintf(idle, sizeof(idle), "%llu min",
+			 (unsigned long long)hp->max_idle_stop_minutes);
+	}
+	fprintf(r->out,
+		"     %-18s band %s, %u desktops per user, memory floor at least %llu MB, idle "
+		"stop at most %s, geometry at most %s, admin group %s\n",
+		"", band, hp->max_desktops, (unsigned long long)hp->min_free_mb, idle, geometry,
+		hp->admin_group[0] ? hp->admin_group : "none");
+	fprintf(r->out, "     %-18s yours: band %u-%u, floor %llu MB, geometry %s\n", "",
+		s->band_lo, s->band_hi, (unsigned long long)s->min_free_mb, s->geometry);
+}
+
+/* Per-desktop cgroups: where the caller has a delegated subtree. Missing one is a problem only
+ * when a limit was asked for. */
+static void check_delegation(const struct settings *s, struct report *r)
+{
+	struct deskcg_base b;
+	deskcg_find(s, false, &b);
+	char detail[3 * CGROUP_PATH_MAX];
+	if (b.ok) {
+		snprintf(detail, sizeof(detail),
+			 "delegated: %s; each desktop gets a cgroup of its own under %s%s",
+			 b.delegated, b.dir, s->max_memory_mb ? "" : " when max_memory_mb is set");
+		line(r, true, "desktop cgroups", detail, NULL);
+		return;
+	}
+	snprintf(detail, sizeof(detail), "none: %s%s", b.why,
+		 s->max_memory_mb ? "; max_memory_mb is not enforced" : "");
+	line(r, s->max_memory_mb == 0, "desktop cgroups", detail, b.fix);
+	if (s->max_memory_mb == 0) {
+		fprintf(r->out, "     %-18s -> to have them: %s\n", "", b.fix);
+	}
+}
+
 int doctor_run(const struct settings *s, FILE *out)
 {
 	struct report r = {.out = out};
@@ -241,6 +294,8 @@ int doctor_run(const struct settings *s, FILE *out)
 	check_proc(&r);
 	check_x_socket_dir(s, &r);
 	check_band(s, &r);
+	check_policy(s, &r);
+	check_delegation(s, &r);
 	fprintf(out, r.problems ? "%d thing(s) to fix\n" : "nothing to fix\n", r.problems);
 	return r.problems;
 }

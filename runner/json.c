@@ -46,6 +46,11 @@ void json_begin(struct json *j, FILE *f)
 	fputc('{', f);
 }
 
+void json_close(struct json *j)
+{
+	fputc('}', j->f);
+}
+
 void json_end(struct json *j)
 {
 	fputs("}\n", j->f);

@@ -12,6 +12,8 @@ struct json {
 
 void json_begin(struct json *j, FILE *f);
 void json_end(struct json *j);
+/* "}" without the line break: an object inside an array. */
+void json_close(struct json *j);
 void json_string(struct json *j, const char *key, const char *value); /* NULL -> null */
 void json_bool(struct json *j, const char *key, bool value);
 void json_int(struct json *j, const char *key, int64_t value, bool is_null);

@@ -9,19 +9,24 @@
 #include <sys/pidfd.h>
 #include <sys/signalfd.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/wait.h>
 #include <time.h>
 
+#include "deskcg.h"
 #include "display.h"
 #include "envallow.h"
 #include "envfile.h"
 #include "fileio.h"
 #include "group.h"
+#include "hostscan.h"
 #include "log.h"
 #include "timeutil.h"
 #include "util.h"
 
 #define LOG_TAIL_BYTES 2000
+/* The size of the probe that tells why a log is empty: a message and a little more. */
+#define LOG_PROBE_PAGES 4
 
 extern char **environ;
 
@@ -34,7 +39,7 @@ static const char *const contract_vars[] = {
 	"BOTDESK_PROFILE",  "BOTDESK_DISPLAY_NUM",  "BOTDESK_SOCKET",      "BOTDESK_XAUTH",
 	"BOTDESK_ENV_FILE", "BOTDESK_CONFIG_HOME",  "BOTDESK_GEOMETRY",    "BOTDESK_X_LOCK_DIR",
 	"BOTDESK_BROWSER",  "BOTDESK_IDLE_STOP_MS", "BOTDESK_VIEW_SOCKET", "BOTDESK_VIEW_GID",
-	"BOTDESK_PASS_ENV",
+	"BOTDESK_PASS_ENV", "BOTDESK_WAIT_MS",      "BOTDESK_DESKTOP",
 };
 
 static bool name_is(const char *entry, size_t name_len, const char *name)
@@ -68,6 +73,13 @@ static bool var_passed(const char *entry, const char *pass)
 	return name_is(entry, len, "BOTDESK_DEBUG") || envallow_keep(entry, pass);
 }
 
+int launch_marker(const struct settings *s, const char *profile, char *buf, size_t size)
+{
+	int n = snprintf(buf, size, "BOTDESK_DESKTOP=%u:%s:%s", (unsigned)geteuid(), profile,
+			 s->state_root);
+	return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
+}
+
 void launch_environment_free(char **env)
 {
 	if (!env) {
@@ -80,7 +92,7 @@ void launch_environment_free(char **env)
 }
 
 char **launch_environment(const char *const *envp, const struct settings *s,
-			  const struct profile *p, unsigned display)
+			  const struct profile *p, unsigned display, uint64_t wait_ms)
 {
 	size_t n = 0;
 	while (envp[n]) {
@@ -126,6 +138,18 @@ char **launch_environment(const char *const *envp, const struct settings *s,
 	if (s->view_group) {
 		ADD("BOTDESK_VIEW_GID=%u", s->view_gid);
 	}
+	/* The start's deadline governs the whole bring-up: the session's own stage limits derive
+	 * from what is left of it. */
+	if (wait_ms > 0) {
+		ADD("BOTDESK_WAIT_MS=%llu", (unsigned long long)wait_ms);
+	}
+	/* The marker that finds this desktop again when its state directory is lost
+	 * (runner/reap.c): the session keeps it in /proc/<pid>/environ for its whole life. */
+	char marker[4200];
+	if (launch_marker(s, p->name, marker, sizeof(marker)) < 0) {
+		goto oom;
+	}
+	ADD("%s", marker);
 #undef ADD
 	return env;
 oom:
@@ -134,7 +158,7 @@ oom:
 }
 
 /* In the child: never returns. Only async-signal-safe calls between fork and exec. */
-_noreturn_ static void exec_launcher(char *const *argv, char **env, int nullfd, int logfd)
+_noreturn_ static void exec_launcher(char *const *argv, char **env, int nullfd, int logfd, int cgfd)
 {
 	sigset_t none;
 	sigemptyset(&none);
@@ -146,6 +170,13 @@ _noreturn_ static void exec_launcher(char *const *argv, char **env, int nullfd, 
 	/* A session of its own: its process group is its whole desktop, which stop and the
 	 * deadline signal as one, and no terminal of ours can signal it. */
 	if (setsid() < 0 || dup2(nullfd, 0) < 0 || dup2(logfd, 1) < 0 || dup2(logfd, 2) < 0) {
+		_exit(127);
+	}
+	/* Into the desktop's own cgroup before exec: everything the desktop starts is born there,
+	 * under its limit. A desktop that cannot get in must not run unlimited. */
+	if (cgfd >= 0 && write(cgfd, "0", 1) != 1) {
+		static const char msg[] = "botdesk: cannot move the launcher into its cgroup\n";
+		(void)!write(2, msg, sizeof(msg) - 1);
 		_exit(127);
 	}
 	close_range(3, ~0U, 0);
@@ -162,6 +193,9 @@ struct launch {
 	pid_t pid;
 	int pidfd;
 	int alloc_fd;
+	uint64_t deadline; /* monotonic ms: the start's */
+	int cgfd;          /* the desktop's own cgroup.procs, or -1 */
+	char cgdir[CGROUP_PATH_MAX];
 };
 
 static int spawn(struct launch *l, struct error *err)
@@ -174,7 +208,9 @@ static int spawn(struct launch *l, struct error *err)
 				 logfd == -ELOOP ? " (a symbolic link: remove it)" : "");
 	}
 	int nullfd = open("/dev/null", O_RDONLY | O_CLOEXEC);
-	char **env = launch_environment((const char *const *)environ, l->s, p, l->display);
+	uint64_t now = now_ms();
+	char **env = launch_environment((const char *const *)environ, l->s, p, l->display,
+					l->deadline > now ? l->deadline - now : 1);
 	_cleanup_free_ char *path = strdup(l->s->launcher);
 	char *const argv[] = {path, NULL};
 	int r = 0;
@@ -189,7 +225,7 @@ static int spawn(struct launch *l, struct error *err)
 		goto out;
 	}
 	if (pid == 0) {
-		exec_launcher(argv, env, nullfd, logfd);
+		exec_launcher(argv, env, nullfd, logfd, l->cgfd);
 	}
 	l->pid = pid;
 	/* Our own unreaped child cannot be recycled, so this pidfd is the launcher's. */
@@ -260,6 +296,7 @@ static int abandon(struct launch *l)
 	if (waitpid(l->pid, &status, WNOHANG) <= 0) {
 		status = 0;
 	}
+	deskcg_remove(l->cgdir);
 	int fd = l->p->dirfd;
 	(void)unlink_at_if_exists(fd, STATE_PIDFILE);
 	(void)unlink_at_if_exists(fd, STATE_ENV);
@@ -356,30 +393,116 @@ static enum wait_outcome wait_launch(struct launch *l, int ifd, int wd_x, int si
 	}
 }
 
+/* Why the launcher's log may be empty: a write beside it fails now (a full file system, a quota,
+ * a read-only mount), so whatever the launcher said was lost. Probed with an unnamed temporary
+ * file of a few pages, which vanishes on close. Empty when writing works. */
+static void why_log_empty(struct profile *p, char *buf, size_t size)
+{
+	buf[0] = '\0';
+	int e = 0;
+	_cleanup_close_ int fd = openat(p->dirfd, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		e = errno == EOPNOTSUPP || errno == EISDIR ? 0 : errno;
+	} else {
+		static const char zeros[4096];
+		for (int i = 0; i < LOG_PROBE_PAGES && e == 0; i++) {
+			int r = write_all(fd, zeros, sizeof(zeros));
+			e = r < 0 ? -r : 0;
+		}
+	}
+	if (e == 0) {
+		return;
+	}
+	struct statvfs sv;
+	if (fstatvfs(p->dirfd, &sv) == 0) {
+		unsigned long long kb = (unsigned long long)sv.f_bavail * sv.f_frsize / 1024;
+		snprintf(buf, size,
+			 "(nothing: it could not be written, %s; the file system holding %s has "
+			 "%llu "
+			 "KB free and %llu free inodes. Free some space there, or point "
+			 "BOTDESK_STATE_DIR elsewhere, and start again)",
+			 strerror(e), p->dir, kb, (unsigned long long)sv.f_favail);
+	} else {
+		snprintf(
+			buf, size,
+			"(nothing: it could not be written, %s. Free some space on the file system "
+			"holding %s, or point BOTDESK_STATE_DIR elsewhere, and start again)",
+			strerror(e), p->dir);
+	}
+}
+
 static int fail_exited(struct launch *l, bool *ret_taken, struct error *err)
 {
-	char how[128], tail[LOG_TAIL_BYTES + 1];
+	char how[128], tail[LOG_TAIL_BYTES + 1], why[1024];
 	int status = abandon(l);
 	describe_exit(status, how, sizeof(how));
 	*ret_taken = WIFEXITED(status) && WEXITSTATUS(status) == LAUNCH_EXIT_DISPLAY_TAKEN;
 	log_tail(l->p, tail, sizeof(tail));
+	if (!tail[0]) {
+		why_log_empty(l->p, why, sizeof(why));
+	}
 	return error_set(err, -ECHILD,
 			 "the desktop launcher %s before publishing its desktop on :%u. Its log, "
 			 "%s/%s, ends with:\n%s",
-			 how, l->display, l->p->dir, STATE_LOG, tail[0] ? tail : "(nothing)");
+			 how, l->display, l->p->dir, STATE_LOG,
+			 tail[0]  ? tail
+			 : why[0] ? why
+				  : "(nothing)");
 }
 
-static int one_attempt(struct launch *l, uint64_t deadline, unsigned avoid, int sigfd,
-		       bool *ret_taken, struct identity *ret, struct error *err)
+/* With max_memory_mb, the desktop gets a cgroup of its own where one can be made. */
+static int own_cgroup(struct launch *l, struct error *err)
+{
+	const struct settings *s = l->s;
+	if (s->max_memory_mb == 0) {
+		return 0;
+	}
+	struct deskcg_base b;
+	deskcg_find(s, true, &b);
+	if (!b.ok) {
+		log_warn("max_memory_mb = %llu is not enforced: %s. To have it: %s ('botdesk "
+			 "doctor' shows this too)",
+			 (unsigned long long)s->max_memory_mb, b.why, b.fix);
+		return 0;
+	}
+	deskcg_sweep(&b);
+	int r = deskcg_create(&b, l->display, l->p->name, s->max_memory_mb, l->cgdir,
+			      sizeof(l->cgdir), err);
+	if (r < 0) {
+		l->cgdir[0] = '\0';
+		return r;
+	}
+	l->cgfd = deskcg_open_procs(l->cgdir);
+	if (l->cgfd < 0) {
+		r = l->cgfd;
+		deskcg_remove(l->cgdir);
+		l->cgdir[0] = '\0';
+		return error_set(err, r, "cannot open the cgroup.procs of the desktop's cgroup: %s",
+				 strerror(-r));
+	}
+	return 0;
+}
+
+static int one_attempt(struct launch *l, uint64_t deadline, const unsigned *lost, size_t n_lost,
+		       int sigfd, bool *ret_taken, struct identity *ret, struct error *err)
 {
 	const struct settings *s = l->s;
 	struct profile *p = l->p;
 	uint64_t now = now_ms();
+	l->deadline = deadline;
 	l->alloc_fd = display_alloc_lock(s, deadline > now ? deadline - now : 1, err);
 	if (l->alloc_fd < 0) {
 		return l->alloc_fd;
 	}
-	int r = display_pick(s, p->dirfd, avoid, &l->display, err);
+	/* Under the allocation lock every earlier start of ours has its X lock: the count is exact.
+	 */
+	int r = hostscan_check_cap(s, err);
+	if (r < 0) {
+		release_alloc(l);
+		return r;
+	}
+	r = n_lost == 0 ? display_pick(s, p->dirfd, 0, &l->display, err)
+			: display_pick_spread(s, lost, n_lost, &l->display, err);
 	if (r < 0) {
 		release_alloc(l);
 		return r;
@@ -395,6 +518,12 @@ static int one_attempt(struct launch *l, uint64_t deadline, unsigned avoid, int 
 	/* Old published files would make a new launch look ready before it is. */
 	(void)unlink_at_if_exists(p->dirfd, STATE_ENV);
 	(void)unlink_at_if_exists(p->dirfd, STATE_SOCKET);
+	r = own_cgroup(l, err);
+	if (r < 0) {
+		release_alloc(l);
+		(void)unlink_at_if_exists(p->dirfd, STATE_DISPLAY);
+		return r;
+	}
 
 	/* Watch before spawning, so no event can slip between spawn and watch. */
 	_cleanup_close_ int ifd = inotify_init1(IN_CLOEXEC | IN_NONBLOCK);
@@ -460,26 +589,44 @@ int launch_desktop(const struct settings *s, struct profile *p, uint64_t wait_ms
 	sigprocmask(SIG_BLOCK, &mask, &old);
 	_cleanup_close_ int sigfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
 	int r = -EAGAIN;
-	unsigned avoid = 0;
-	for (int attempt = 0; attempt < 2 && r < 0; attempt++) {
-		struct launch l = {.s = s, .p = p, .pidfd = -1, .alloc_fd = -1};
+	unsigned lost[LAUNCH_MAX_ATTEMPTS];
+	size_t n_lost = 0;
+	struct error last_lost = {{0}};
+	int last_lost_r = 0;
+	for (int attempt = 0; attempt < LAUNCH_MAX_ATTEMPTS && r < 0; attempt++) {
+		struct launch l = {.s = s, .p = p, .pidfd = -1, .alloc_fd = -1, .cgfd = -1};
 		bool taken = false;
 		struct error attempt_err = {{0}};
-		r = one_attempt(&l, deadline, avoid, sigfd, &taken, ret, &attempt_err);
+		r = one_attempt(&l, deadline, lost, n_lost, sigfd, &taken, ret, &attempt_err);
 		safe_close(l.pidfd);
+		safe_close(l.cgfd);
+		if (r < 0) {
+			deskcg_remove(l.cgdir); /* whatever path failed: an empty one goes */
+		}
 		if (r == 0) {
 			break;
 		}
-		if (!taken || attempt == 1) {
+		if (r == -EBUSY && n_lost > 0) {
+			/* The band ran out because other users' servers took the numbers we
+			 * tried: the last launcher's own words say more than "the band is full". */
+			error_set(err, last_lost_r, "%s", last_lost.msg);
+			break;
+		}
+		if (!taken || attempt == LAUNCH_MAX_ATTEMPTS - 1 || now_ms() >= deadline) {
 			error_set(err, r, "%s", attempt_err.msg);
 			break;
 		}
+		last_lost = attempt_err;
+		last_lost_r = r;
 		/* Another user's server took the number between our check and the launcher's
-		 * claim (our allocation lock is per user): once more, on a fresh number. */
+		 * claim (our allocation lock is per user). Again, on a number picked at random
+		 * among the free ones: another user's starts race us for the lowest free number,
+		 * and the next lowest is where we would meet them again. Each number at most
+		 * once, so this ends. */
 		log_warn("display :%u was taken by another X server as the desktop started; "
 			 "retrying on another number",
 			 l.display);
-		avoid = l.display;
+		lost[n_lost++] = l.display;
 	}
 	/* An interrupted launch consumes the signal that interrupted it: restoring the mask with
 	 * it still pending would kill us before main() could say what happened to the launch. A

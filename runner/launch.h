@@ -2,6 +2,7 @@
  * died, or has missed the deadline. */
 #pragma once
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "error.h"
@@ -10,8 +11,11 @@
 #include "settings.h"
 
 /* The launcher's exit status that means "the display number was taken under us by another X
- * server": the start retries once on a fresh number. */
+ * server": the start retries on a fresh number. */
 #define LAUNCH_EXIT_DISPLAY_TAKEN 75
+/* How many numbers one start tries when other users' servers keep taking them under it (two
+ * users' storms of starts race for the same free numbers), within its deadline. */
+#define LAUNCH_MAX_ATTEMPTS 8
 
 /* Picks a display under the allocation lock, spawns the launcher, and returns once it has
  * published (ret: its identity). On failure nothing of the launch is left running or recorded.
@@ -20,7 +24,12 @@ int launch_desktop(const struct settings *s, struct profile *p, uint64_t wait_ms
 		   struct identity *ret, struct error *err);
 
 /* Builds the launcher's environment from envp: the runner's minus display, bus and session
- * variables and credentials, plus the BOTDESK_* contract. NULL-terminated, malloc'ed strings. */
+ * variables and credentials, plus the BOTDESK_* contract (wait_ms, the time left of the start's
+ * deadline, is left out when 0). NULL-terminated, malloc'ed strings. */
 char **launch_environment(const char *const *envp, const struct settings *s,
-			  const struct profile *p, unsigned display);
+			  const struct profile *p, unsigned display, uint64_t wait_ms);
 void launch_environment_free(char **env);
+
+/* "BOTDESK_DESKTOP=<uid>:<profile>:<state root>": the entry of the launcher's environment that
+ * finds a desktop of ours again when its state directory was lost (runner/reap.c). */
+int launch_marker(const struct settings *s, const char *profile, char *buf, size_t size);

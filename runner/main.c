@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "adminstop.h"
 #include "config.h"
 #include "control.h"
 #include "desktop.h"
@@ -19,6 +20,7 @@
 #include "foreground.h"
 #include "install.h"
 #include "json.h"
+#include "list.h"
 #include "log.h"
 #include "parse.h"
 #include "profile.h"
@@ -49,8 +51,10 @@ static const char usage_text[] =
 	"\n"
 	"Commands:\n"
 	"  start [--wait SECONDS] [--json]   start the profile's desktop (idempotent)\n"
-	"  stop [--json]                     stop it (exit 3 when nothing was running)\n"
+	"  stop [--json] [--user U]          stop it (exit 3 when nothing was running);\n"
+	"                                    --user: root stops user U's desktop\n"
 	"  status [--json]                   report it\n"
+	"  list [--all] [--json]             your profiles; --all: every desktop (admin)\n"
 	"  env [--shell]                     print DISPLAY, XAUTHORITY, ... (exit 3 when down)\n"
 	"                                    --shell: for eval \"$(botdesk env --shell)\"\n"
 	"  exec -- PROGRAM [ARG...]          run PROGRAM on the desktop (exit 3 when down)\n"
@@ -94,6 +98,9 @@ static int fail(struct cli *c, int r)
 static int load_settings(struct cli *c)
 {
 	int r = settings_load(&c->settings, &c->err);
+	if (r == 0 && c->settings.policy.warning[0]) {
+		log_warn("%s", c->settings.policy.warning);
+	}
 	return r < 0 ? fail(c, r) : 0;
 }
 
@@ -211,11 +218,64 @@ static int cmd_start(struct cli *c, int argc, char **argv)
 	return 0;
 }
 
+/* stop --user U [--profile P]: root ends another user's desktop (runner/adminstop.c). */
+static int cmd_stop_user(struct cli *c, const char *user, bool json)
+{
+	int r = load_settings(c);
+	if (r) {
+		return r;
+	}
+	unsigned stopped = 0;
+	r = adminstop_run(&c->settings, user, c->profile, &stopped, &c->err);
+	if (r < 0) {
+		return fail(c, r);
+	}
+	if (json) {
+		struct json j;
+		json_begin(&j, stdout);
+		json_string(&j, "user", user);
+		json_string(&j, "profile", c->profile);
+		json_bool(&j, "stopped", stopped > 0);
+		json_end(&j);
+	} else {
+		printf(stopped ? "stopped the desktop of profile '%s' of user %s\n"
+			       : "no desktop of profile '%s' of user %s was running\n",
+		       c->profile, user);
+	}
+	return stopped ? 0 : EXIT_NOT_RUNNING;
+}
+
 static int cmd_stop(struct cli *c, int argc, char **argv)
 {
+	/* --user and --profile (after the command too, as an administrator writes it) first; the
+	 * rest is the common options. */
+	const char *user = NULL;
+	int k = 1;
+	for (int i = 1; i < argc; i++) {
+		if ((streq(argv[i], "--user") || streq(argv[i], "--profile")) && i + 1 < argc) {
+			if (argv[i][2] == 'u') {
+				user = argv[i + 1];
+			} else if (profile_name_valid(argv[i + 1])) {
+				c->profile = argv[i + 1];
+			} else {
+				return usage_error("'%s' is not a valid profile name", argv[i + 1]);
+			}
+			i++;
+		} else {
+			argv[k++] = argv[i];
+		}
+	}
+	argc = k;
+	argv[argc] = NULL;
 	struct opts o;
 	int r = parse_opts(argc, argv, "stop", 0, &o);
-	if (r || (r = setup(c, false))) {
+	if (r) {
+		return r;
+	}
+	if (user) {
+		return cmd_stop_user(c, user, o.json);
+	}
+	if ((r = setup(c, false))) {
 		return r;
 	}
 	bool stopped;
@@ -248,6 +308,39 @@ static int cmd_stop(struct cli *c, int argc, char **argv)
 		       c->p.name);
 	}
 	return stopped ? 0 : EXIT_NOT_RUNNING;
+}
+
+static int cmd_list(struct cli *c, int argc, char **argv)
+{
+	bool all = false;
+	int k = 1;
+	for (int i = 1; i < argc; i++) {
+		if (streq(argv[i], "--all")) {
+			all = true;
+		} else {
+			argv[k++] = argv[i];
+		}
+	}
+	argc = k;
+	argv[argc] = NULL;
+	struct opts o;
+	int r = parse_opts(argc, argv, "list", 0, &o);
+	if (r || (r = load_settings(c))) {
+		return r;
+	}
+	struct list l;
+	r = all ? list_gather_all(&c->settings, &l, &c->err)
+		: list_gather(&c->settings, &l, &c->err);
+	if (r < 0) {
+		return fail(c, r);
+	}
+	if (o.json) {
+		list_print_json(&l, stdout);
+	} else {
+		list_print_text(&l, stdout);
+	}
+	list_free(&l);
+	return 0;
 }
 
 static int cmd_status(struct cli *c, int argc, char **argv)
@@ -368,7 +461,8 @@ static int cmd_exec(struct cli *c, int argc, char **argv)
 			return fail(c, negative_errno());
 		}
 	}
-	desktop_stamp_activity(&c->p);
+	desktop_stamp_activity(&c->settings, &c->p);
+	desktop_join_cgroup(&c->settings, &probe);
 	profile_close(&c->p);
 	execvp(argv[first], argv + first);
 	log_error("cannot run '%s': %s", argv[first], strerror(errno));
@@ -644,7 +738,8 @@ static int cmd_take(struct cli *c, int argc, char **argv)
 	int r = setup(c, true);
 	struct lease l;
 	bool changed;
-	if (r || (r = control_set(&c->p, LEASE_HUMAN, reason, &l, &changed, &c->err)) < 0) {
+	if (r || (r = control_set(&c->settings, &c->p, LEASE_HUMAN, reason, &l, &changed,
+				  &c->err)) < 0) {
 		return r < 0 ? fail(c, r) : r;
 	}
 	print_lease(c, &l, json);
@@ -660,7 +755,7 @@ static int cmd_release(struct cli *c, int argc, char **argv)
 	}
 	struct lease l;
 	bool changed;
-	r = control_set(&c->p, LEASE_AGENT, NULL, &l, &changed, &c->err);
+	r = control_set(&c->settings, &c->p, LEASE_AGENT, NULL, &l, &changed, &c->err);
 	if (r < 0) {
 		return fail(c, r);
 	}
@@ -703,6 +798,7 @@ static const struct command commands[] = {
 	{"env", cmd_env},     {"exec", cmd_exec},       {"install", cmd_install},
 	{"run", cmd_run},     {"doctor", cmd_doctor},   {"thumbnail", cmd_thumbnail},
 	{"take", cmd_take},   {"release", cmd_release}, {"lease", cmd_lease},
+	{"list", cmd_list},
 };
 
 int main(int argc, char **argv)

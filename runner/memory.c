@@ -9,8 +9,6 @@
 #include "util.h"
 
 #define MB (1024 * 1024)
-/* cgroup v1 reports "no limit" as a page-aligned value near 2^63. */
-#define V1_UNLIMITED (1ULL << 60)
 
 /* The value (in kB) of "Key:   1234 kB" in meminfo text, or -1. */
 static int64_t meminfo_kb(const char *text, const char *key)
@@ -33,95 +31,62 @@ static int64_t meminfo_kb(const char *text, const char *key)
 	return -1;
 }
 
-/* A file holding one number (bytes), or "max". ret is -1 for "max" (no limit). */
-static int read_number_file(const char *dir, const char *name, int64_t *ret)
+/* The tightest headroom of dir and each of its ancestors up to the hierarchy's root: a limit set
+ * anywhere above us binds us too, and the caller's own cgroup is rarely where it is set. */
+static void tightest(const struct cgroup_hier *h, int64_t *limit, int64_t *headroom)
 {
-	char path[4096], buf[64];
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	int r = read_file_at(AT_FDCWD, path, buf, sizeof(buf), NULL);
-	if (r < 0) {
-		return r;
-	}
-	buf[strcspn(buf, "\n")] = '\0';
-	if (streq(buf, "max")) {
-		*ret = -1;
-		return 0;
-	}
-	uint64_t v;
-	r = parse_u64(buf, UINT64_MAX, &v);
-	if (r < 0) {
-		return r;
-	}
-	*ret = v >= V1_UNLIMITED ? -1 : (int64_t)v;
-	return 0;
-}
-
-/* "key value" lines of memory.stat. */
-static int64_t stat_value(const char *dir, const char *key)
-{
-	char path[4096], buf[8192];
-	snprintf(path, sizeof(path), "%s/memory.stat", dir);
-	if (read_file_at(AT_FDCWD, path, buf, sizeof(buf), NULL) < 0) {
-		return -1;
-	}
-	size_t klen = strlen(key);
-	for (const char *l = buf; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : NULL) {
-		if (strncmp(l, key, klen) == 0 && l[klen] == ' ') {
-			uint64_t v;
-			const char *val = l + klen + 1;
-			if (parse_u64_n(val, strcspn(val, "\n"), INT64_MAX, &v) == 0) {
-				return (int64_t)v;
-			}
-		}
-	}
-	return -1;
-}
-
-/* limit - (usage - inactive file cache), as the kubelet counts a working set. */
-static void cgroup_headroom(const char *dir, const char *limit_file, const char *usage_file,
-			    const char *inactive_key, int64_t *ret_limit, int64_t *ret_free)
-{
-	int64_t limit, usage;
-	*ret_limit = *ret_free = -1;
-	if (read_number_file(dir, limit_file, &limit) < 0 || limit < 0 ||
-	    read_number_file(dir, usage_file, &usage) < 0 || usage < 0) {
+	if (!h->present) {
 		return;
 	}
-	int64_t inactive = stat_value(dir, inactive_key);
-	int64_t working = usage - (inactive > 0 ? inactive : 0);
-	if (working < 0) {
-		working = 0;
+	char dir[CGROUP_PATH_MAX];
+	snprintf(dir, sizeof(dir), "%s", h->self);
+	size_t root_len = strlen(h->mount);
+	for (;;) {
+		struct cgroup_memory m;
+		cgroup_memory_read(dir, h->v2, &m);
+		if (m.limit >= 0 && m.working_set >= 0) {
+			int64_t free = m.limit > m.working_set ? m.limit - m.working_set : 0;
+			if (*headroom < 0 || free < *headroom) {
+				*headroom = free;
+				*limit = m.limit;
+			}
+		}
+		char *slash = strrchr(dir, '/');
+		if (strlen(dir) <= root_len || !slash || (size_t)(slash - dir) < root_len) {
+			break;
+		}
+		*slash = '\0';
 	}
-	*ret_limit = limit;
-	*ret_free = limit > working ? limit - working : 0;
 }
 
-void memory_read(const struct settings *s, struct memory_info *ret)
+void memory_read_view(const char *meminfo, const struct cgroup_view *v, struct memory_info *ret)
 {
 	struct memory_info m = {-1, -1};
 	char buf[8192];
-	if (read_file_at(AT_FDCWD, s->meminfo, buf, sizeof(buf), NULL) == 0) {
+	if (read_file_at(AT_FDCWD, meminfo, buf, sizeof(buf), NULL) == 0) {
 		int64_t avail = meminfo_kb(buf, "MemAvailable"),
 			total = meminfo_kb(buf, "MemTotal");
 		m.available_mb = avail >= 0 ? avail / 1024 : -1;
 		m.limit_mb = total >= 0 ? total / 1024 : -1;
 	}
-	int64_t limit, headroom;
-	/* cgroup v2 at the root we are given (a container's view), else v1's memory controller. */
-	cgroup_headroom(s->cgroup_root, "memory.max", "memory.current", "inactive_file", &limit,
-			&headroom);
-	if (limit < 0) {
-		char v1[4096];
-		snprintf(v1, sizeof(v1), "%s/memory", s->cgroup_root);
-		cgroup_headroom(v1, "memory.limit_in_bytes", "memory.usage_in_bytes",
-				"total_inactive_file", &limit, &headroom);
-	}
+	/* The cgroups we actually run in, in the unified hierarchy and in v1's memory controller
+	 * (only one of them holds the controller on a real host). */
+	int64_t limit = -1, headroom = -1;
+	tightest(&v->v2, &limit, &headroom);
+	tightest(&v->v1, &limit, &headroom);
 	if (limit >= 0) {
 		int64_t hmb = headroom / MB;
 		m.available_mb = m.available_mb < 0 || hmb < m.available_mb ? hmb : m.available_mb;
 		m.limit_mb = limit / MB;
 	}
 	*ret = m;
+}
+
+void memory_read(const struct settings *s, struct memory_info *ret)
+{
+	struct cgroup_view v;
+	cgroup_view_read(s->cgroup_root, NULL, &v);
+	memory_read_view(s->meminfo, &v, ret);
 }
 
 enum memory_verdict memory_judge(const struct memory_info *m, uint64_t floor_mb)

@@ -23,6 +23,7 @@
 #define STATE_XDG "xdg"
 #define STATE_STOPPED "stopped"
 #define STATE_GEOMETRY "geometry"
+#define STATE_MEMORY "memory" /* the session's PSS figure (session/memfile.h) */
 
 struct profile {
 	char name[PROFILE_NAME_MAX + 1];

@@ -6,10 +6,12 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "deskcg.h"
 #include "display.h"
 #include "fileio.h"
 #include "group.h"
 #include "identity.h"
+#include "launch.h"
 #include "log.h"
 #include "parse.h"
 #include "proc.h"
@@ -52,6 +54,13 @@ static int cmdline_display(const char *cmdline, size_t len)
 		}
 	}
 	return -1;
+}
+
+/* A process that exists and is not a zombie. */
+static bool pid_alive(pid_t pid)
+{
+	struct proc_stat st;
+	return proc_stat_read(pid, &st) == 0 && proc_stat_is_live(&st);
 }
 
 /* A process is a candidate only if it is alive and runs as us: we never signal anyone else's. */
@@ -122,7 +131,38 @@ static bool find_by_lock(const struct settings *s, struct profile *p, pid_t dead
 	return false;
 }
 
-static bool find_by_cmdline(const char *socket_path, struct orphan *ret)
+/* Whether pid's initial environment holds exactly the entry want ("BOTDESK_DESKTOP=..."). Only
+ * the launcher has it: the session passes no BOTDESK_* variable to what it starts. */
+static bool environ_has(pid_t pid, const char *want)
+{
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/%d/environ", (int)pid);
+	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0) {
+		return false;
+	}
+	/* The contract's variables come last (runner/launch.c), after the caller's allowlist. */
+	char buf[65536];
+	ssize_t n = read_all(fd, buf, sizeof(buf) - 1);
+	if (n <= 0) {
+		return false;
+	}
+	buf[n] = '\0';
+	size_t wlen = strlen(want);
+	for (const char *e = buf; e < buf + n; e += strlen(e) + 1) {
+		if (strlen(e) == wlen && memcmp(e, want, wlen) == 0) {
+			return true;
+		}
+	}
+	return false;
+}
+
+/* One pass over /proc for either kind of desktop of ours that nothing in the state directory
+ * leads to: a live launcher whose state directory was lost (a session leader whose environment
+ * carries this profile's BOTDESK_DESKTOP marker), or an X server whose arguments name our
+ * socket (its launcher died). The live launcher wins: stopping its group takes its server too. */
+static bool find_by_scan(const char *socket_path, const char *marker, struct orphan *ret,
+			 bool *ret_launcher)
 {
 	DIR *d = opendir("/proc");
 	if (!d) {
@@ -130,7 +170,7 @@ static bool find_by_cmdline(const char *socket_path, struct orphan *ret)
 	}
 	bool found = false;
 	struct dirent *de;
-	while (!found && (de = readdir(d))) {
+	while ((de = readdir(d))) {
 		uint64_t pid;
 		struct proc_stat st;
 		int disp = -1;
@@ -138,8 +178,14 @@ static bool find_by_cmdline(const char *socket_path, struct orphan *ret)
 		    !ours_and_live((pid_t)pid, &st)) {
 			continue;
 		}
-		if (names_socket((pid_t)pid, socket_path, &disp)) {
+		if (st.sid == (pid_t)pid && environ_has((pid_t)pid, marker)) {
+			*ret = (struct orphan){.pid = (pid_t)pid, .st = st, .display = -1};
+			*ret_launcher = found = true;
+			break;
+		}
+		if (!found && names_socket((pid_t)pid, socket_path, &disp)) {
 			*ret = (struct orphan){.pid = (pid_t)pid, .st = st, .display = disp};
+			*ret_launcher = false;
 			found = true;
 		}
 	}
@@ -149,7 +195,7 @@ static bool find_by_cmdline(const char *socket_path, struct orphan *ret)
 
 /* Removes the X lock and path socket of :n, but only while the lock still names the server we
  * stopped: a new server may already own the number. */
-static void drop_x_files(const struct settings *s, int n, pid_t server)
+void reap_drop_x_files(const struct settings *s, int n, pid_t server)
 {
 	if (n < 0) {
 		return;
@@ -168,37 +214,76 @@ static void drop_x_files(const struct settings *s, int n, pid_t server)
 	}
 }
 
+/* The launcher found by its marker is alive: its whole group goes, and its own teardown removes
+ * its claim on the display. */
+static int stop_lost_launcher(const struct settings *s, const struct profile *p,
+			      const struct orphan *o, struct error *err)
+{
+	char cg[CGROUP_PATH_MAX] = "";
+	(void)deskcg_of_pid(s, o->pid, cg, sizeof(cg));
+	int r = group_terminate(o->pid, GROUP_STOP_GRACE_MS, NULL);
+	deskcg_remove(cg);
+	if (r < 0 && r != -ESRCH) {
+		return error_set(
+			err, r,
+			"could not stop the desktop of profile '%s' (launcher pid %d) whose "
+			"state directory was lost: %s",
+			p->name, (int)o->pid, strerror(-r));
+	}
+	log_warn("stopped the desktop of profile '%s' (launcher pid %d) whose state directory %s "
+		 "had been removed while it ran",
+		 p->name, (int)o->pid, p->dir);
+	return 0;
+}
+
 int reap_orphan(const struct settings *s, struct profile *p, bool *ret_reaped, struct error *err)
 {
 	*ret_reaped = false;
-	if (p->dirfd < 0) {
-		return 0;
-	}
 	_cleanup_free_ char *socket_path = profile_path(p, STATE_SOCKET);
-	if (!socket_path) {
+	char marker[4200];
+	if (!socket_path || launch_marker(s, p->name, marker, sizeof(marker)) < 0) {
 		return -ENOMEM;
 	}
 	struct identity dead = {0};
-	(void)identity_read(p->dirfd, &dead);
+	if (p->dirfd >= 0) {
+		(void)identity_read(p->dirfd, &dead);
+	}
 	pid_t group = launcher_group(&dead);
 
 	struct orphan o;
-	bool found = find_by_lock(s, p, group, dead.starttime, socket_path, &o);
-	/* The /proc scan is the expensive part: only a launch that left its marks (a pid file or a
-	 * socket) can have left a server behind, and a clean stop removes both. */
-	struct stat st;
-	if (!found && (fstatat(p->dirfd, STATE_PIDFILE, &st, AT_SYMLINK_NOFOLLOW) == 0 ||
-		       fstatat(p->dirfd, STATE_SOCKET, &st, AT_SYMLINK_NOFOLLOW) == 0)) {
-		found = find_by_cmdline(socket_path, &o);
+	bool launcher = false;
+	bool found = p->dirfd >= 0 && find_by_lock(s, p, group, dead.starttime, socket_path, &o);
+	/* Nothing in the state directory may lead to the desktop (it may have been removed with
+	 * everything in it while the desktop ran), so the scan runs whenever the lock did not
+	 * find it: a few milliseconds, in start and stop only. */
+	if (!found) {
+		found = find_by_scan(socket_path, marker, &o, &launcher);
 	}
 	if (!found) {
 		return 0;
 	}
 	int r;
+	char cg[CGROUP_PATH_MAX] = "";
+	if (!launcher) {
+		(void)deskcg_of_pid(s, o.pid, cg, sizeof(cg));
+	}
+	if (launcher) {
+		r = stop_lost_launcher(s, p, &o, err);
+		if (r < 0) {
+			return r;
+		}
+		*ret_reaped = true;
+		return 0;
+	}
 	if (group > 0 && o.st.pgid == group && o.st.starttime >= dead.starttime) {
 		/* The server is in the dead launcher's group: the rest of that desktop (bus, Xfce
 		 * components) is there too and goes with it. */
 		r = group_terminate(group, REAP_GRACE_MS, NULL);
+	} else if (o.st.pgid > 0 && o.st.pgid != o.pid && !pid_alive(o.st.pgid)) {
+		/* No pid file to name the dead launcher (the state directory is gone), but the
+		 * server is in a group whose leader is gone: that is the dead launcher's desktop.
+		 */
+		r = group_terminate(o.st.pgid, REAP_GRACE_MS, NULL);
 	} else {
 		r = process_terminate(o.pid, o.st.starttime, REAP_GRACE_MS);
 	}
@@ -210,10 +295,13 @@ int reap_orphan(const struct settings *s, struct profile *p, bool *ret_reaped, s
 	}
 	log_warn("stopped the X server (pid %d) left behind by a dead launcher of profile '%s'",
 		 (int)o.pid, p->name);
-	drop_x_files(s, o.display, o.pid);
-	(void)unlink_at_if_exists(p->dirfd, STATE_PIDFILE);
-	(void)unlink_at_if_exists(p->dirfd, STATE_ENV);
-	(void)unlink_at_if_exists(p->dirfd, STATE_SOCKET);
+	reap_drop_x_files(s, o.display, o.pid);
+	deskcg_remove(cg);
+	if (p->dirfd >= 0) {
+		(void)unlink_at_if_exists(p->dirfd, STATE_PIDFILE);
+		(void)unlink_at_if_exists(p->dirfd, STATE_ENV);
+		(void)unlink_at_if_exists(p->dirfd, STATE_SOCKET);
+	}
 	*ret_reaped = true;
 	return 0;
 }

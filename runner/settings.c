@@ -40,6 +40,7 @@ enum {
 	S_VIEW_GROUP,
 	S_VIEW_DIR,
 	S_IMAGE_MARKER,
+	S_MAX_MEMORY_MB,
 	S_COUNT,
 };
 
@@ -62,6 +63,7 @@ static const struct setting_def defs[S_COUNT] = {
 	[S_VIEW_GROUP] = {"BOTDESK_VIEW_GROUP", "view_group", NULL},
 	[S_VIEW_DIR] = {"BOTDESK_VIEW_DIR", "view_dir", NULL},
 	[S_IMAGE_MARKER] = {"BOTDESK_IMAGE_MARKER", "image_marker", BOTDESK_IMAGE_MARKER_PATH},
+	[S_MAX_MEMORY_MB] = {"BOTDESK_MAX_MEMORY_MB", "max_memory_mb", "0"},
 };
 
 /* The largest display number we hand out: far below where X's TCP port arithmetic breaks. */
@@ -70,6 +72,8 @@ static const struct setting_def defs[S_COUNT] = {
 #define GEOMETRY_MAX 8192
 /* The longest idle stop, in thousandths of a minute: a week. */
 #define IDLE_STOP_MAX (7ULL * 24 * 60 * 1000)
+/* Below this a desktop cannot even bring up Xvnc and the window manager. */
+#define MAX_MEMORY_MIN_MB 64
 
 static char *xasprintf(const char *fmt, ...) _printf_(1, 2);
 static char *xasprintf(const char *fmt, ...)
@@ -338,6 +342,8 @@ static int validate_view(struct settings *s, char *values[S_COUNT], struct error
 static int validate(struct settings *s, char *values[S_COUNT], struct error *err)
 {
 	int r;
+	s->band_explicit = values[S_DISPLAY_BAND] != NULL;
+	s->geometry_explicit = values[S_GEOMETRY] != NULL;
 	for (int i = 0; i < S_COUNT; i++) {
 		if (!values[i] && defs[i].def) {
 			values[i] = strdup(defs[i].def);
@@ -387,6 +393,12 @@ static int validate(struct settings *s, char *values[S_COUNT], struct error *err
 				     "expected WIDTHxHEIGHT, each from 64 to 8192, e.g. 1440x900");
 	}
 	snprintf(s->geometry, sizeof(s->geometry), "%ux%u", s->width, s->height);
+	r = parse_u64(values[S_MAX_MEMORY_MB], 1024 * 1024 * 1024, &s->max_memory_mb);
+	if (r < 0 || (s->max_memory_mb > 0 && s->max_memory_mb < MAX_MEMORY_MIN_MB)) {
+		return setting_error(
+			err, S_MAX_MEMORY_MB, values[S_MAX_MEMORY_MB],
+			"expected a whole number of megabytes, at least 64 (0: no limit)");
+	}
 	const char *pm = values[S_PACKAGE_MANAGER];
 	if (!streq(pm, "auto") && !streq(pm, "apt") && !streq(pm, "dnf") && !streq(pm, "pacman") &&
 	    !streq(pm, "none")) {
@@ -466,6 +478,10 @@ int settings_load(struct settings *ret, struct error *err)
 	}
 	if (r == 0) {
 		r = validate(&s, values, err);
+	}
+	/* The host's limits last: they bound whatever the user asked for. */
+	if (r == 0 && (r = hostpolicy_load(HOSTPOLICY_PATH, &s.policy, err)) == 0) {
+		r = hostpolicy_apply(&s.policy, &s, err);
 	}
 	for (int i = 0; i < S_COUNT; i++) {
 		free(values[i]);

@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "error.h"
+#include "hostpolicy.h"
 
 struct settings {
 	char *state_root;  /* BOTDESK_STATE_DIR, else $XDG_STATE_HOME/botdesk, else
@@ -34,6 +35,9 @@ struct settings {
 	bool view_group;       /* BOTDESK_VIEW_GROUP is set: watchers of that group */
 	unsigned view_gid;
 	char *view_dir; /* BOTDESK_VIEW_DIR: where view sockets go instead of the profile's dir */
+	uint64_t max_memory_mb; /* BOTDESK_MAX_MEMORY_MB: each desktop's own cgroup limit; 0 none */
+	bool band_explicit, geometry_explicit; /* set by the user, not defaults */
+	struct hostpolicy policy;              /* /etc/botdesk/policy.conf, already applied */
 };
 
 int settings_load(struct settings *ret, struct error *err);

@@ -59,7 +59,9 @@ void status_gather(const struct settings *s, struct profile *p, const struct des
 			      .lease = {.holder = LEASE_AGENT},
 			      .idle_stop_seconds =
 				      s->idle_stop_ms ? (int64_t)(s->idle_stop_ms / 1000) : -1,
-			      .stop_in_seconds = -1};
+			      .stop_in_seconds = -1,
+			      .desktop_memory_mb = -1,
+			      .desktop_memory_max_mb = -1};
 	if (p->dirfd >= 0) {
 		(void)lease_read_at(p->dirfd, &st->lease);
 	}
@@ -76,6 +78,7 @@ void status_gather(const struct settings *s, struct profile *p, const struct des
 		st->idle_seconds = desktop_idle_seconds(p);
 		status_gather_control(s, p, st);
 		read_live_geometry(p, st);
+		desktop_own_memory(s, probe, &st->desktop_memory_mb, &st->desktop_memory_max_mb);
 	}
 	memory_read(s, &st->memory);
 	if (st->n_missing > 0) {
@@ -119,6 +122,9 @@ void status_print_json(const struct status *st, FILE *f)
 	json_string(&j, "view_socket", or_null(st->view_socket));
 	json_int(&j, "idle_stop_seconds", st->idle_stop_seconds, st->idle_stop_seconds < 0);
 	json_int(&j, "stop_in_seconds", st->stop_in_seconds, st->stop_in_seconds < 0);
+	json_int(&j, "desktop_memory_mb", st->desktop_memory_mb, st->desktop_memory_mb < 0);
+	json_int(&j, "desktop_memory_max_mb", st->desktop_memory_max_mb,
+		 st->desktop_memory_max_mb < 0);
 	json_end(&j);
 }
 
@@ -166,6 +172,10 @@ void status_print_text(const struct status *st, FILE *f)
 			fputs("; no idle stop while a human holds it", f);
 		}
 		fputc('\n', f);
+	}
+	if (st->desktop_memory_mb >= 0) {
+		fprintf(f, "desktop:  %lld MB used of its own %lld MB (its cgroup)\n",
+			(long long)st->desktop_memory_mb, (long long)st->desktop_memory_max_mb);
 	}
 	if (st->n_missing > 0) {
 		fprintf(f, "missing:");

@@ -31,6 +31,8 @@ struct status {
 	int64_t idle_stop_seconds; /* the setting; -1 (null) when off */
 	int64_t stop_in_seconds;   /* until the idle stop; -1 (null) when none is due */
 	char view_socket[4096];    /* the watchers' door while running; empty: null */
+	/* The desktop's own cgroup (max_memory_mb): its usage and limit; -1: it has none. */
+	int64_t desktop_memory_mb, desktop_memory_max_mb;
 };
 
 void status_gather(const struct settings *s, struct profile *p, const struct desktop_probe *probe,

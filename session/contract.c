@@ -127,6 +127,14 @@ static int load_full(const char *(*get)(const char *), struct session_config *c,
 	if (r < 0) {
 		return r;
 	}
+	const char *wait = get("BOTDESK_WAIT_MS");
+	if (wait && wait[0] &&
+	    (parse_u64(wait, CONTRACT_WAIT_MAX_MS, &c->wait_ms) < 0 || c->wait_ms == 0)) {
+		return error_set(
+			err, -EINVAL,
+			"BOTDESK_WAIT_MS='%s' is not a number of milliseconds from 1 to %llu", wait,
+			(unsigned long long)CONTRACT_WAIT_MAX_MS);
+	}
 	const char *lock_dir = get("BOTDESK_X_LOCK_DIR");
 	c->x_lock_dir = lock_dir && lock_dir[0] ? lock_dir : "/tmp";
 	if (c->x_lock_dir[0] != '/' || has_control_chars(c->x_lock_dir)) {

@@ -20,6 +20,8 @@
 #define CONTRACT_VIEW_SOCKET "view.sock"
 /* The longest idle stop: a week. */
 #define CONTRACT_IDLE_STOP_MAX_MS (7ULL * 24 * 3600 * 1000)
+/* The runner's longest --wait, with room for its slack. */
+#define CONTRACT_WAIT_MAX_MS (3700ULL * 1000)
 
 struct session_config {
 	const char *profile;     /* BOTDESK_PROFILE */
@@ -40,6 +42,7 @@ struct session_config {
 	gid_t view_gid;        /* BOTDESK_VIEW_GID: the group that may watch */
 	bool view_group;       /* ... when set: view.sock is then 0660 and that group's */
 	uint64_t idle_stop_ms; /* BOTDESK_IDLE_STOP_MS: 0 never stops an unused desktop */
+	uint64_t wait_ms;      /* BOTDESK_WAIT_MS: what is left of the start's deadline; 0 unset */
 };
 
 /* Reads the contract from getenv_fn (getenv, or a table in tests). With seed_only, only what

@@ -46,6 +46,7 @@ struct run {
 	unsigned width, height; /* the screen's size as last published */
 	bool published;
 	uint64_t t0, t_claimed, t_xvnc; /* for the log line that says how long start-up took */
+	uint64_t deadline;              /* monotonic ms: every wait of the bring-up ends by then */
 };
 
 /* components.c: finding and starting the desktop's parts. */

@@ -11,6 +11,7 @@
 #include "doors.h"
 #include "idle.h"
 #include "log.h"
+#include "memfile.h"
 #include "parse.h"
 #include "run.h"
 #include "screensize.h"
@@ -20,13 +21,33 @@
 #include "xsetup.h"
 #include "xsocket.h"
 
+/* How long a server that closed -displayfd gets to be reaped, for its status. */
+#define XVNC_EXIT_WAIT_MS 2000
+
+uint64_t session_deadline(uint64_t t0, uint64_t wait_ms)
+{
+	if (wait_ms == 0) {
+		wait_ms = SESSION_DEFAULT_WAIT_MS;
+	}
+	uint64_t margin = wait_ms / 10;
+	if (margin > SESSION_WAIT_MARGIN_MAX_MS) {
+		margin = SESSION_WAIT_MARGIN_MAX_MS;
+	}
+	return t0 + wait_ms - margin;
+}
+
 /* Turns the end of a wait that did not deliver into a message. */
-static int wait_failed(struct run *run, int r, const char *what, uint64_t timeout_ms,
-		       struct error *err)
+static int wait_failed(struct run *run, int r, const char *what, struct error *err)
 {
 	if (r == 0) {
-		return error_set(err, -ETIMEDOUT, "gave up after %llu s waiting until %s",
-				 (unsigned long long)(timeout_ms / 1000), what);
+		uint64_t spent = now_ms() - run->t0;
+		return error_set(
+			err, -ETIMEDOUT,
+			"gave up after %llu.%01llu s waiting until %s: the start's deadline "
+			"(%s) was reached",
+			(unsigned long long)(spent / 1000),
+			(unsigned long long)(spent % 1000 / 100), what,
+			run->cfg->wait_ms ? "botdesk start --wait" : "30 s when run by hand");
 	}
 	if (r == -EINTR) {
 		return error_set(err, -EINTR, "stopped by signal %d while waiting until %s",
@@ -41,16 +62,16 @@ static int wait_failed(struct run *run, int r, const char *what, uint64_t timeou
 	return error_set(err, r, "waiting until %s failed: %s", what, strerror(-r));
 }
 
-/* Reads one line from fd, waiting on the supervisor's events in between. */
+/* Reads one line from fd, waiting on the supervisor's events in between, until the bring-up's
+ * deadline. -EPIPE when the writer closed its end first. */
 static int read_line(struct run *run, int fd, char *buf, size_t size, const char *what,
-		     uint64_t timeout_ms, struct error *err)
+		     struct error *err)
 {
-	uint64_t deadline = now_ms() + timeout_ms;
 	size_t len = 0;
 	for (;;) {
-		int r = supervisor_wait(&run->sv, fd, deadline);
+		int r = supervisor_wait(&run->sv, fd, run->deadline);
 		if (r != 1) {
-			return wait_failed(run, r, what, timeout_ms, err);
+			return wait_failed(run, r, what, err);
 		}
 		ssize_t n = read(fd, buf + len, size - 1 - len);
 		if (n < 0 && errno == EINTR) {
@@ -73,11 +94,62 @@ static int read_line(struct run *run, int fd, char *buf, size_t size, const char
 	}
 }
 
+/* How a child ended, as the end of a sentence about it. */
+static void describe_end(int status, char *buf, size_t size)
+{
+	if (WIFSIGNALED(status)) {
+		snprintf(buf, size, "was killed by signal %d (%s)", WTERMSIG(status),
+			 strsignal(WTERMSIG(status)));
+	} else if (WIFEXITED(status)) {
+		snprintf(buf, size, "exited with status %d", WEXITSTATUS(status));
+	} else {
+		snprintf(buf, size, "ended (wait status %d)", status);
+	}
+}
+
+/* Xvnc closed its end of -displayfd without a number: it is ending, and its wait status (the
+ * cause a user needs: a signal, the OOM killer's KILL, an exit status) follows as SIGCHLD. */
+static int xvnc_closed(struct run *run, struct error *err)
+{
+	uint64_t until = now_ms() + XVNC_EXIT_WAIT_MS;
+	if (until > run->deadline) {
+		until = run->deadline;
+	}
+	int w;
+	while ((w = supervisor_wait(&run->sv, -1, until)) == 1) {
+	}
+	char how[96];
+	if (w == -ECHILD) {
+		describe_end(run->sv.ended->status, how, sizeof(how));
+		if (streq(run->sv.ended->name, "Xvnc")) {
+			return error_replace(err, -ECHILD,
+					     "Xvnc %s before it accepted clients on :%u; its own "
+					     "messages are above in this log",
+					     how, run->cfg->display);
+		}
+		return error_replace(err, -ECHILD, "%s %s before Xvnc accepted clients on :%u",
+				     run->sv.ended->name, how, run->cfg->display);
+	}
+	if (w == -EINTR) {
+		return error_replace(
+			err, -EINTR,
+			"stopped by signal %d while waiting until Xvnc accepts clients",
+			run->sv.stop_signal);
+	}
+	return error_replace(
+		err, -EPROTO,
+		"Xvnc closed its -displayfd pipe without reporting its display number, "
+		"and is still running after %d ms",
+		XVNC_EXIT_WAIT_MS);
+}
+
 static int wait_xvnc(struct run *run, struct error *err)
 {
 	char line[32];
-	int r = read_line(run, run->displayfd, line, sizeof(line), "Xvnc accepts clients",
-			  SESSION_XVNC_TIMEOUT_MS, err);
+	int r = read_line(run, run->displayfd, line, sizeof(line), "Xvnc accepts clients", err);
+	if (r == -EPIPE) {
+		r = xvnc_closed(run, err);
+	}
 	uid_t owner;
 	/* Another user may create the keymap file between our check and Xvnc's compile: then the
 	 * number is theirs, and the runner tries another one. */
@@ -102,7 +174,6 @@ static int wait_xvnc(struct run *run, struct error *err)
 
 static int wait_wm(struct run *run, struct error *err)
 {
-	uint64_t deadline = now_ms() + SESSION_WM_TIMEOUT_MS;
 	for (;;) {
 		int r = xsetup_wm_owns_screen(run->dpy);
 		if (r == 1) {
@@ -112,10 +183,9 @@ static int wait_wm(struct run *run, struct error *err)
 			run->dpy = NULL; /* broken: never touched again */
 			return error_set(err, r, "lost the connection to Xvnc");
 		}
-		r = supervisor_wait(&run->sv, ConnectionNumber(run->dpy), deadline);
+		r = supervisor_wait(&run->sv, ConnectionNumber(run->dpy), run->deadline);
 		if (r != 1) {
-			return wait_failed(run, r, "the window manager owns the screen",
-					   SESSION_WM_TIMEOUT_MS, err);
+			return wait_failed(run, r, "the window manager owns the screen", err);
 		}
 	}
 }
@@ -170,7 +240,7 @@ static int start_server_and_bus(struct run *run, struct error *err)
 	}
 	if (r == 0) {
 		r = read_line(run, run->bus_fd, run->bus_addr, sizeof(run->bus_addr),
-			      "the session bus is up", SESSION_BUS_TIMEOUT_MS, err);
+			      "the session bus is up", err);
 	}
 	if (r == 0 && (r = components_build_env(run, true)) < 0) {
 		return error_set(err, r, "cannot build the environment");
@@ -303,7 +373,9 @@ static int supervise(struct run *run, struct error *err)
 		return 1;
 	}
 	/* One wait for everything: a component ending, TERM, the screen resized (the X
-	 * connection), and the idle deadline. */
+	 * connection), the idle deadline, and between events the desktop's memory figure for
+	 * `botdesk list` (see memfile.h). */
+	uint64_t next_mem = now_ms() + MEMFILE_FIRST_MS;
 	bool idle_due = false;
 	for (;;) {
 		uint64_t deadline;
@@ -311,7 +383,12 @@ static int supervise(struct run *run, struct error *err)
 			idle_due = true;
 			break;
 		}
-		r = supervisor_wait(&run->sv, run->dpy ? ConnectionNumber(run->dpy) : -1, deadline);
+		if (now_ms() >= next_mem) {
+			(void)memfile_publish(run->cfg->env_path, memfile_pss_kb());
+			next_mem = now_ms() + MEMFILE_INTERVAL_MS;
+		}
+		uint64_t wake = deadline && deadline < next_mem ? deadline : next_mem;
+		r = supervisor_wait(&run->sv, run->dpy ? ConnectionNumber(run->dpy) : -1, wake);
 		if (r == 1) {
 			size_events(run);
 		} else if (r != 0) {
@@ -362,6 +439,7 @@ static void tear_down(struct run *run)
 	session_stop(&run->sv, &run->claim);
 	if (run->published) {
 		(void)unlink(run->cfg->env_path);
+		memfile_remove(run->cfg->env_path);
 	}
 	screensize_remove(run->cfg->env_path);
 	/* Xvnc removes its RFB socket when it exits cleanly, not when it was killed. */
@@ -394,6 +472,7 @@ int session_run(const struct session_config *cfg, const struct dock *dock, const
 		.lifeline = -1,
 		.t0 = now_ms(),
 	};
+	run.deadline = session_deadline(run.t0, cfg->wait_ms);
 	claim_init(&run.claim);
 	snprintf(run.display, sizeof(run.display), ":%u", cfg->display);
 	int r = supervisor_init(&run.sv);

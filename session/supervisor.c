@@ -149,6 +149,13 @@ int supervisor_wait(struct supervisor *s, int fd, uint64_t deadline_ms)
 
 /* Every live process below us, found through /proc: a walk over parent links that also covers
  * what a component started and left behind in a session of its own. */
+static size_t collect_descendants(pid_t root, struct sv_proc *out, size_t max);
+
+size_t supervisor_descendants(struct sv_proc *out, size_t max)
+{
+	return collect_descendants(getpid(), out, max);
+}
+
 static size_t collect_descendants(pid_t root, struct sv_proc *out, size_t max)
 {
 	DIR *d = opendir("/proc");

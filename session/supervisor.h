@@ -58,5 +58,8 @@ int supervisor_signal(const struct sv_proc *p, int sig);
  * at the latest SUPERVISOR_KILL_WAIT_MS after the KILL if something cannot be reaped. */
 void supervisor_stop_all(struct supervisor *s, uint64_t grace_ms);
 
+/* Every live process below us (a /proc scan over parent links), at most max. */
+size_t supervisor_descendants(struct sv_proc *out, size_t max);
+
 /* The wait status as words: "exit status 1", "signal 9". */
 void supervisor_describe(int status, char *buf, size_t size);

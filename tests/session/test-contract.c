@@ -4,6 +4,7 @@
 #include <errno.h>
 
 #include "contract.h"
+#include "session.h"
 
 static const char *const *table;
 
@@ -55,6 +56,7 @@ static void test_full(void **state)
 	assert_string_equal(c.view_socket_path, "/s/work/view.sock");
 	assert_false(c.view_group);
 	assert_true(c.idle_stop_ms == 0);
+	assert_int_equal(c.wait_ms, 0); /* unset: the session's own default */
 	char *cache;
 	assert_int_equal(contract_cache_home(&c, &cache), 0);
 	assert_string_equal(cache, "/s/work/xdg/.cache");
@@ -100,6 +102,30 @@ static void test_refusals(void **state)
 	long_path[0] = '/';
 	long_path[sizeof(long_path) - 1] = '\0';
 	expect_refused("BOTDESK_SOCKET", long_path, "longer than a unix socket path");
+	expect_refused("BOTDESK_WAIT_MS", "0", "BOTDESK_WAIT_MS");
+	expect_refused("BOTDESK_WAIT_MS", "-5", "BOTDESK_WAIT_MS");
+	expect_refused("BOTDESK_WAIT_MS", "12.5", "BOTDESK_WAIT_MS");
+	expect_refused("BOTDESK_WAIT_MS", "99999999999", "BOTDESK_WAIT_MS");
+}
+
+/* Issue 12, defect 3: the runner's deadline reaches the session, whose stages share it. */
+static void test_wait(void **state)
+{
+	const char *t[16];
+	size_t n = 0;
+	for (size_t i = 0; full[i]; i++) {
+		t[n++] = full[i];
+	}
+	t[n++] = "BOTDESK_WAIT_MS=120000";
+	t[n] = NULL;
+	struct session_config c;
+	struct error err = {0};
+	assert_int_equal(load_with(t, false, &c, &err), 0);
+	assert_int_equal(c.wait_ms, 120000);
+	/* Well past the old fixed 10 s per stage, a second short of the runner's own deadline. */
+	assert_int_equal(session_deadline(1000, 120000), 1000 + 119000);
+	assert_int_equal(session_deadline(1000, 3000), 1000 + 2700);
+	assert_int_equal(session_deadline(0, 0), SESSION_DEFAULT_WAIT_MS - 1000);
 }
 
 static void test_doors_and_idle(void **state)
@@ -143,9 +169,8 @@ static void test_seed_only(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_full),
-		cmocka_unit_test(test_refusals),
-		cmocka_unit_test(test_seed_only),
+		cmocka_unit_test(test_full),           cmocka_unit_test(test_refusals),
+		cmocka_unit_test(test_wait),           cmocka_unit_test(test_seed_only),
 		cmocka_unit_test(test_doors_and_idle),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -41,11 +41,15 @@ static void launcher_environment_is_scrubbed(void **state)
 		"BOTDESK_DEBUG=1",
 		NULL,
 	};
-	static char tmp[] = "/tmp", dir[] = "/st/work", pass[] = "TOKENIZER,DISPLAY";
-	struct settings s = {
-		.geometry = "800x600", .x_lock_dir = tmp, .browser = NULL, .pass_env = pass};
+	static char tmp[] = "/tmp", dir[] = "/st/work", pass[] = "TOKENIZER,DISPLAY",
+		    root[] = "/st";
+	struct settings s = {.geometry = "800x600",
+			     .x_lock_dir = tmp,
+			     .browser = NULL,
+			     .pass_env = pass,
+			     .state_root = root};
 	struct profile p = {.name = "work", .dir = dir, .dirfd = -1};
-	char **env = launch_environment(envp, &s, &p, 42);
+	char **env = launch_environment(envp, &s, &p, 42, 120000);
 	assert_non_null(env);
 	assert_string_equal(find(env, "HOME"), "/home/u");
 	assert_string_equal(find(env, "LANG"), "C.UTF-8");
@@ -75,6 +79,12 @@ static void launcher_environment_is_scrubbed(void **state)
 	assert_string_equal(find(env, "BOTDESK_CONFIG_HOME"), "/st/work/xdg");
 	assert_string_equal(find(env, "BOTDESK_GEOMETRY"), "800x600");
 	assert_string_equal(find(env, "BOTDESK_X_LOCK_DIR"), "/tmp");
+	/* The start's deadline reaches the session (issue 12, defect 3), and the marker that finds
+	 * the desktop again without its state directory (defect 1). */
+	assert_string_equal(find(env, "BOTDESK_WAIT_MS"), "120000");
+	char marker[64];
+	snprintf(marker, sizeof(marker), "%u:work:/st", (unsigned)geteuid());
+	assert_string_equal(find(env, "BOTDESK_DESKTOP"), marker);
 	size_t n = 0;
 	for (char **e = env; *e; e++) {
 		n += strncmp(*e, "BOTDESK_DISPLAY_NUM=", 20) == 0;

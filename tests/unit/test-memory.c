@@ -97,6 +97,95 @@ static void cgroup_v1(void **state)
 	assert_int_equal(m.limit_mb, 7812);
 }
 
+static void mkdirs(struct fixture *f, const char *rel)
+{
+	char cmd[8400];
+	snprintf(cmd, sizeof(cmd), "mkdir -p '%s/%s'", f->dir, rel);
+	assert_int_equal(system(cmd), 0);
+}
+
+static void read_as(struct fixture *f, const char *self_text, struct memory_info *m)
+{
+	struct cgroup_view v;
+	cgroup_view_read(f->cgroup, self_text, &v);
+	memory_read_view(f->meminfo, &v, m);
+}
+
+/* Issue 12, defect 2: the limit of the cgroup we run in, set on an ancestor, not at the root. */
+static void own_cgroup_v2_limit_on_an_ancestor(void **state)
+{
+	struct fixture *f = *state;
+	mkdirs(f, "cg/user.slice/box/shell");
+	cg_write(f, "cg/user.slice/box/memory.max", 300 * MiB);
+	cg_write(f, "cg/user.slice/box/memory.current", 100 * MiB);
+	unit_write(f->dir, "cg/user.slice/box/shell/memory.max", "max\n");
+	cg_write(f, "cg/user.slice/box/shell/memory.current", 90 * MiB);
+	struct memory_info m;
+	read_as(f, "0::/user.slice/box/shell\n", &m);
+	assert_int_equal(m.limit_mb, 300);
+	assert_int_equal(m.available_mb, 200);
+	/* The same tree seen from a sibling cgroup without a limit: the host's numbers. */
+	mkdirs(f, "cg/other");
+	read_as(f, "0::/other\n", &m);
+	assert_int_equal(m.limit_mb, 7812);
+	assert_int_equal(m.available_mb, 4000);
+}
+
+/* The tightest headroom wins, wherever on the way up it is. */
+static void own_cgroup_tightest_ancestor(void **state)
+{
+	struct fixture *f = *state;
+	mkdirs(f, "cg/a/b");
+	cg_write(f, "cg/a/memory.max", 2 * GiB);
+	cg_write(f, "cg/a/memory.current", 2 * GiB - 100 * MiB);
+	cg_write(f, "cg/a/b/memory.max", 500 * MiB);
+	cg_write(f, "cg/a/b/memory.current", 0);
+	struct memory_info m;
+	read_as(f, "0::/a/b\n", &m);
+	assert_int_equal(m.available_mb, 100);
+	assert_int_equal(m.limit_mb, 2048);
+	cg_write(f, "cg/a/memory.current", 0);
+	read_as(f, "0::/a/b\n", &m);
+	assert_int_equal(m.available_mb, 500);
+	assert_int_equal(m.limit_mb, 500);
+}
+
+/* v1's memory controller on a hybrid host: its own line of /proc/self/cgroup, its own mount. */
+static void own_cgroup_v1_hybrid(void **state)
+{
+	struct fixture *f = *state;
+	mkdirs(f, "cg/unified/x");
+	unit_write(f->dir, "cg/unified/cgroup.controllers", "hugetlb\n");
+	mkdirs(f, "cg/memory/process_api/job");
+	cg_write(f, "cg/memory/process_api/job/memory.limit_in_bytes", 40 * MiB);
+	cg_write(f, "cg/memory/process_api/job/memory.usage_in_bytes", 30 * MiB);
+	unit_write(f->dir, "cg/memory/process_api/job/memory.stat", "total_inactive_file 0\n");
+	cg_write(f, "cg/memory/memory.limit_in_bytes", 9223372036854771712LL);
+	struct memory_info m;
+	read_as(f, "9:name=systemd:/\n4:cpu,memory:/process_api/job\n0::/x\n", &m);
+	assert_int_equal(m.limit_mb, 40);
+	assert_int_equal(m.available_mb, 10);
+	struct cgroup_view v;
+	cgroup_view_read(f->cgroup, "0::/x\n", &v);
+	char want[4300];
+	snprintf(want, sizeof(want), "%s/unified/x", f->cgroup);
+	assert_string_equal(v.v2.self, want);
+}
+
+static void parse_self(void **state)
+{
+	(void)state;
+	char v2[256], v1[256];
+	cgroup_parse_self("12:memory:/a:b\n0::/user.slice/x:y.scope\n", v2, sizeof(v2), v1,
+			  sizeof(v1));
+	assert_string_equal(v2, "/user.slice/x:y.scope");
+	assert_string_equal(v1, "/a:b");
+	cgroup_parse_self("3:cpu,cpuacct:/c\n4:memsw:/d\ngarbage\n0::relative\n", v2, sizeof(v2),
+			  v1, sizeof(v1));
+	assert_string_equal(v2, "");
+	assert_string_equal(v1, "");
+}
+
 static void unknown_memory(void **state)
 {
 	struct fixture *f = *state;
@@ -134,6 +223,11 @@ int main(void)
 		cmocka_unit_test_setup_teardown(cgroup_v2_max_means_host, setup, teardown),
 		cmocka_unit_test_setup_teardown(cgroup_v1, setup, teardown),
 		cmocka_unit_test_setup_teardown(unknown_memory, setup, teardown),
+		cmocka_unit_test_setup_teardown(own_cgroup_v2_limit_on_an_ancestor, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(own_cgroup_tightest_ancestor, setup, teardown),
+		cmocka_unit_test_setup_teardown(own_cgroup_v1_hybrid, setup, teardown),
+		cmocka_unit_test(parse_self),
 		cmocka_unit_test(judge),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

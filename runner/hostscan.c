@@ -1,0 +1,295 @@
+#include "hostscan.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "fileio.h"
+#include "parse.h"
+#include "proc.h"
+#include "reap.h"
+#include "util.h"
+#include "xlock.h"
+
+#define DISPLAY_NUM_MAX 32767
+
+/* The profile named by "-desktop botdesk:<profile>" in an X server's command line of ours. */
+static bool botdesk_server(const char *cmd, size_t len, char *profile, size_t size)
+{
+	const char *end = cmd + len;
+	const char *base = strrchr(cmd, '/');
+	base = base ? base + 1 : cmd;
+	if (!strstr(base, "Xvnc") && !strstr(base, "Xtigervnc")) {
+		return false;
+	}
+	for (const char *a = cmd + strlen(cmd) + 1; a < end; a += strlen(a) + 1) {
+		const char *v = a + strlen(a) + 1;
+		if (streq(a, "-desktop") && v < end && startswith(v, "botdesk:") &&
+		    profile_name_valid(v + 8)) {
+			snprintf(profile, size, "%s", v + 8);
+			return true;
+		}
+	}
+	return false;
+}
+
+/* The lock's number from its name ".X<n>-lock", or -1. */
+static int lock_number(const char *name)
+{
+	if (!startswith(name, ".X")) {
+		return -1;
+	}
+	const char *dash = strchr(name + 2, '-');
+	unsigned n;
+	char digits[16];
+	size_t len = dash ? (size_t)(dash - name - 2) : 0;
+	if (!dash || !streq(dash, "-lock") || len == 0 || len >= sizeof(digits)) {
+		return -1;
+	}
+	memcpy(digits, name + 2, len);
+	digits[len] = '\0';
+	return parse_uint_range(digits, 0, DISPLAY_NUM_MAX, &n) < 0 ? -1 : (int)n;
+}
+
+static bool one_desktop(int dfd, const char *dir, const char *name, uid_t want,
+			struct host_desktop *d)
+{
+	int n = lock_number(name);
+	pid_t pid;
+	struct proc_stat st;
+	uid_t owner;
+	if (n < 0 || xlock_read(dir, (unsigned)n, &pid) < 0 || proc_stat_read(pid, &st) < 0 ||
+	    !proc_stat_is_live(&st) || proc_owner(pid, &owner) < 0 ||
+	    (want != (uid_t)-1 && owner != want)) {
+		return false;
+	}
+	_cleanup_free_ char *cmd = NULL;
+	size_t len;
+	*d = (struct host_desktop){.uid = owner, .server = pid, .display = (unsigned)n};
+	if (proc_cmdline_read(pid, &cmd, &len) < 0 ||
+	    !botdesk_server(cmd, len, d->profile, sizeof(d->profile))) {
+		return false;
+	}
+	d->server_start = st.starttime;
+	/* Its launcher is the leader of its session (botdesk-session calls setsid through the
+	 * runner); an orphaned server's session leader is gone. */
+	struct proc_stat ls;
+	uid_t lowner;
+	if (st.sid > 1 && proc_stat_read(st.sid, &ls) == 0 && proc_stat_is_live(&ls) &&
+	    proc_owner(st.sid, &lowner) == 0 && lowner == owner) {
+		d->launcher = st.sid;
+		d->launcher_start = ls.starttime;
+	}
+	struct stat lst;
+	if (fstatat(dfd, name, &lst, AT_SYMLINK_NOFOLLOW) == 0) {
+		d->activity = lst.st_mtime;
+	}
+	return true;
+}
+
+static int by_display(const void *a, const void *b)
+{
+	const struct host_desktop *x = a, *y = b;
+	return (x->display > y->display) - (x->display < y->display);
+}
+
+int hostscan_desktops(const char *x_lock_dir, uid_t uid, struct host_desktop **ret, size_t *ret_n)
+{
+	*ret = NULL;
+	*ret_n = 0;
+	DIR *d = opendir(x_lock_dir);
+	if (!d) {
+		return negative_errno();
+	}
+	struct host_desktop *v = NULL;
+	size_t n = 0, cap = 0;
+	struct dirent *de;
+	int r = 0;
+	while ((de = readdir(d))) {
+		struct host_desktop hd;
+		if (!one_desktop(dirfd(d), x_lock_dir, de->d_name, uid, &hd)) {
+			continue;
+		}
+		if (n == cap) {
+			cap = cap ? cap * 2 : 16;
+			struct host_desktop *nv = realloc(v, cap * sizeof(*v));
+			if (!nv) {
+				r = -ENOMEM;
+				break;
+			}
+			v = nv;
+		}
+		v[n++] = hd;
+	}
+	closedir(d);
+	if (r < 0) {
+		free(v);
+		return r;
+	}
+	if (n > 1) {
+		qsort(v, n, sizeof(*v), by_display);
+	}
+	*ret = v;
+	*ret_n = n;
+	return 0;
+}
+
+int hostscan_check_cap(const struct settings *s, struct error *err)
+{
+	struct host_desktop *v;
+	size_t n;
+	if (hostscan_desktops(s->x_lock_dir, geteuid(), &v, &n) < 0) {
+		return 0; /* what we cannot count we do not refuse */
+	}
+	free(v);
+	unsigned max = s->policy.max_desktops;
+	if (n < max) {
+		return 0;
+	}
+	return error_set(
+		err, -EUSERS,
+		"you already run %zu botdesk desktops on this host, and one user may run %u "
+		"(%s). Stop one you no longer need: 'botdesk list' shows them, 'botdesk "
+		"--profile NAME stop' stops one",
+		n, max,
+		s->policy.loaded
+			? "max_desktops_per_user in " HOSTPOLICY_PATH
+			: "the default; an administrator may change it in " HOSTPOLICY_PATH);
+}
+
+void hostscan_stamp(const struct settings *s, unsigned display)
+{
+	char path[4096];
+	snprintf(path, sizeof(path), "%s/.X%u-lock", s->x_lock_dir, display);
+	/* Read-only is enough: the owner may set the times of its own file. */
+	_cleanup_close_ int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+	struct stat st;
+	if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_uid != geteuid()) {
+		return;
+	}
+	(void)futimens(fd, NULL);
+}
+
+static int by_pid(const void *a, const void *b)
+{
+	const struct proc_entry *x = a, *y = b;
+	return (x->pid > y->pid) - (x->pid < y->pid);
+}
+
+int proctable_read(struct proctable *t)
+{
+	*t = (struct proctable){0};
+	DIR *d = opendir("/proc");
+	if (!d) {
+		return negative_errno();
+	}
+	size_t cap = 0;
+	struct dirent *de;
+	int r = 0;
+	while ((de = readdir(d))) {
+		uint64_t pid;
+		struct proc_stat st;
+		if (parse_u64(de->d_name, UINT64_MAX, &pid) < 0 || !pid_is_plausible(pid) ||
+		    proc_stat_read((pid_t)pid, &st) < 0 || !proc_stat_is_live(&st)) {
+			continue;
+		}
+		if (t->n == cap) {
+			cap = cap ? cap * 2 : 256;
+			struct proc_entry *nv = realloc(t->v, cap * sizeof(*nv));
+			if (!nv) {
+				r = -ENOMEM;
+				break;
+			}
+			t->v = nv;
+		}
+		t->v[t->n++] = (struct proc_entry){.pid = (pid_t)pid,
+						   .ppid = st.ppid,
+						   .sid = st.sid,
+						   .starttime = st.starttime};
+	}
+	closedir(d);
+	if (r < 0) {
+		proctable_free(t);
+		return r;
+	}
+	/* For the walk up parent links: /proc lists in pid order mostly, not always. */
+	qsort(t->v, t->n, sizeof(*t->v), by_pid);
+	return 0;
+}
+
+void proctable_free(struct proctable *t)
+{
+	free(t->v);
+	*t = (struct proctable){0};
+}
+
+/* "Pss:   1234 kB" of /proc/<pid>/smaps_rollup; -1 when unreadable. */
+static int64_t pss_kb(pid_t pid)
+{
+	char path[64], buf[2048];
+	snprintf(path, sizeof(path), "/proc/%d/smaps_rollup", (int)pid);
+	if (read_file_at(AT_FDCWD, path, buf, sizeof(buf), NULL) < 0) {
+		return -1;
+	}
+	const char *l = strstr(buf, "\nPss:");
+	if (!l) {
+		return -1;
+	}
+	l += 5;
+	while (*l == ' ') {
+		l++;
+	}
+	uint64_t kb;
+	return parse_u64_n(l, strcspn(l, " \n"), INT64_MAX, &kb) < 0 ? -1 : (int64_t)kb;
+}
+
+/* Whether e is in the session or below a member of it (a component that left the session stays
+ * the session's descendant: the launcher is a child subreaper). Depth-bounded against cycles a
+ * racing /proc read could show. */
+static bool in_desktop(const struct proctable *t, const struct proc_entry *e, pid_t session)
+{
+	for (int depth = 0; e && depth < 64; depth++) {
+		if (e->sid == session || e->pid == session) {
+			return true;
+		}
+		struct proc_entry key = {.pid = e->ppid};
+		const struct proc_entry *parent =
+			e->ppid > 1 ? bsearch(&key, t->v, t->n, sizeof(*t->v), by_pid) : NULL;
+		e = parent;
+	}
+	return false;
+}
+
+int64_t proctable_pss_kb(const struct proctable *t, pid_t session)
+{
+	int64_t sum = 0;
+	bool any = false;
+	for (size_t i = 0; i < t->n; i++) {
+		if (!in_desktop(t, &t->v[i], session)) {
+			continue;
+		}
+		int64_t kb = pss_kb(t->v[i].pid);
+		if (kb >= 0) {
+			sum += kb;
+			any = true;
+		}
+	}
+	return any ? sum : -1;
+}
+
+int64_t uptime_seconds(uint64_t starttime)
+{
+	char buf[128];
+	if (read_file_at(AT_FDCWD, "/proc/uptime", buf, sizeof(buf), NULL) < 0) {
+		return -1;
+	}
+	uint64_t up;
+	if (parse_u64_n(buf, strcspn(buf, ". "), UINT64_MAX / 1000, &up) < 0) {
+		return -1;
+	}
+	long hz = sysconf(_SC_CLK_TCK);
+	uint64_t born = hz > 0 ? starttime / (uint64_t)hz : 0;
+	return up >= born ? (int64_t)(up - born) : 0;
+}
