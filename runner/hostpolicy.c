@@ -272,6 +272,12 @@ int hostpolicy_apply(const struct hostpolicy *hp, struct settings *s, struct err
 		s->height = s->height < hp->max_height ? s->height : hp->max_height;
 		snprintf(s->geometry, sizeof(s->geometry), "%ux%u", s->width, s->height);
 	}
+	/* The longest idle stop: a user may stop sooner, never later, and "never" (0) is later
+	 * than any limit. */
+	uint64_t max_ms = hp->max_idle_stop_minutes * 60 * 1000;
+	if (max_ms && (s->idle_stop_ms == 0 || s->idle_stop_ms > max_ms)) {
+		s->idle_stop_ms = max_ms;
+	}
 	return 0;
 }
 

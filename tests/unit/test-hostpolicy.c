@@ -90,6 +90,18 @@ static void apply(void **state)
 	snprintf(s.geometry, sizeof(s.geometry), "1920x1080");
 	assert_int_equal(hostpolicy_apply(&hp, &s, &err2), -EINVAL);
 	assert_non_null(strstr(err2.msg, "your geometry 1920x1080"));
+	/* The longest idle stop: sooner stays, later and never are cut to it. */
+	struct hostpolicy idle;
+	assert_int_equal(hostpolicy_parse("max_idle_stop_minutes = 60\n", "/p", &idle, &err), 0);
+	s = (struct settings){.idle_stop_ms = 0};
+	assert_int_equal(hostpolicy_apply(&idle, &s, &err), 0);
+	assert_true(s.idle_stop_ms == 60 * 60 * 1000);
+	s = (struct settings){.idle_stop_ms = 120 * 60 * 1000};
+	assert_int_equal(hostpolicy_apply(&idle, &s, &err), 0);
+	assert_true(s.idle_stop_ms == 60 * 60 * 1000);
+	s = (struct settings){.idle_stop_ms = 5 * 60 * 1000};
+	assert_int_equal(hostpolicy_apply(&idle, &s, &err), 0);
+	assert_true(s.idle_stop_ms == 5 * 60 * 1000);
 }
 
 int main(void)
