@@ -32,6 +32,9 @@ enum {
 	S_THUMBNAILER,
 	S_BROWSER,
 	S_PACKAGE_MANAGER,
+	S_ACT,
+	S_MCP,
+	S_LOG_TYPED_TEXT,
 	S_COUNT,
 };
 
@@ -49,6 +52,9 @@ static const struct setting_def defs[S_COUNT] = {
 	[S_THUMBNAILER] = {"BOTDESK_THUMBNAILER", "thumbnailer", BOTDESK_THUMBNAILER_PATH},
 	[S_BROWSER] = {"BOTDESK_BROWSER", "browser", NULL},
 	[S_PACKAGE_MANAGER] = {"BOTDESK_PACKAGE_MANAGER", "package_manager", "auto"},
+	[S_ACT] = {"BOTDESK_ACT", "act", BOTDESK_ACT_PATH},
+	[S_MCP] = {"BOTDESK_MCP", "mcp", BOTDESK_MCP_PATH},
+	[S_LOG_TYPED_TEXT] = {"BOTDESK_LOG_TYPED_TEXT", "log_typed_text", "no"},
 };
 
 /* The largest display number we hand out: far below where X's TCP port arithmetic breaks. */
@@ -269,8 +275,9 @@ static int validate(struct settings *s, char *values[S_COUNT], struct error *err
 		values[S_LAUNCHER] = strdup(BOTDESK_SESSION_PATH);
 		s->launcher_is_default = true;
 	}
-	static const int paths[] = {S_X_LOCK_DIR,  S_X_UNIX_TABLE, S_ALLOC_LOCK, S_MEMINFO,
-				    S_CGROUP_ROOT, S_HELPER,       S_THUMBNAILER};
+	static const int paths[] = {S_X_LOCK_DIR,  S_X_UNIX_TABLE, S_ALLOC_LOCK,
+				    S_MEMINFO,     S_CGROUP_ROOT,  S_HELPER,
+				    S_THUMBNAILER, S_ACT,          S_MCP};
 	for (size_t i = 0; i < ARRAY_SIZE(paths); i++) {
 		if ((r = need_absolute(err, paths[i], values[paths[i]])) < 0) {
 			return r;
@@ -303,6 +310,13 @@ static int validate(struct settings *s, char *values[S_COUNT], struct error *err
 		return setting_error(err, S_BROWSER, values[S_BROWSER],
 				     "it may not hold quotes, backslashes or line breaks");
 	}
+	/* Off by default: what an agent types is often a password. */
+	const char *lt = values[S_LOG_TYPED_TEXT];
+	if (streq(lt, "yes") || streq(lt, "true") || streq(lt, "1")) {
+		s->log_typed_text = true;
+	} else if (!streq(lt, "no") && !streq(lt, "false") && !streq(lt, "0")) {
+		return setting_error(err, S_LOG_TYPED_TEXT, lt, "expected yes or no");
+	}
 	s->launcher = TAKE_PTR(values[S_LAUNCHER]);
 	s->x_lock_dir = TAKE_PTR(values[S_X_LOCK_DIR]);
 	s->x_unix_table = TAKE_PTR(values[S_X_UNIX_TABLE]);
@@ -313,6 +327,8 @@ static int validate(struct settings *s, char *values[S_COUNT], struct error *err
 	s->thumbnailer = TAKE_PTR(values[S_THUMBNAILER]);
 	s->browser = TAKE_PTR(values[S_BROWSER]);
 	s->package_manager = TAKE_PTR(values[S_PACKAGE_MANAGER]);
+	s->act = TAKE_PTR(values[S_ACT]);
+	s->mcp = TAKE_PTR(values[S_MCP]);
 	const char *path = getenv("PATH");
 	s->search_path = strdup(path ? path : "/usr/local/bin:/usr/bin:/bin");
 	if (!s->launcher || !s->search_path) {
@@ -377,6 +393,8 @@ void settings_free(struct settings *s)
 	free(s->thumbnailer);
 	free(s->browser);
 	free(s->package_manager);
+	free(s->act);
+	free(s->mcp);
 	free(s->search_path);
 	*s = (struct settings){0};
 }

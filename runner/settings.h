@@ -2,6 +2,7 @@
  * validated once. Nothing below this module reads the environment. */
 #pragma once
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "error.h"
@@ -26,6 +27,9 @@ struct settings {
 	char *browser;         /* BOTDESK_BROWSER, optional: a browser program for the dock */
 	char *package_manager; /* BOTDESK_PACKAGE_MANAGER: auto (default), apt, dnf, pacman, none */
 	char *search_path;     /* PATH, where required programs are looked for */
+	char *act;             /* BOTDESK_ACT, default the installed botdesk-act */
+	char *mcp;             /* BOTDESK_MCP, default the installed botdesk-mcp */
+	bool log_typed_text;   /* BOTDESK_LOG_TYPED_TEXT: the action log keeps typed text */
 };
 
 int settings_load(struct settings *ret, struct error *err);
