@@ -67,9 +67,9 @@ static void give_back(struct typist *t)
 	}
 	XSync(t->dpy, False);
 	pause_ms(t, TYPING_SETTLE_MS, false);
-	KeySym none = NoSymbol;
+	KeySym none[2] = {NoSymbol, NoSymbol};
 	for (size_t i = 0; i < t->n_slots; i++) {
-		XChangeKeyboardMapping(t->dpy, t->slot[i].kc, 1, &none, 1);
+		XChangeKeyboardMapping(t->dpy, t->slot[i].kc, 2, none, 1);
 	}
 	XSync(t->dpy, False);
 	t->n_slots = 0;
@@ -95,8 +95,11 @@ static int carry(struct typist *t, KeySym ks, uint8_t *ret_kc, struct error *err
 		set_mods(t, 0);
 		give_back(t);
 	}
+	/* On both levels: a single keysym with a case would become XKB's two-level alphabetic
+	 * key (lower case without Shift), and Ä would type ä. */
 	uint8_t kc = t->km.spare[t->n_slots];
-	XChangeKeyboardMapping(t->dpy, kc, 1, &ks, 1);
+	KeySym both[2] = {ks, ks};
+	XChangeKeyboardMapping(t->dpy, kc, 2, both, 1);
 	t->slot[t->n_slots].kc = kc;
 	t->slot[t->n_slots].ks = ks;
 	t->n_slots++;
