@@ -488,7 +488,7 @@ static int point(const struct act_req *rq, const char *xn, const char *yn, unsig
 		return error_set(
 			err, -EINVAL,
 			"%s,%s = %u,%u is off the %ux%u screen (0 to %u, 0 to %u); a point "
-			"in a smaller picture needs --from WIDTHxHEIGHT",
+			"in a smaller picture needs --from WIDTHxHEIGHT (MCP: from)",
 			xn, yn, x, y, sw, sh, sw - 1, sh - 1);
 	}
 	*rx = x;
