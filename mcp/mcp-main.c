@@ -281,7 +281,8 @@ static void handle(struct server *s, const char *line, size_t len)
 		code = MCP_METHOD_NOT_FOUND;
 		snprintf(err.msg, sizeof(err.msg), "method not found: %s", m);
 	}
-	if (msg.id && code < -1) {
+	/* JSON-RPC's codes are -32768 to -32000; -EINVAL was answered as a tool error above. */
+	if (msg.id && code <= -32000) {
 		send_line(mcp_error_line(msg.id, code, err.msg));
 	} else if (msg.id) {
 		send_line(result ? mcp_result_line(msg.id, result) : NULL);
