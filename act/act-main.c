@@ -10,6 +10,8 @@
 #include <sys/signalfd.h>
 #include <sys/stat.h>
 
+#include <X11/XKBlib.h>
+
 #include "act.h"
 #include "actargs.h"
 #include "actlog.h"
@@ -36,6 +38,15 @@ static int lease_check(void *ctx, struct error *err)
 {
 	struct lease l;
 	return control_need_agent(ctx, &l, err);
+}
+
+/* The idle clock: the activity file's mtime. Touching the file that is there is one call; the
+ * runner's write-then-rename makes it when it is not. */
+static void stamp_activity(struct profile *p)
+{
+	if (utimensat(p->dirfd, STATE_ACTIVITY, NULL, AT_SYMLINK_NOFOLLOW) < 0) {
+		desktop_stamp_activity(p);
+	}
 }
 
 /* The text of `type`: its argument, a file, or standard input; at most ACT_TEXT_MAX bytes. */
@@ -220,13 +231,18 @@ int main(int argc, char **argv)
 		sigprocmask(SIG_BLOCK, &mask, NULL);
 		sigfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
 	}
+	/* Only typing needs XKB: without it, the connection's set-up takes two round trips
+	 * less. */
+	if (rq.cmd != ACT_TYPE && rq.cmd != ACT_KEY) {
+		XkbIgnoreExtension(True);
+	}
 	struct act a = {.check = lease_check, .ctx = &p, .sigfd = sigfd, .dirfd = p.dirfd};
 	int r = act_open(&a, display, xauth, &err);
 	if (r == 0) {
 		struct act_out out;
 		r = act_run(&a, &rq, &out, &err);
 		if (r != -EACCES) {
-			desktop_stamp_activity(&p);
+			stamp_activity(&p);
 			_cleanup_free_ char *line = actlog_line("cli", &rq, &out, r, log_text);
 			if (line && actlog_append(p.dirfd, line) < 0) {
 				log_warn("cannot append to %s/%s", p.dir, ACTLOG_FILE);
@@ -244,7 +260,8 @@ int main(int argc, char **argv)
 			print_result(&rq, &out);
 		}
 		free(out.pic.data);
-		act_close(&a);
+		/* Not closed: the server frees everything of ours when the process ends, and
+		 * XCloseDisplay would wait for one more round trip. Everything was synced. */
 	}
 	fflush(stdout);
 	if (r == 0) {

@@ -17,6 +17,7 @@ struct act {
 	Display *dpy;
 	char display[64];
 	unsigned sw, sh; /* the screen's size as of the last request */
+	bool fresh;      /* sw, sh come from the connection's set-up, a moment ago */
 	/* Called right before the first event of a request reaches the desktop, and between paced
 	 * keys: non-zero refuses (the lease: a human holds the desktop). */
 	int (*check)(void *ctx, struct error *err);
