@@ -4,6 +4,7 @@
 
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include "actargs.h"
 #include "actlog.h"
@@ -187,8 +188,19 @@ static void test_actlog(void **state)
 	rq.text = "hunter2 \"quoted\"";
 	rq.text_len = strlen(rq.text);
 	struct act_out out = {.chars = 16};
+	time_t before = time(NULL);
 	char *line = actlog_line("cli", &rq, &out, 0, false);
+	time_t after = time(NULL);
 	assert_non_null(strstr(line, "\"command\":\"type\",\"text_length\":16"));
+	/* The UTC time, computed without the time zone file. */
+	char want[2][32];
+	struct tm tm;
+	strftime(want[0], sizeof(want[0]), "{\"time\":\"%Y-%m-%dT%H:%M:%S.",
+		 gmtime_r(&before, &tm));
+	strftime(want[1], sizeof(want[1]), "{\"time\":\"%Y-%m-%dT%H:%M:%S.", gmtime_r(&after, &tm));
+	assert_true(strncmp(line, want[0], strlen(want[0])) == 0 ||
+		    strncmp(line, want[1], strlen(want[1])) == 0);
+	assert_memory_equal(line + strlen(want[0]) + 3, "Z\"", 2);
 	assert_null(strstr(line, "hunter2"));
 	free(line);
 	line = actlog_line("mcp", &rq, &out, 0, true);
