@@ -40,15 +40,6 @@ static int lease_check(void *ctx, struct error *err)
 	return control_need_agent(ctx, &l, err);
 }
 
-/* The idle clock: the activity file's mtime. Touching the file that is there is one call; the
- * runner's write-then-rename makes it when it is not. */
-static void stamp_activity(struct profile *p)
-{
-	if (utimensat(p->dirfd, STATE_ACTIVITY, NULL, AT_SYMLINK_NOFOLLOW) < 0) {
-		desktop_stamp_activity(p);
-	}
-}
-
 /* The text of `type`: its argument, a file, or standard input; at most ACT_TEXT_MAX bytes. */
 static int read_text(struct act_req *rq, char **ret, struct error *err)
 {
@@ -242,7 +233,7 @@ int main(int argc, char **argv)
 		struct act_out out;
 		r = act_run(&a, &rq, &out, &err);
 		if (r != -EACCES) {
-			stamp_activity(&p);
+			actlog_stamp_activity(&p);
 			_cleanup_free_ char *line = actlog_line("cli", &rq, &out, r, log_text);
 			if (line && actlog_append(p.dirfd, line) < 0) {
 				log_warn("cannot append to %s/%s", p.dir, ACTLOG_FILE);

@@ -9,6 +9,7 @@
 
 #include "act.h"
 #include "actargs.h"
+#include "profile.h"
 
 #define ACTLOG_FILE "actions.jsonl"
 #define ACTLOG_OLD "actions.jsonl.1"
@@ -21,3 +22,6 @@ char *actlog_line(const char *source, const struct act_req *rq, const struct act
 
 /* Appends line under dirfd (never through a symlink), rotating first when the file is full. */
 int actlog_append(int dirfd, const char *line);
+
+/* Marks the desktop as used now (the idle clock, runner/desktop.h): the activity file's mtime. */
+void actlog_stamp_activity(struct profile *p);

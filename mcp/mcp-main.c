@@ -223,7 +223,7 @@ static json_t *tool_action(struct server *s, const struct act_req *rq)
 		r = r ? r : act_run(&s->a, rq, &out, &err);
 	}
 	if (r != -EACCES && s->p.dirfd >= 0) {
-		desktop_stamp_activity(&s->p);
+		actlog_stamp_activity(&s->p);
 		_cleanup_free_ char *line =
 			actlog_line("mcp", rq, &out, r, s->settings.log_typed_text);
 		if (line && actlog_append(s->p.dirfd, line) < 0) {

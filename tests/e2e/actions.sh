@@ -279,5 +279,10 @@ raw = open(sys.argv[1], encoding="utf-8").read()
 assert "Hello" not in raw and "secret" not in raw and "text\"" not in raw, "typed text in the log"
 assert all("time" in l and l["source"] == "cli" for l in lines)
 PY
+# Every action is a use of the desktop for the idle clock.
+touch -d '2001-01-01' "$ST/default/activity"
+bd cursor
+bd status --json
+(($(e2e_json idle_seconds) < 100)) || bd_fail "an action did not stamp the activity: $OUT"
 bd stop
 echo "ok: actions"
