@@ -258,6 +258,7 @@ done
 # check and the action): run directly, it refuses too.
 disp=$(sed -n 's/^DISPLAY=//p' "$ST/default/env")
 RC=0
+# shellcheck disable=SC2016 # expanded by the inner shell
 bd_as "$U" bash -c 'exec 3<"$1"; exec "$2" default "$1" 3 "$3" "$1/Xauthority" 0 click 10 10' \
     _ "$ST/default" "${BOTDESK_ACT:-/usr/lib/botdesk/botdesk-act}" "$disp" 2>"$OUTD/act.err" || RC=$?
 [ "$RC" = 4 ] || bd_fail "botdesk-act under a human's lease: exit $RC: $(cat "$OUTD/act.err")"

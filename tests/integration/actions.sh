@@ -87,5 +87,5 @@ unset BOTDESK_LOG_TYPED_TEXT
 
 it_bd --profile other mcp
 it_expect_rc 0 "mcp"
-it_expect_eq "$(cat "$S/marks/mcp" | tr '\n' ' ')" "--profile other " "botdesk-mcp's arguments"
+it_expect_eq "$(tr '\n' ' ' <"$S/marks/mcp")" "--profile other " "botdesk-mcp's arguments"
 echo "ok: actions"
