@@ -10,6 +10,8 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "actargs.h"
+#include "actions.h"
 #include "adminstop.h"
 #include "config.h"
 #include "control.h"
@@ -67,9 +69,17 @@ static const char usage_text[] =
 	"  release [--json]                  hand control back to the agent\n"
 	"  lease [--json]                    who controls the desktop\n"
 	"\n"
+	"The agent's hands and eyes (X Y in screen pixels, or in a WxH picture with --from WxH):\n"
+	"  click X Y [--button left|middle|right] [--double]   move X Y   cursor\n"
+	"  drag X1 Y1 X2 Y2 [--button B]     scroll X Y --up|--down|--left|--right [N]\n"
+	"  type TEXT | --file F | < stdin [--delay MS]          key COMBO... [--press|--release]\n"
+	"  screenshot [--max WxH] [--region X,Y,W,H] [--format png|jpeg] [--output FILE|-]\n"
+	"  wait-idle [--timeout S] [--quiet S]                  wait-change [--timeout S]\n"
+	"  mcp                               a Model Context Protocol server on stdin/stdout\n"
+	"\n"
 	"The profile is --profile, else $BOTDESK_PROFILE, else 'default'.\n"
 	"Exit status: 0 success, 1 failure, 2 usage error, 3 not running, 4 a human holds the\n"
-	"desktop (env, exec and thumbnail are the agent's actions).\n"
+	"desktop (env, exec, thumbnail and the actions above are the agent's).\n"
 	"See botdesk(1), and " BOTDESK_DOCDIR "/CLI.md for every command, setting and file.\n";
 
 static int usage_error(const char *fmt, ...) _printf_(1, 2);
@@ -646,6 +656,35 @@ static void print_run_end(const struct cli *c, const struct foreground_result *r
 	fflush(stdout);
 }
 
+/* Every action: checked here (usage, running, the lease), then done by botdesk-act. */
+static int cmd_act(struct cli *c, int argc, char **argv)
+{
+	struct act_req rq;
+	if (act_parse_argv(argc, argv, &rq, &c->err) < 0) {
+		return usage_error("%s", c->err.msg);
+	}
+	int r = setup(c, false);
+	struct desktop_probe probe;
+	if (r || (r = need_running(c, &probe)) || (r = need_agent(c))) {
+		return r;
+	}
+	if ((r = desktop_verify_server(&c->settings, &c->p, &probe, &c->err)) < 0) {
+		return fail(c, r);
+	}
+	fflush(stdout);
+	return fail(c, actions_exec(&c->settings, &c->p, &probe, argc, argv, &c->err));
+}
+
+static int cmd_mcp(struct cli *c, int argc, char **argv)
+{
+	struct opts o;
+	int r = parse_opts(argc, argv, "mcp", 0, &o);
+	if (r || (r = load_settings(c))) {
+		return r;
+	}
+	return fail(c, actions_exec_mcp(&c->settings, c->profile, &c->err));
+}
+
 static int cmd_run(struct cli *c, int argc, char **argv)
 {
 	struct opts o;
@@ -801,6 +840,29 @@ static const struct command commands[] = {
 	{"list", cmd_list},
 };
 
+/* The agent's hands and eyes: every action goes the same way (runner/actargs.h). */
+static const struct command action_commands[] = {
+	{"click", cmd_act},       {"move", cmd_act},       {"drag", cmd_act},
+	{"scroll", cmd_act},      {"cursor", cmd_act},     {"type", cmd_act},
+	{"key", cmd_act},         {"screenshot", cmd_act}, {"wait-idle", cmd_act},
+	{"wait-change", cmd_act}, {"mcp", cmd_mcp},
+};
+
+static const struct command *find_command(const char *name)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(commands); i++) {
+		if (streq(commands[i].name, name)) {
+			return &commands[i];
+		}
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(action_commands); i++) {
+		if (streq(action_commands[i].name, name)) {
+			return &action_commands[i];
+		}
+	}
+	return NULL;
+}
+
 int main(int argc, char **argv)
 {
 	log_set_program("botdesk");
@@ -847,14 +909,13 @@ int main(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	const char *name = argv[optind];
-	for (size_t i = 0; i < ARRAY_SIZE(commands); i++) {
-		if (streq(commands[i].name, name)) {
-			int r = commands[i].run(&c, argc - optind, argv + optind);
-			fflush(stdout);
-			profile_close(&c.p);
-			settings_free(&c.settings);
-			return r;
-		}
+	const struct command *cmd = find_command(name);
+	if (cmd) {
+		int r = cmd->run(&c, argc - optind, argv + optind);
+		fflush(stdout);
+		profile_close(&c.p);
+		settings_free(&c.settings);
+		return r;
 	}
 	return usage_error("unknown command '%s'", name);
 }

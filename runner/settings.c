@@ -41,6 +41,9 @@ enum {
 	S_VIEW_DIR,
 	S_IMAGE_MARKER,
 	S_MAX_MEMORY_MB,
+	S_ACT,
+	S_MCP,
+	S_LOG_TYPED_TEXT,
 	S_COUNT,
 };
 
@@ -64,6 +67,9 @@ static const struct setting_def defs[S_COUNT] = {
 	[S_VIEW_DIR] = {"BOTDESK_VIEW_DIR", "view_dir", NULL},
 	[S_IMAGE_MARKER] = {"BOTDESK_IMAGE_MARKER", "image_marker", BOTDESK_IMAGE_MARKER_PATH},
 	[S_MAX_MEMORY_MB] = {"BOTDESK_MAX_MEMORY_MB", "max_memory_mb", "0"},
+	[S_ACT] = {"BOTDESK_ACT", "act", BOTDESK_ACT_PATH},
+	[S_MCP] = {"BOTDESK_MCP", "mcp", BOTDESK_MCP_PATH},
+	[S_LOG_TYPED_TEXT] = {"BOTDESK_LOG_TYPED_TEXT", "log_typed_text", "no"},
 };
 
 /* The largest display number we hand out: far below where X's TCP port arithmetic breaks. */
@@ -370,7 +376,8 @@ static int validate(struct settings *s, char *values[S_COUNT], struct error *err
 		s->launcher_is_default = true;
 	}
 	static const int paths[] = {S_X_LOCK_DIR,  S_X_UNIX_TABLE, S_ALLOC_LOCK,  S_MEMINFO,
-				    S_CGROUP_ROOT, S_HELPER,       S_THUMBNAILER, S_IMAGE_MARKER};
+				    S_CGROUP_ROOT, S_HELPER,       S_THUMBNAILER, S_IMAGE_MARKER,
+				    S_ACT,         S_MCP};
 	for (size_t i = 0; i < ARRAY_SIZE(paths); i++) {
 		if ((r = need_absolute(err, paths[i], values[paths[i]])) < 0) {
 			return r;
@@ -430,6 +437,13 @@ static int validate(struct settings *s, char *values[S_COUNT], struct error *err
 				     "an unused desktop)");
 	}
 	s->idle_stop_ms = milli_minutes * 60;
+	/* Off by default: what an agent types is often a password. */
+	const char *lt = values[S_LOG_TYPED_TEXT];
+	if (streq(lt, "yes") || streq(lt, "true") || streq(lt, "1")) {
+		s->log_typed_text = true;
+	} else if (!streq(lt, "no") && !streq(lt, "false") && !streq(lt, "0")) {
+		return setting_error(err, S_LOG_TYPED_TEXT, lt, "expected yes or no");
+	}
 	s->launcher = TAKE_PTR(values[S_LAUNCHER]);
 	s->x_lock_dir = TAKE_PTR(values[S_X_LOCK_DIR]);
 	s->x_unix_table = TAKE_PTR(values[S_X_UNIX_TABLE]);
@@ -441,6 +455,8 @@ static int validate(struct settings *s, char *values[S_COUNT], struct error *err
 	s->browser = TAKE_PTR(values[S_BROWSER]);
 	s->package_manager = TAKE_PTR(values[S_PACKAGE_MANAGER]);
 	s->image_marker = TAKE_PTR(values[S_IMAGE_MARKER]);
+	s->act = TAKE_PTR(values[S_ACT]);
+	s->mcp = TAKE_PTR(values[S_MCP]);
 	const char *path = getenv("PATH");
 	s->search_path = strdup(path ? path : "/usr/local/bin:/usr/bin:/bin");
 	if (!s->launcher || !s->search_path) {
@@ -511,6 +527,8 @@ void settings_free(struct settings *s)
 	free(s->pass_env);
 	free(s->package_manager);
 	free(s->image_marker);
+	free(s->act);
+	free(s->mcp);
 	free(s->search_path);
 	free(s->view_dir);
 	*s = (struct settings){0};

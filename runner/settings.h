@@ -38,6 +38,9 @@ struct settings {
 	uint64_t max_memory_mb; /* BOTDESK_MAX_MEMORY_MB: each desktop's own cgroup limit; 0 none */
 	bool band_explicit, geometry_explicit; /* set by the user, not defaults */
 	struct hostpolicy policy;              /* /etc/botdesk/policy.conf, already applied */
+	char *act;                             /* BOTDESK_ACT, default the installed botdesk-act */
+	char *mcp;                             /* BOTDESK_MCP, default the installed botdesk-mcp */
+	bool log_typed_text; /* BOTDESK_LOG_TYPED_TEXT: the action log keeps typed text */
 };
 
 int settings_load(struct settings *ret, struct error *err);

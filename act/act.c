@@ -1,0 +1,353 @@
+#include "act.h"
+
+#include <X11/extensions/XTest.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "keys.h"
+#include "lockfile.h"
+#include "typing.h"
+#include "utf8.h"
+#include "util.h"
+#include "xconn.h"
+
+/* One `type` or `key` at a time per desktop: two would hand out the same spare keycodes. */
+#define TYPING_LOCK "typing.lock"
+#define TYPING_LOCK_WAIT_MS 10000
+/* Intermediate pointer positions of a drag: toolkits start a drag only after the pointer moved
+ * past a threshold while the button was down, and some need motion events to follow it. */
+#define DRAG_STEPS 10
+
+int act_open(struct act *a, const char *display, const char *xauthority, struct error *err)
+{
+	a->dpy = NULL;
+	a->watching = false;
+	a->changed = false;
+	int r = xconn_open(display, xauthority, &a->dpy, err);
+	if (r < 0) {
+		return r;
+	}
+	snprintf(a->display, sizeof(a->display), "%s", display);
+	struct xconn_guard g;
+	xconn_guard_push(&g);
+	if (sigsetjmp(g.jb, 1) != 0) {
+		a->dpy = NULL;
+		return error_set(err, -ECONNRESET, "the desktop's X server %s went away", display);
+	}
+	/* XTEST is not asked for here: libXtst looks for it with the first event, and a round
+	 * trip saved is a fifth of a click. */
+	if (a->track && screenwait_start(&a->watch, a->dpy) == 0) {
+		a->watching = true;
+	}
+	xconn_guard_pop(&g);
+	int screen = DefaultScreen(a->dpy);
+	a->sw = (unsigned)DisplayWidth(a->dpy, screen);
+	a->sh = (unsigned)DisplayHeight(a->dpy, screen);
+	a->fresh = true;
+	return 0;
+}
+
+bool act_is_open(const struct act *a)
+{
+	return a->dpy != NULL;
+}
+
+void act_close(struct act *a)
+{
+	if (!a->dpy) {
+		return;
+	}
+	struct xconn_guard g;
+	xconn_guard_push(&g);
+	if (sigsetjmp(g.jb, 1) == 0) {
+		if (a->watching) {
+			screenwait_stop(&a->watch);
+		}
+		XCloseDisplay(a->dpy);
+		xconn_guard_pop(&g);
+	}
+	a->dpy = NULL;
+	a->watching = false;
+}
+
+static int check(struct act *a, struct error *err)
+{
+	return a->check ? a->check(a->ctx, err) : 0;
+}
+
+static bool motion(struct act *a, unsigned x, unsigned y)
+{
+	return XTestFakeMotionEvent(a->dpy, -1, (int)x, (int)y, CurrentTime) != 0;
+}
+
+static int no_xtest(struct act *a, struct error *err)
+{
+	return error_set(err, -ENOTSUP,
+			 "the desktop's X server %s has no XTEST extension: botdesk's own Xvnc "
+			 "always has it; is this display botdesk's?",
+			 a->display);
+}
+
+static void button(struct act *a, unsigned b, bool down)
+{
+	XTestFakeButtonEvent(a->dpy, b, down, CurrentTime);
+}
+
+static int pointer(struct act *a, const struct act_req *rq, struct act_out *out, struct error *err)
+{
+	int r = act_resolve_points(rq, a->sw, a->sh, &out->x, &out->y, &out->x2, &out->y2, err);
+	if (r < 0 || (r = check(a, err)) < 0) {
+		return r;
+	}
+	if (!motion(a, out->x, out->y)) {
+		return no_xtest(a, err);
+	}
+	switch (rq->cmd) {
+	case ACT_CLICK:
+		for (int i = 0; i < (rq->dbl ? 2 : 1); i++) {
+			button(a, rq->button, true);
+			button(a, rq->button, false);
+		}
+		break;
+	case ACT_DRAG:
+		button(a, rq->button, true);
+		for (int i = 1; i <= DRAG_STEPS; i++) {
+			int dx = (int)out->x2 - (int)out->x, dy = (int)out->y2 - (int)out->y;
+			motion(a, (unsigned)((int)out->x + dx * i / DRAG_STEPS),
+			       (unsigned)((int)out->y + dy * i / DRAG_STEPS));
+		}
+		button(a, rq->button, false);
+		break;
+	case ACT_SCROLL: {
+		/* X's wheel: buttons 4 up, 5 down, 6 left, 7 right, one press per step. */
+		static const unsigned wheel[] = {4, 5, 6, 7};
+		for (unsigned i = 0; i < rq->amount; i++) {
+			button(a, wheel[rq->dir], true);
+			button(a, wheel[rq->dir], false);
+		}
+		break;
+	}
+	default:
+		break;
+	}
+	XSync(a->dpy, False);
+	return 0;
+}
+
+static int cursor(struct act *a, struct act_out *out, struct error *err)
+{
+	Window root, child;
+	int rx, ry, wx, wy;
+	unsigned mask;
+	if (!XQueryPointer(a->dpy, DefaultRootWindow(a->dpy), &root, &child, &rx, &ry, &wx, &wy,
+			   &mask)) {
+		return error_set(err, -EIO, "the pointer is on another screen");
+	}
+	out->x = (unsigned)rx;
+	out->y = (unsigned)ry;
+	return 0;
+}
+
+static int typing_lock(struct act *a, struct error *err)
+{
+	if (a->dirfd < 0) {
+		return -EBADF;
+	}
+	int fd = lockfile_take(a->dirfd, TYPING_LOCK, TYPING_LOCK_WAIT_MS);
+	if (fd == -ETIMEDOUT) {
+		return error_set(err, fd,
+				 "another botdesk type or key on this desktop has been running "
+				 "for %d s; retry when it has finished",
+				 TYPING_LOCK_WAIT_MS / 1000);
+	}
+	return fd;
+}
+
+static int keyboard(struct act *a, const struct act_req *rq, struct act_out *out, struct error *err)
+{
+	struct combo combos[ACT_KEYS_MAX];
+	_cleanup_free_ uint32_t *cps = NULL;
+	size_t n = 0;
+	if (rq->cmd == ACT_KEY) {
+		for (size_t i = 0; i < rq->n_keys; i++) {
+			if (keys_parse_combo(rq->keys[i], &combos[i], err) < 0) {
+				return -EINVAL;
+			}
+		}
+	} else {
+		cps = malloc((rq->text_len + 1) * sizeof(uint32_t));
+		if (!cps) {
+			return -ENOMEM;
+		}
+		size_t pos = 0;
+		while (pos < rq->text_len) {
+			if (utf8_next(rq->text, rq->text_len, &pos, &cps[n++]) < 0) {
+				return error_set(err, -EINVAL, "the text is not UTF-8");
+			}
+		}
+	}
+	_cleanup_close_ int lock = typing_lock(a, err);
+	if (lock < 0 && lock != -EBADF) {
+		return lock;
+	}
+	int ev, er, major, minor;
+	if (!XTestQueryExtension(a->dpy, &ev, &er, &major, &minor)) {
+		return no_xtest(a, err);
+	}
+	struct typist t = {.check = a->check, .ctx = a->ctx, .sigfd = a->sigfd};
+	int r = typist_begin(&t, a->dpy, err);
+	if (r < 0) {
+		return r;
+	}
+	if (rq->cmd == ACT_KEY) {
+		r = check(a, err);
+		for (size_t i = 0; i < rq->n_keys && r == 0; i++) {
+			r = typist_combo(&t, &combos[i], rq->key_mode, err);
+			if (r == 0 && rq->delay_ms > 0 && i + 1 < rq->n_keys) {
+				XSync(a->dpy, False);
+				struct pollfd pfd = {.fd = a->sigfd, .events = POLLIN};
+				r = poll(&pfd, 1, (int)rq->delay_ms) > 0 ? -EINTR : check(a, err);
+			}
+		}
+		out->keys = rq->n_keys;
+	} else {
+		r = typist_text(&t, cps, n, rq->delay_ms, err);
+		out->chars = n;
+	}
+	typist_end(&t);
+	out->remapped = t.remapped;
+	return r;
+}
+
+static int screenshot(struct act *a, const struct act_req *rq, struct act_out *out,
+		      struct error *err)
+{
+	int r = act_check_region(rq, a->sw, a->sh, err);
+	if (r < 0) {
+		return r;
+	}
+	struct grab_request g = {
+		.max_w = rq->max_w,
+		.max_h = rq->max_h,
+		.format = rq->format == ACT_FORMAT_JPEG ? GRAB_JPEG : GRAB_PNG,
+		.quality = rq->quality,
+	};
+	if (rq->region) {
+		g.x = rq->rx;
+		g.y = rq->ry;
+		g.w = rq->rw;
+		g.h = rq->rh;
+	} else {
+		g.w = a->sw;
+		g.h = a->sh;
+	}
+	return grab_encode(a->dpy, &g, &out->pic, err);
+}
+
+static int wait_screen(struct act *a, const struct act_req *rq, struct act_out *out,
+		       struct error *err)
+{
+	struct screenwait local;
+	struct screenwait *w = &a->watch;
+	if (!a->watching) {
+		int r = screenwait_start(&local, a->dpy);
+		if (r < 0) {
+			return error_set(err, r, "the desktop's X server has no DAMAGE extension");
+		}
+		w = &local;
+	}
+	int r;
+	if (rq->cmd == ACT_WAIT_CHANGE) {
+		/* With a watch kept across requests, a change since the last action counts: it
+		 * may have come before this wait began. */
+		if (a->watching && (screenwait_drain(w) || a->changed)) {
+			out->waited_ms = 0;
+			r = 0;
+		} else {
+			r = screenwait_change(w, rq->timeout_ms, &out->waited_ms);
+		}
+		out->changed = r == 0;
+		a->changed = false;
+	} else {
+		r = screenwait_idle(w, rq->quiet_ms, rq->timeout_ms, &out->waited_ms);
+	}
+	if (w == &local) {
+		screenwait_stop(&local);
+	}
+	if (r == -ETIMEDOUT) {
+		return error_set(err, r,
+				 rq->cmd == ACT_WAIT_CHANGE
+					 ? "the screen did not change within %llu.%03llu s"
+					 : "the screen kept changing for %llu.%03llu s",
+				 (unsigned long long)(rq->timeout_ms / 1000),
+				 (unsigned long long)(rq->timeout_ms % 1000));
+	}
+	return r;
+}
+
+int act_run(struct act *a, const struct act_req *rq, struct act_out *out, struct error *err)
+{
+	*out = (struct act_out){0};
+	if (!a->dpy) {
+		return error_set(err, -ENOTCONN, "not connected to the desktop");
+	}
+	struct xconn_guard g;
+	xconn_guard_push(&g);
+	if (sigsetjmp(g.jb, 1) != 0) {
+		/* The Display is dead: abandoned, never closed. */
+		a->dpy = NULL;
+		a->watching = false;
+		return error_set(err, -ECONNRESET, "the desktop's X server %s went away",
+				 a->display);
+	}
+	/* A connection made a moment ago knows the size; a kept one asks (a RandR change). */
+	int r = a->fresh ? 0 : xconn_screen_size(a->dpy, &a->sw, &a->sh);
+	a->fresh = false;
+	if (r < 0) {
+		error_set(err, r, "cannot read the screen's size");
+	}
+	out->sw = a->sw;
+	out->sh = a->sh;
+	if (r == 0) {
+		/* Changes before this action are not what a later wait-change waits for. */
+		if (a->watching && rq->cmd != ACT_WAIT_CHANGE && rq->cmd != ACT_WAIT_IDLE &&
+		    rq->cmd != ACT_SCREENSHOT && rq->cmd != ACT_CURSOR) {
+			screenwait_drain(&a->watch);
+			a->changed = false;
+		}
+		switch (rq->cmd) {
+		case ACT_CLICK:
+		case ACT_MOVE:
+		case ACT_DRAG:
+		case ACT_SCROLL:
+			r = pointer(a, rq, out, err);
+			break;
+		case ACT_CURSOR:
+			r = cursor(a, out, err);
+			break;
+		case ACT_TYPE:
+		case ACT_KEY:
+			r = keyboard(a, rq, out, err);
+			break;
+		case ACT_SCREENSHOT:
+			r = screenshot(a, rq, out, err);
+			break;
+		case ACT_WAIT_IDLE:
+		case ACT_WAIT_CHANGE:
+			r = wait_screen(a, rq, out, err);
+			break;
+		default:
+			r = -EINVAL;
+		}
+	}
+	if (r == -ECONNRESET) {
+		/* The grab's own guard caught it. */
+		a->dpy = NULL;
+		a->watching = false;
+	} else {
+		xconn_guard_pop(&g);
+	}
+	return r;
+}

@@ -1,0 +1,52 @@
+/* The agent's hands and eyes on one desktop, in-process: one X connection with the profile's
+ * cookie, XTEST for the pointer and the keyboard, the shared grab for pictures, XDamage for the
+ * waits. botdesk-act runs one request and exits; the MCP server keeps one of these for its
+ * whole life. */
+#pragma once
+
+#include <X11/Xlib.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "actargs.h"
+#include "error.h"
+#include "grab.h"
+#include "screenwait.h"
+
+struct act {
+	Display *dpy;
+	char display[64];
+	unsigned sw, sh; /* the screen's size as of the last request */
+	bool fresh;      /* sw, sh come from the connection's set-up, a moment ago */
+	/* Called right before the first event of a request reaches the desktop, and between paced
+	 * keys: non-zero refuses (the lease: a human holds the desktop). */
+	int (*check)(void *ctx, struct error *err);
+	void *ctx;
+	int sigfd;  /* a signalfd that stops typing and waits, or -1 */
+	int dirfd;  /* the profile's directory, for the typing lock, or -1 */
+	bool track; /* keep a damage watch across requests (the MCP server) */
+	struct screenwait watch;
+	bool watching;
+	bool changed; /* the screen changed since the last action (with track) */
+};
+
+struct act_out {
+	unsigned x, y, x2, y2; /* the screen points acted on, or the cursor */
+	unsigned sw, sh;
+	size_t chars, remapped, keys;
+	struct grab_result pic; /* screenshot; the caller frees pic.data */
+	bool changed;
+	uint64_t waited_ms;
+};
+
+/* Connects (xconn.h) and checks for XTEST. */
+int act_open(struct act *a, const char *display, const char *xauthority, struct error *err);
+/* Closes the connection, unless it broke (then it is abandoned). */
+void act_close(struct act *a);
+bool act_is_open(const struct act *a);
+
+/* Runs one request. For ACT_TYPE, rq->text holds the text (the caller read any file). Returns 0;
+ * -EINVAL for input the desktop makes wrong (off the screen, an unknown key), with the message;
+ * -ETIMEDOUT when a wait ran out; -ECONNRESET when the connection broke (act_close() then
+ * abandons it); what check returned; or another -errno. */
+int act_run(struct act *a, const struct act_req *rq, struct act_out *out, struct error *err);

@@ -1,0 +1,206 @@
+#include "actlog.h"
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "desktop.h"
+#include "fileio.h"
+#include "util.h"
+
+static void put_string(FILE *f, const char *s, size_t len)
+{
+	fputc('"', f);
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (c == '"' || c == '\\') {
+			fprintf(f, "\\%c", c);
+		} else if (c == '\n') {
+			fputs("\\n", f);
+		} else if (c == '\t') {
+			fputs("\\t", f);
+		} else if (c < 0x20 || c == 0x7f) {
+			fprintf(f, "\\u%04x", c);
+		} else {
+			fputc(c, f);
+		}
+	}
+	fputc('"', f);
+}
+
+static const char *outcome(int r)
+{
+	switch (r) {
+	case 0:
+		return "ok";
+	case -EINVAL:
+		return "bad input";
+	case -ETIMEDOUT:
+		return "timed out";
+	case -EACCES:
+		return "refused: a human took the desktop";
+	case -EINTR:
+		return "interrupted";
+	default:
+		return "failed";
+	}
+}
+
+/* The UTC date of a day count since 1970 (H. Hinnant's days-to-civil), by hand: gmtime() and
+ * strftime() read the time zone file first, a tenth of a click. */
+static void civil_from_days(long z, int *ret_y, int *ret_m, int *ret_d)
+{
+	z += 719468;
+	long era = (z >= 0 ? z : z - 146096) / 146097;
+	long doe = z - era * 146097;
+	long yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+	long doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+	long mp = (5 * doy + 2) / 153;
+	long m = mp < 10 ? mp + 3 : mp - 9;
+	*ret_y = (int)(yoe + era * 400 + (m <= 2));
+	*ret_m = (int)m;
+	*ret_d = (int)(doy - (153 * mp + 2) / 5 + 1);
+}
+
+char *actlog_line(const char *source, const struct act_req *rq, const struct act_out *out, int r,
+		  bool log_text)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	if (!f) {
+		return NULL;
+	}
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	int y, mo, d;
+	civil_from_days(ts.tv_sec / 86400, &y, &mo, &d);
+	long sec = (long)(ts.tv_sec % 86400);
+	fprintf(f,
+		"{\"time\":\"%04d-%02d-%02dT%02ld:%02ld:%02ld.%03ldZ\",\"source\":\"%s\","
+		"\"command\":\"%s\"",
+		y, mo, d, sec / 3600, sec / 60 % 60, sec % 60, ts.tv_nsec / 1000000, source,
+		act_cmd_name(rq->cmd));
+	switch (rq->cmd) {
+	case ACT_CLICK:
+	case ACT_MOVE:
+	case ACT_DRAG:
+	case ACT_SCROLL:
+		if (r == 0) {
+			fprintf(f, ",\"x\":%u,\"y\":%u", out->x, out->y);
+		}
+		if (r == 0 && rq->cmd == ACT_DRAG) {
+			fprintf(f, ",\"x2\":%u,\"y2\":%u", out->x2, out->y2);
+		}
+		if (rq->from_w) {
+			fprintf(f, ",\"from\":\"%ux%u\"", rq->from_w, rq->from_h);
+		}
+		if (rq->cmd == ACT_CLICK || rq->cmd == ACT_DRAG) {
+			fprintf(f, ",\"button\":\"%s\"", act_button_name(rq->button));
+		}
+		if (rq->cmd == ACT_CLICK && rq->dbl) {
+			fputs(",\"double\":true", f);
+		}
+		if (rq->cmd == ACT_SCROLL) {
+			fprintf(f, ",\"direction\":\"%s\",\"amount\":%u", act_scroll_name(rq->dir),
+				rq->amount);
+		}
+		break;
+	case ACT_TYPE:
+		fprintf(f, ",\"text_length\":%zu", out->chars);
+		if (log_text) {
+			fputs(",\"text\":", f);
+			put_string(f, rq->text, rq->text_len);
+		}
+		break;
+	case ACT_KEY:
+		fprintf(f, ",\"keys\":%zu", rq->n_keys);
+		if (rq->key_mode != ACT_KEY_TAP) {
+			fprintf(f, ",\"mode\":\"%s\"",
+				rq->key_mode == ACT_KEY_PRESS ? "press" : "release");
+		}
+		/* Combos are typed text too (a password one key at a time). */
+		if (log_text) {
+			fputs(",\"combos\":[", f);
+			for (size_t i = 0; i < rq->n_keys; i++) {
+				fputs(i ? "," : "", f);
+				put_string(f, rq->keys[i], strlen(rq->keys[i]));
+			}
+			fputc(']', f);
+		}
+		break;
+	case ACT_SCREENSHOT:
+		if (rq->region) {
+			fprintf(f, ",\"region\":[%u,%u,%u,%u]", rq->rx, rq->ry, rq->rw, rq->rh);
+		}
+		if (r == 0) {
+			fprintf(f, ",\"width\":%u,\"height\":%u", out->pic.w, out->pic.h);
+		}
+		break;
+	default:
+		break;
+	}
+	fprintf(f, ",\"result\":\"%s\"}\n", outcome(r));
+	if (fclose(f) != 0) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+int actlog_append(int dirfd, const char *line)
+{
+	/* Appended, not written-then-renamed: a log grows a line at a time, and one write() of
+	 * an O_APPEND file lands whole. The lock orders the rotation against other writers. */
+	_cleanup_close_ int fd =
+		open_regular_at(dirfd, ACTLOG_FILE, O_WRONLY | O_APPEND | O_CREAT, 0600);
+	if (fd < 0) {
+		return fd;
+	}
+	if (flock(fd, LOCK_EX) < 0) {
+		return negative_errno();
+	}
+	struct stat st, cur;
+	if (fstat(fd, &st) < 0) {
+		return negative_errno();
+	}
+	/* Another writer rotated the file after we opened it: write to the new one. */
+	if (fstatat(dirfd, ACTLOG_FILE, &cur, AT_SYMLINK_NOFOLLOW) < 0 || cur.st_ino != st.st_ino) {
+		close(fd);
+		fd = open_regular_at(dirfd, ACTLOG_FILE, O_WRONLY | O_APPEND | O_CREAT, 0600);
+		if (fd < 0 || flock(fd, LOCK_EX) < 0 || fstat(fd, &st) < 0) {
+			return fd < 0 ? fd : negative_errno();
+		}
+	}
+	size_t len = strlen(line);
+	if ((size_t)st.st_size + len > ACTLOG_MAX && st.st_size > 0) {
+		if (renameat(dirfd, ACTLOG_FILE, dirfd, ACTLOG_OLD) < 0) {
+			return negative_errno();
+		}
+		close(fd);
+		fd = open_regular_at(dirfd, ACTLOG_FILE, O_WRONLY | O_APPEND | O_CREAT | O_EXCL,
+				     0600);
+		if (fd < 0) {
+			/* Another writer made the new file between our rename and here. */
+			fd = open_regular_at(dirfd, ACTLOG_FILE, O_WRONLY | O_APPEND | O_CREAT,
+					     0600);
+		}
+		if (fd < 0) {
+			return fd;
+		}
+	}
+	return write_all(fd, line, len);
+}
+
+void actlog_stamp_activity(struct profile *p)
+{
+	/* Touching the file that is there is one call, where the runner's write-then-rename is
+	 * four; that makes it when it is not there. A symlink planted there gets its own time
+	 * changed, and nothing is followed. */
+	if (p->dirfd >= 0 && utimensat(p->dirfd, STATE_ACTIVITY, NULL, AT_SYMLINK_NOFOLLOW) < 0) {
+		(void)write_file_atomic_at(p->dirfd, STATE_ACTIVITY, "", 0, 0600);
+	}
+}

@@ -1,0 +1,54 @@
+/* Typing through XTEST whatever the desktop's layout: every character is looked up in the current
+ * map (keymap.h) and typed with the modifiers its level needs; a character the layout cannot
+ * produce (CJK, emoji, a € under us) goes on a spare keycode for the time it takes, and every
+ * spare keycode is given back as it was. Also the key combos of `botdesk key`. */
+#pragma once
+
+#include <X11/Xlib.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "actargs.h"
+#include "error.h"
+#include "keymap.h"
+#include "keys.h"
+
+/* How long a temporary keysym stays on its keycode after its last use before the keycode is
+ * given back (or reused). Clients read a changed map lazily, when they translate the key event
+ * that follows the change: give it back before they have, and they see no symbol. No event
+ * tells us when they have; this bound is generous for a desktop that is not swapping. */
+#define TYPING_SETTLE_MS 100
+
+struct typist {
+	Display *dpy;
+	struct keymap km;
+	uint8_t held; /* modifiers held for the current level */
+	struct {
+		uint8_t kc;
+		KeySym ks;
+	} slot[256];
+	size_t n_slots;  /* spare keycodes that carry a keysym now */
+	size_t remapped; /* keysyms put on spare keycodes, in all */
+	/* Called before the first event and between paced keys: non-zero stops (a human took
+	 * the desktop). */
+	int (*check)(void *ctx, struct error *err);
+	void *ctx;
+	int sigfd; /* a signalfd that stops typing between keys, or -1 */
+};
+
+/* Reads the map. 0 or -errno. */
+int typist_begin(struct typist *t, Display *dpy, struct error *err);
+
+/* Types n code points ('\n' is Return, '\t' Tab), delay_ms apart (0: as fast as the server takes
+ * them). -EINTR when a signal stopped it, or what check returned. */
+int typist_text(struct typist *t, const uint32_t *cps, size_t n, unsigned delay_ms,
+		struct error *err);
+
+/* Taps, presses or releases a combo. Pressing and releasing take only keys on the layout. */
+int typist_combo(struct typist *t, const struct combo *c, enum act_key_mode mode,
+		 struct error *err);
+
+/* Releases what typing held, waits for the server, and gives every spare keycode back. Always
+ * call it, after an error too. */
+int typist_end(struct typist *t);

@@ -1,0 +1,235 @@
+/* Prints the actions' figures side by side with the tools other agent desktops call, on the same
+ * running desktop, whole process each time (spawn to exit):
+ *   - `botdesk click X Y` and `xdotool mousemove X Y click 1`
+ *   - `botdesk type` of 100 ASCII characters (and `xdotool type` of the same)
+ *   - `botdesk screenshot --output F` (full size PNG) and `scrot -o F`
+ *   - an MCP tools/call click round trip on a `botdesk mcp` that is already up
+ * Usage, as the desktop's user with the profile's settings in the environment:
+ *   bench-act PATH-TO-botdesk [ROUNDS]
+ * The clicks land in the middle of the screen and the text goes to whatever has the focus. */
+#include <fcntl.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+extern char **environ;
+
+/* A writable copy of a literal, for an argv. */
+#define S(x) ((char[]){x})
+
+static double now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+/* Runs argv with stdout to /dev/null; its wall time in ms, or -1 when it failed. */
+static double run(char *const argv[])
+{
+	posix_spawn_file_actions_t fa;
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+	double t0 = now_ms();
+	pid_t pid;
+	if (posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ) != 0) {
+		posix_spawn_file_actions_destroy(&fa);
+		return -1;
+	}
+	int status;
+	waitpid(pid, &status, 0);
+	double t = now_ms() - t0;
+	posix_spawn_file_actions_destroy(&fa);
+	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? t : -1;
+}
+
+static int cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+static double median(double *v, int n)
+{
+	qsort(v, (size_t)n, sizeof(double), cmp);
+	return v[n / 2];
+}
+
+static void report(const char *what, double *v, int n)
+{
+	qsort(v, (size_t)n, sizeof(double), cmp);
+	printf("%-52s median %7.2f ms  p90 %7.2f ms  min %7.2f ms  (n=%d)\n", what, v[n / 2],
+	       v[n * 9 / 10], v[0], n);
+}
+
+/* Times argv rounds times (after two warm-up runs); the median, or -1 when it cannot run. */
+static double series(const char *what, char *const argv[], double *v, int rounds)
+{
+	for (int i = 0; i < 2; i++) {
+		if (run(argv) < 0) {
+			printf("%-52s (cannot run %s)\n", what, argv[0]);
+			return -1;
+		}
+	}
+	for (int i = 0; i < rounds; i++) {
+		v[i] = run(argv);
+		if (v[i] < 0) {
+			printf("%-52s (failed)\n", what);
+			return -1;
+		}
+	}
+	report(what, v, rounds);
+	return median(v, rounds);
+}
+
+/* DISPLAY and XAUTHORITY of the running desktop, for the other tools. */
+static int take_env(const char *botdesk)
+{
+	char cmd[4200];
+	snprintf(cmd, sizeof(cmd), "'%s' env", botdesk);
+	FILE *f = popen(cmd, "r");
+	char line[4096];
+	int found = 0;
+	while (f && fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		char *eq = strchr(line, '=');
+		if (eq &&
+		    (strncmp(line, "DISPLAY=", 8) == 0 || strncmp(line, "XAUTHORITY=", 11) == 0)) {
+			*eq = '\0';
+			setenv(line, eq + 1, 1);
+			found++;
+		}
+	}
+	if (f) {
+		pclose(f);
+	}
+	return found == 2 ? 0 : -1;
+}
+
+/* An MCP round trip: one request line out, one response line in. */
+static double mcp_roundtrips(const char *botdesk, double *v, int rounds)
+{
+	int in[2], out[2];
+	if (pipe(in) < 0 || pipe(out) < 0) {
+		return -1;
+	}
+	pid_t pid = fork();
+	if (pid == 0) {
+		dup2(in[0], 0);
+		dup2(out[1], 1);
+		close(in[1]);
+		close(out[0]);
+		execl(botdesk, botdesk, "mcp", (char *)NULL);
+		_exit(127);
+	}
+	close(in[0]);
+	close(out[1]);
+	FILE *w = fdopen(in[1], "w"), *r = fdopen(out[0], "r");
+	char *line = NULL;
+	size_t cap = 0;
+	fputs("{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"initialize\",\"params\":{"
+	      "\"protocolVersion\":\"2025-06-18\",\"capabilities\":{},\"clientInfo\":{\"name\":"
+	      "\"bench\",\"version\":\"1\"}}}\n{\"jsonrpc\":\"2.0\",\"method\":"
+	      "\"notifications/initialized\"}\n",
+	      w);
+	fflush(w);
+	if (getline(&line, &cap, r) < 0) {
+		return -1;
+	}
+	double res = 0;
+	for (int i = -5; i < rounds && res >= 0; i++) {
+		double t0 = now_ms();
+		fprintf(w,
+			"{\"jsonrpc\":\"2.0\",\"id\":%d,\"method\":\"tools/call\",\"params\":{"
+			"\"name\":\"click\",\"arguments\":{\"x\":%d,\"y\":450}}}\n",
+			i + 10, 700 + (i & 1));
+		fflush(w);
+		if (getline(&line, &cap, r) < 0 || strstr(line, "\"isError\":true")) {
+			fprintf(stderr, "mcp: %s", line ? line : "no answer\n");
+			res = -1;
+		} else if (i >= 0) {
+			v[i] = now_ms() - t0;
+		}
+	}
+	fclose(w);
+	fclose(r);
+	free(line);
+	waitpid(pid, NULL, 0);
+	if (res < 0) {
+		return -1;
+	}
+	report("MCP tools/call click round trip (server up)", v, rounds);
+	return median(v, rounds);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		fprintf(stderr, "usage: %s PATH-TO-botdesk [ROUNDS]\n", argv[0]);
+		return 2;
+	}
+	char *bd = argv[1];
+	int rounds = argc > 2 ? atoi(argv[2]) : 100;
+	if (rounds < 5 || rounds > 10000) {
+		rounds = 100;
+	}
+	if (take_env(bd) < 0) {
+		fprintf(stderr, "bench-act: no running desktop ('%s env' failed): start one\n", bd);
+		return 1;
+	}
+	double *v = calloc((size_t)rounds, sizeof(double));
+	char text[101];
+	for (int i = 0; i < 100; i++) {
+		text[i] = "abcdefghij klmnopqrstuvwxyz0123456789"[i % 37];
+	}
+	text[100] = '\0';
+	char png[] = "/tmp/bench-act-XXXXXX";
+	int fd = mkstemp(png);
+	if (fd < 0 || !v) {
+		return 1;
+	}
+	close(fd);
+	char *click[] = {bd, S("click"), S("700"), S("450"), NULL};
+	char *xclick[] = {S("xdotool"), S("mousemove"), S("700"), S("450"),
+			  S("click"),   S("1"),         NULL};
+	char *type[] = {bd, S("type"), text, NULL};
+	char *xtype[] = {S("xdotool"), S("type"), S("--delay"), S("0"), text, NULL};
+	char *shot[] = {bd, S("screenshot"), S("--output"), png, NULL};
+	char *scrot[] = {S("scrot"), S("-o"), png, NULL};
+	char *thumb[] = {bd, S("thumbnail"), S("--output"), png, NULL};
+	double c = series("`botdesk click 700 450`", click, v, rounds);
+	double xc = series("`xdotool mousemove 700 450 click 1`", xclick, v, rounds);
+	double t = series("`botdesk type` of 100 ASCII characters", type, v, rounds / 4 + 5);
+	series("`xdotool type --delay 0` of the same", xtype, v, rounds / 4 + 5);
+	double s = series("`botdesk screenshot --output F` (1440x900 PNG)", shot, v, rounds);
+	double sc = series("`scrot -o F` (1440x900 PNG)", scrot, v, rounds);
+	series("`botdesk thumbnail --output F` (960x600 PNG)", thumb, v, rounds);
+	double m = mcp_roundtrips(bd, v, rounds);
+	unlink(png);
+	printf("\n");
+	if (c > 0) {
+		printf("click: %.2f ms (goal <= 3)%s\n", c,
+		       xc > 0 ? "" : "; xdotool not installed");
+		if (xc > 0) {
+			printf("click vs xdotool: %.1fx faster (goal >= 3x)\n", xc / c);
+		}
+	}
+	if (t > 0) {
+		printf("type 100 characters: %.2f ms (goal <= 40)\n", t);
+	}
+	if (s > 0) {
+		printf("screenshot: %.2f ms (goal <= 30)\n", s);
+		if (sc > 0) {
+			printf("screenshot vs scrot: %.1fx faster (goal >= 3x)\n", sc / s);
+		}
+	}
+	if (m > 0) {
+		printf("MCP click round trip: %.3f ms (goal <= 1)\n", m);
+	}
+	free(v);
+	return 0;
+}

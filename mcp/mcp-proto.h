@@ -1,0 +1,73 @@
+/* The Model Context Protocol's wire side (JSON-RPC 2.0, one message a line, revision 2025-06-18):
+ * a request line into a checked message, a tool call's arguments into an action request
+ * (runner/actargs.h), and the responses. Pure: no X, no files, so it is fuzzed as it is. */
+#pragma once
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "actargs.h"
+#include "error.h"
+
+#define MCP_PROTOCOL_VERSION "2025-06-18"
+/* The largest request line taken: a `type` of ACT_TEXT_MAX bytes, each escaped as \uXXXX, fits. */
+#define MCP_REQUEST_MAX (1024 * 1024)
+
+/* JSON-RPC error codes. */
+#define MCP_PARSE_ERROR -32700
+#define MCP_INVALID_REQUEST -32600
+#define MCP_METHOD_NOT_FOUND -32601
+#define MCP_INVALID_PARAMS -32602
+
+struct mcp_msg {
+	json_t *root;       /* the whole message (owned) */
+	json_t *id;         /* borrowed from root; NULL for a notification */
+	const char *method; /* borrowed */
+	json_t *params;     /* borrowed; an object, or NULL */
+};
+
+/* Parses one line. 0 with msg filled; or a JSON-RPC error code with the message in err and
+ * msg->id set when the id could be read (else the error's id is null). mcp_msg_free() either
+ * way. */
+int mcp_parse(const char *line, size_t len, struct mcp_msg *msg, struct error *err);
+void mcp_msg_free(struct mcp_msg *msg);
+
+/* The tools this server offers: their names, and whether a call acts on the desktop. */
+enum mcp_tool {
+	MCP_TOOL_SCREENSHOT,
+	MCP_TOOL_CLICK,
+	MCP_TOOL_MOVE,
+	MCP_TOOL_DRAG,
+	MCP_TOOL_SCROLL,
+	MCP_TOOL_TYPE,
+	MCP_TOOL_KEY,
+	MCP_TOOL_CURSOR,
+	MCP_TOOL_WAIT,
+	MCP_TOOL_STATUS,
+	MCP_TOOL_START,
+	MCP_TOOL_LEASE,
+	MCP_TOOL_COUNT,
+};
+
+/* The tools/list result (a new reference). NULL only when out of memory. */
+json_t *mcp_tools_list(void);
+
+/* tools/call's params: the tool, and for the desktop's tools the action request (pointers into
+ * params stay valid while it lives). start's wait goes to *ret_wait_ms. MCP_INVALID_PARAMS with
+ * the message for an unknown tool or arguments that do not fit its schema; -EINVAL for values
+ * the schema allows but an action refuses (text that is not printable): a tool error. */
+int mcp_tool_args(json_t *params, enum mcp_tool *ret_tool, struct act_req *rq,
+		  uint64_t *ret_wait_ms, struct error *err);
+
+/* Responses, as one line each (malloc'ed, ending in a newline). id may be NULL (null). */
+char *mcp_result_line(json_t *id, json_t *result); /* steals result */
+char *mcp_error_line(json_t *id, int code, const char *message);
+/* A tools/call result: content items (stolen), and isError. */
+json_t *mcp_tool_result(json_t *content, bool is_error);
+json_t *mcp_text(const char *text);
+/* Base64 of data, as an image content item. NULL when out of memory. */
+json_t *mcp_image(const unsigned char *data, size_t len, const char *mime);
+
+/* The initialize result for the client's requested protocol version (NULL: ours). */
+json_t *mcp_initialize_result(const char *requested, const char *version);

@@ -1,0 +1,118 @@
+/* The agent's actions as requests: click, move, drag, scroll, cursor, type, key, screenshot,
+ * wait-idle, wait-change. One parser for their command lines, used by the runner (so bad input
+ * is exit 2 before anything is loaded) and again by botdesk-act, which trusts nothing it is
+ * handed; the MCP server fills the same request from JSON. Pure: no X. */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "error.h"
+
+enum act_cmd {
+	ACT_CLICK,
+	ACT_MOVE,
+	ACT_DRAG,
+	ACT_SCROLL,
+	ACT_CURSOR,
+	ACT_TYPE,
+	ACT_KEY,
+	ACT_SCREENSHOT,
+	ACT_WAIT_IDLE,
+	ACT_WAIT_CHANGE,
+	ACT_CMD_COUNT,
+};
+
+enum act_scroll {
+	ACT_SCROLL_UP,
+	ACT_SCROLL_DOWN,
+	ACT_SCROLL_LEFT,
+	ACT_SCROLL_RIGHT,
+};
+
+enum act_key_mode {
+	ACT_KEY_TAP,
+	ACT_KEY_PRESS,
+	ACT_KEY_RELEASE,
+};
+
+enum act_format {
+	ACT_FORMAT_PNG,
+	ACT_FORMAT_JPEG,
+};
+
+/* Bounds every caller shares. */
+#define ACT_COORD_MAX 65535
+#define ACT_SCROLL_MAX 100
+#define ACT_DELAY_MAX_MS 1000
+#define ACT_TEXT_MAX 65536 /* bytes of text one `type` takes */
+#define ACT_KEYS_MAX 64    /* combos one `key` takes */
+#define ACT_COMBO_MAX 128  /* bytes of one combo */
+#define ACT_WAIT_MAX_MS (600 * 1000)
+#define ACT_WAIT_DEFAULT_MS (10 * 1000)
+#define ACT_QUIET_DEFAULT_MS 300
+#define ACT_QUALITY_DEFAULT 85
+
+struct act_req {
+	enum act_cmd cmd;
+	bool json;
+	/* Pointer commands: coordinates as given, in the picture when from_w is set. */
+	unsigned x, y, x2, y2;
+	unsigned from_w, from_h;
+	unsigned button; /* 1 left, 2 middle, 3 right */
+	bool dbl;
+	enum act_scroll dir;
+	unsigned amount;
+	/* type: the text (not NUL-terminated), or a file to read, or standard input (neither). */
+	const char *text;
+	size_t text_len;
+	const char *file;
+	unsigned delay_ms;
+	/* key */
+	const char *keys[ACT_KEYS_MAX];
+	size_t n_keys;
+	enum act_key_mode key_mode;
+	/* screenshot */
+	unsigned max_w, max_h; /* 0: full size */
+	bool region;
+	unsigned rx, ry, rw, rh;
+	enum act_format format;
+	int quality;
+	const char *output; /* NULL: a data URL on stdout; "-": the bytes on stdout */
+	/* waits */
+	uint64_t timeout_ms, quiet_ms;
+};
+
+/* The command's name as typed, and back. */
+const char *act_cmd_name(enum act_cmd cmd);
+int act_cmd_from_name(const char *name, enum act_cmd *ret);
+const char *act_button_name(unsigned button);
+const char *act_scroll_name(enum act_scroll dir);
+
+/* Defaults for cmd. */
+void act_req_init(struct act_req *rq, enum act_cmd cmd);
+
+/* Parses argv (argv[0] is the command's name) into rq. -EINVAL with a message naming the
+ * argument for anything wrong: the caller's exit 2. argv is not reordered; pointers
+ * into it are kept. */
+int act_parse_argv(int argc, char **argv, struct act_req *rq, struct error *err);
+
+/* Text for `type`: valid UTF-8, no control characters but newline and tab. what names the
+ * source in the message ("TEXT", "--file x", "standard input"). */
+int act_check_text(const char *text, size_t len, const char *what, size_t *ret_chars,
+		   struct error *err);
+
+/* A picture coordinate to the screen's: the centre of the screen area the picture's pixel p was
+ * averaged from, as the thumbnail scaled it (pixel p of a picture `pic` wide covers screen
+ * [p * screen / pic, (p + 1) * screen / pic)). */
+unsigned act_from_picture(unsigned p, unsigned pic, unsigned screen);
+/* A screen coordinate to the picture pixel whose area holds it. */
+unsigned act_to_picture(unsigned s, unsigned screen, unsigned pic);
+
+/* The request's pointer coordinates on a sw x sh screen: scaled when they are in a picture,
+ * then checked. -EINVAL naming the argument when a point is off the screen. */
+int act_resolve_points(const struct act_req *rq, unsigned sw, unsigned sh, unsigned *x, unsigned *y,
+		       unsigned *x2, unsigned *y2, struct error *err);
+/* -EINVAL when the screenshot's region does not lie on a sw x sh screen. */
+int act_check_region(const struct act_req *rq, unsigned sw, unsigned sh, struct error *err);

@@ -1,0 +1,17 @@
+/* The runner's side of the agent's actions and of the MCP server: once main() has checked the
+ * arguments, that the desktop runs and that the agent holds it, hand over to the program that
+ * loads the X libraries (botdesk-act, botdesk-mcp) by exec: one short process per command. */
+#pragma once
+
+#include "desktop.h"
+#include "error.h"
+#include "profile.h"
+#include "settings.h"
+
+/* Execs s->act for the action in argv (argv[0] its name) on the probed desktop: the profile's
+ * directory goes along as an open descriptor. Returns only on failure. */
+int actions_exec(const struct settings *s, struct profile *p, const struct desktop_probe *probe,
+		 int argc, char **argv, struct error *err);
+
+/* Execs s->mcp for profile. Returns only on failure. */
+int actions_exec_mcp(const struct settings *s, const char *profile, struct error *err);

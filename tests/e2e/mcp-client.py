@@ -1,0 +1,226 @@
+#!/usr/bin/env python3
+"""A scripted MCP client for e2e-mcp: mcp-client.py BOTDESK RECORDER_FILE.
+Runs `BOTDESK mcp` and drives it as an agent framework would, checking every answer; the
+recorder's file shows what reached the desktop. Exits non-zero with the first failure."""
+import base64
+import json
+import struct
+import subprocess
+import sys
+import time
+
+botdesk, rec = sys.argv[1], sys.argv[2]
+srv = subprocess.Popen([botdesk, "mcp"], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+next_id = 0
+
+
+def fail(msg):
+    print("FAIL: " + msg, file=sys.stderr)
+    srv.kill()
+    sys.exit(1)
+
+
+def send(obj):
+    line = obj if isinstance(obj, bytes) else json.dumps(obj).encode()
+    srv.stdin.write(line + b"\n")
+    srv.stdin.flush()
+
+
+def recv():
+    line = srv.stdout.readline()
+    if not line:
+        fail("the server closed its output")
+    return json.loads(line)
+
+
+def call(method, params=None, expect_error=None):
+    global next_id
+    next_id += 1
+    msg = {"jsonrpc": "2.0", "id": next_id, "method": method}
+    if params is not None:
+        msg["params"] = params
+    send(msg)
+    r = recv()
+    if r.get("id") != next_id or r.get("jsonrpc") != "2.0":
+        fail(f"{method}: a response to another request: {r}")
+    if expect_error is not None:
+        if r.get("error", {}).get("code") != expect_error:
+            fail(f"{method} {params}: expected error {expect_error}, got {r}")
+        return r["error"]
+    if "error" in r:
+        fail(f"{method} {params}: {r['error']}")
+    return r["result"]
+
+
+def tool(name, args=None, is_error=False):
+    res = call("tools/call", {"name": name, "arguments": args or {}})
+    if bool(res.get("isError")) != is_error:
+        fail(f"{name} {args}: isError {res.get('isError')}: {res}")
+    return res["content"]
+
+
+def text(content):
+    return json.loads(content[0]["text"])
+
+
+def rec_lines():
+    with open(rec, encoding="utf-8") as f:
+        return f.read().splitlines()
+
+
+def rec_wait(line, start):
+    """Waits (bounded, woken by the file changing) for line after the first start lines."""
+    deadline = time.monotonic() + 15
+    while line not in rec_lines()[start:]:
+        if time.monotonic() > deadline:
+            fail(f"the recorder never got {line!r}: {rec_lines()[start:][-20:]}")
+        subprocess.run(["inotifywait", "-qq", "-t", "1", "-e", "modify", rec], check=False)
+
+
+def png_size(data):
+    if data[:8] != b"\x89PNG\r\n\x1a\n":
+        fail("not a PNG")
+    return struct.unpack(">II", data[16:24])
+
+
+# -- the handshake
+init = call("initialize", {"protocolVersion": "2025-06-18", "capabilities": {},
+                           "clientInfo": {"name": "e2e", "version": "1"}})
+if init["protocolVersion"] != "2025-06-18" or "tools" not in init["capabilities"]:
+    fail(f"initialize: {init}")
+if init["serverInfo"]["name"] != "botdesk":
+    fail(f"serverInfo: {init}")
+if call("initialize", {"protocolVersion": "1999-01-01"})["protocolVersion"] != "2025-06-18":
+    fail("an unknown protocol version is not answered with ours")
+send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+if call("ping") != {}:
+    fail("ping")
+
+tools = {t["name"]: t for t in call("tools/list")["tools"]}
+want = {"screenshot", "click", "move", "drag", "scroll", "type", "key", "cursor", "wait",
+        "status", "start", "lease"}
+if set(tools) != want:
+    fail(f"tools/list: {sorted(tools)}")
+for t in tools.values():
+    if t["inputSchema"].get("type") != "object" or not t.get("description"):
+        fail(f"tool without a schema or description: {t}")
+
+# -- status, start, lease
+if not text(tool("status"))["running"]:
+    fail("status: not running")
+if not text(tool("start", {"wait": 30}))["running"]:
+    fail("start")
+if text(tool("lease"))["holder"] != "agent":
+    fail("lease")
+
+# -- the eyes
+shot = tool("screenshot")
+if shot[0]["type"] != "image" or shot[0]["mimeType"] != "image/png":
+    fail(f"screenshot content: {shot[0].keys()}")
+if png_size(base64.b64decode(shot[0]["data"])) != (1440, 900):
+    fail("screenshot is not 1440x900")
+small = tool("screenshot", {"max": "960x600"})
+if png_size(base64.b64decode(small[0]["data"])) != (960, 600) or text(small[1:])["from"] != "960x600":
+    fail(f"screenshot max 960x600: {small[1]}")
+jpeg = tool("screenshot", {"format": "jpeg", "region": [0, 0, 100, 50]})
+if jpeg[0]["mimeType"] != "image/jpeg" or base64.b64decode(jpeg[0]["data"])[:2] != b"\xff\xd8":
+    fail("jpeg screenshot")
+
+# -- the hands
+n = len(rec_lines())
+if text(tool("click", {"x": 480, "y": 300, "from": "960x600"})) != {"x": 720, "y": 450, "screen": "1440x900"}:
+    fail("click from 960x600")
+rec_wait("release 1 720 450", n)
+# The recorder draws a square on the press: the change happened after the last action began.
+if not text(tool("wait", {"for": "change", "timeout": 10}))["changed"]:
+    fail("wait for change")
+if not text(tool("wait", {"for": "idle", "quiet": 0.2}))["idle"]:
+    fail("wait for idle")
+n = len(rec_lines())
+tool("click", {"x": 100, "y": 120, "button": "right", "double": True})
+rec_wait("release 3 100 120", n)
+if [l for l in rec_lines()[n:] if l == "press 3 100 120"] != ["press 3 100 120"] * 2:
+    fail("double right click")
+tool("move", {"x": 33, "y": 44})
+if text(tool("cursor")) != {"x": 33, "y": 44, "screen": "1440x900"}:
+    fail("cursor")
+n = len(rec_lines())
+tool("drag", {"x1": 10, "y1": 10, "x2": 200, "y2": 100})
+rec_wait("release 1 200 100", n)
+n = len(rec_lines())
+tool("scroll", {"x": 300, "y": 300, "direction": "up", "amount": 2})
+tool("click", {"x": 1, "y": 1})
+rec_wait("release 1 1 1", n)
+if rec_lines()[n:].count("press 4 300 300") != 2:
+    fail("scroll up 2")
+n = len(rec_lines())
+typed = "Grüße, €5 — 中文 😀!"
+out = text(tool("type", {"text": typed}))
+if out["characters"] != len(typed):
+    fail(f"type: {out}")
+rec_wait("char U+0021", n)
+got = [l[5:] for l in rec_lines()[n:] if l.startswith("char ")]
+if got != ["U+%04X" % ord(c) for c in typed]:
+    fail(f"type: {got}")
+n = len(rec_lines())
+tool("key", {"keys": ["ctrl+l", "Return"]})
+rec_wait("key 0xff0d 0", n)
+if "key 0x6c 0x4" not in rec_lines()[n:]:
+    fail("key ctrl+l")
+
+# -- errors: the protocol's, and the tools'
+send(b"{not json")
+r = recv()
+if r["id"] is not None or r["error"]["code"] != -32700:
+    fail(f"malformed JSON: {r}")
+send(b'{"id": 99, "method": "ping"}')
+r = recv()
+if r["id"] != 99 or r["error"]["code"] != -32600:
+    fail(f"no jsonrpc member: {r}")
+send(b"[1, 2]")
+if recv()["error"]["code"] != -32600:
+    fail("a batch")
+call("no/such/method", expect_error=-32601)
+call("tools/call", {"name": "teleport"}, expect_error=-32602)
+call("tools/call", {"name": "click", "arguments": {"x": 1}}, expect_error=-32602)
+call("tools/call", {"name": "click", "arguments": {"x": "1", "y": 2}}, expect_error=-32602)
+call("tools/call", {"name": "click", "arguments": {"x": 1, "y": 2, "z": 3}}, expect_error=-32602)
+call("tools/call", {"name": "wait", "arguments": {"for": "godot"}}, expect_error=-32602)
+err = tool("click", {"x": 1440, "y": 0}, is_error=True)[0]["text"]
+if "off the 1440x900 screen" not in err:
+    fail(f"off screen: {err}")
+if "unknown key name" not in tool("key", {"keys": ["ctrl+nosuchkey"]}, is_error=True)[0]["text"]:
+    fail("unknown key")
+if "control character" not in tool("type", {"text": "a\u0007"}, is_error=True)[0]["text"]:
+    fail("control character")
+if "reaches outside" not in tool("screenshot", {"region": [1400, 0, 100, 10]}, is_error=True)[0]["text"]:
+    fail("region outside")
+# An oversize request is refused and skipped; the server goes on.
+send(b'{"jsonrpc":"2.0","id":100,"method":"ping","params":{"pad":"' + b"x" * (2 << 20) + b'"}}')
+r = recv()
+if r["id"] is not None or r["error"]["code"] != -32600 or "longer than" not in r["error"]["message"]:
+    fail(f"oversize: {r}")
+if call("ping") != {}:
+    fail("ping after an oversize request")
+
+# -- a human takes the desktop: every action is a tool error, nothing arrives
+subprocess.run([botdesk, "take", "--reason", "2FA"], check=True, stdout=subprocess.DEVNULL)
+n = len(rec_lines())
+for name, args in [("click", {"x": 5, "y": 5}), ("type", {"text": "secret"}),
+                   ("key", {"keys": ["Return"]}), ("screenshot", {}), ("move", {"x": 9, "y": 9}),
+                   ("wait", {"for": "idle"})]:
+    msg = tool(name, args, is_error=True)[0]["text"]
+    if "a human holds the desktop" not in msg or "(2FA)" not in msg:
+        fail(f"{name} under a human's lease: {msg}")
+if text(tool("lease"))["holder"] != "human":
+    fail("lease while a human holds it")
+subprocess.run([botdesk, "release"], check=True, stdout=subprocess.DEVNULL)
+tool("click", {"x": 2, "y": 2})
+rec_wait("release 1 2 2", n)
+if len(rec_lines()[n:]) > 3:
+    fail(f"events reached the desktop under a human's lease: {rec_lines()[n:]}")
+
+srv.stdin.close()
+if srv.wait(timeout=10) != 0:
+    fail("the server did not end cleanly at the end of its input")
+print("ok: mcp client")

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# botdesk mcp driven by a scripted client (mcp-client.py) on a real desktop, as a real non-root
+# user: initialize, tools/list, tools/call of every tool (what reaches the desktop is checked
+# through the recording window), malformed JSON, invalid requests and params, an oversize
+# request, and every action refused as a tool error while a human holds the lease.
+source "$BD_SRCDIR/tests/e2e/e2e-lib.sh"
+e2e_init
+e2e_user "$BD_USER_A"
+U=$E2E_U
+ST=$E2E_ST
+OUTD=$E2E_SCRATCH/out-$U
+REC=$OUTD/events
+
+e2e_bd "$U" "$ST" start
+e2e_expect_rc 0 "start"
+: >"$REC"
+bd_is_root && chown "$U:" "$REC"
+BOTDESK_STATE_DIR=$ST bd_as "$U" "$BOTDESK_BIN" exec -- "$BD_BUILDDIR/tests/e2e/xrecorder" >>"$REC" 2>"$OUTD/rec.err" &
+RECPID=$!
+trap 'kill $RECPID 2>/dev/null || true; e2e_cleanup' EXIT
+deadline=$((SECONDS + 15))
+until grep -q '^ready$' "$REC"; do
+    ((SECONDS < deadline)) || bd_fail "the recorder never became ready: $(cat "$OUTD/rec.err")"
+    inotifywait -qq -t 1 -e modify "$REC" 2>/dev/null || true
+done
+
+BOTDESK_STATE_DIR=$ST bd_as "$U" "$E2E_PY" "$BD_SRCDIR/tests/e2e/mcp-client.py" "$BOTDESK_BIN" "$REC" ||
+    bd_fail "the MCP client"
+grep -q '"source":"mcp","command":"click"' "$ST/default/actions.jsonl" || bd_fail "no MCP action in the log"
+! grep -q 'secret\|Grüße' "$ST/default/actions.jsonl" || bd_fail "typed text in the action log"
+e2e_bd "$U" "$ST" stop
+echo "ok: mcp"

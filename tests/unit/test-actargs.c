@@ -1,0 +1,240 @@
+/* The actions' one argument parser (runner/actargs.c), the picture-to-screen scaling against the
+ * thumbnail's own scaler, strict UTF-8, and the action log's lines and rotation. */
+#include "unit.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "actargs.h"
+#include "actlog.h"
+#include "thumbscale.h"
+#include "utf8.h"
+
+static int parse(struct act_req *rq, struct error *err, const char *first, ...)
+{
+	char *argv[32];
+	int argc = 0;
+	va_list ap;
+	va_start(ap, first);
+	for (const char *a = first; a; a = va_arg(ap, const char *)) {
+		argv[argc++] = strdup(a);
+	}
+	va_end(ap);
+	argv[argc] = NULL;
+	*err = (struct error){{0}};
+	return act_parse_argv(argc, argv, rq, err);
+}
+
+static void test_pointer(void **state)
+{
+	struct act_req rq;
+	struct error err;
+	assert_int_equal(parse(&rq, &err, "click", "10", "20", "--double", "--button", "right",
+			       "--from", "960x600", "--json", NULL),
+			 0);
+	assert_int_equal(rq.cmd, ACT_CLICK);
+	assert_int_equal(rq.x, 10);
+	assert_int_equal(rq.y, 20);
+	assert_true(rq.dbl);
+	assert_int_equal(rq.button, 3);
+	assert_int_equal(rq.from_w, 960);
+	assert_true(rq.json);
+	assert_int_equal(parse(&rq, &err, "scroll", "--up", "1", "2", "7", NULL), 0);
+	assert_int_equal(rq.dir, ACT_SCROLL_UP);
+	assert_int_equal(rq.amount, 7);
+	assert_int_equal(parse(&rq, &err, "drag", "1", "2", "3", "4", NULL), 0);
+	assert_int_equal(rq.x2, 3);
+	assert_int_equal(rq.y2, 4);
+	/* Every bad argument is named. */
+	assert_int_equal(parse(&rq, &err, "click", "10", NULL), -EINVAL);
+	assert_non_null(strstr(err.msg, "click takes X Y"));
+	assert_int_equal(parse(&rq, &err, "click", "-5", "3", NULL), -EINVAL);
+	assert_non_null(strstr(err.msg, "'-5' is off the screen"));
+	assert_int_equal(parse(&rq, &err, "click", "1x", "3", NULL), -EINVAL);
+	assert_non_null(strstr(err.msg, "X must be a pixel coordinate"));
+	assert_int_equal(parse(&rq, &err, "move", "1", "99999999", NULL), -EINVAL);
+	assert_non_null(strstr(err.msg, "Y must be"));
+	assert_int_equal(parse(&rq, &err, "scroll", "1", "2", NULL), -EINVAL);
+	assert_non_null(strstr(err.msg, "direction"));
+	assert_int_equal(parse(&rq, &err, "scroll", "1", "2", "--up", "--down", NULL), -EINVAL);
+	assert_int_equal(parse(&rq, &err, "scroll", "1", "2", "--up", "101", NULL), -EINVAL);
+	assert_int_equal(parse(&rq, &err, "move", "1", "2", "--double", NULL), -EINVAL);
+	assert_non_null(strstr(err.msg, "move takes no option '--double'"));
+	assert_int_equal(parse(&rq, &err, "click", "1", "2", "--from", "0x600", NULL), -EINVAL);
+	assert_int_equal(parse(&rq, &err, "click", "1", "2", "--button", "up", NULL), -EINVAL);
+	assert_int_equal(parse(&rq, &err, "teleport", NULL), -EINVAL);
+}
+
+static void test_keyboard_and_screen(void **state)
+{
+	struct act_req rq;
+	struct error err;
+	assert_int_equal(parse(&rq, &err, "type", "--delay", "5", "--", "-héllo", NULL), 0);
+	assert_string_equal(rq.text, "-héllo");
+	assert_int_equal(rq.delay_ms, 5);
+	assert_int_equal(parse(&rq, &err, "type", "--file", "/x", NULL), 0);
+	assert_string_equal(rq.file, "/x");
+	assert_int_equal(parse(&rq, &err, "type", "--file", "/x", "text", NULL), -EINVAL);
+	assert_int_equal(parse(&rq, &err, "type", "--delay", "1001", "x", NULL), -EINVAL);
+	assert_int_equal(parse(&rq, &err, "type", "caf\xe9", NULL), -EINVAL);
+	assert_non_null(strstr(err.msg, "not UTF-8 (a bad byte at offset 3)"));
+	assert_int_equal(parse(&rq, &err, "key", "ctrl+l", "Return", "--press", NULL), 0);
+	assert_int_equal(rq.n_keys, 2);
+	assert_int_equal(rq.key_mode, ACT_KEY_PRESS);
+	assert_int_equal(parse(&rq, &err, "key", "--press", "--release", "a", NULL), -EINVAL);
+	assert_int_equal(parse(&rq, &err, "key", NULL), -EINVAL);
+	assert_int_equal(parse(&rq, &err, "screenshot", "--max", "960x600", "--region", "1,2,3,4",
+			       "--format", "jpeg", "--quality", "50", "--output", "-", NULL),
+			 0);
+	assert_true(rq.region);
+	assert_int_equal(rq.rw, 3);
+	assert_int_equal(rq.rh, 4);
+	assert_int_equal(rq.format, ACT_FORMAT_JPEG);
+	assert_int_equal(rq.quality, 50);
+	assert_int_equal(parse(&rq, &err, "screenshot", "--region", "1,2,0,4", NULL), -EINVAL);
+	assert_int_equal(parse(&rq, &err, "screenshot", "--region", "1,2,3,4,5", NULL), -EINVAL);
+	assert_int_equal(parse(&rq, &err, "screenshot", "--quality", "50", NULL), -EINVAL);
+	assert_int_equal(parse(&rq, &err, "wait-idle", "--timeout", "2.5", "--quiet", "0.1", NULL),
+			 0);
+	assert_int_equal(rq.timeout_ms, 2500);
+	assert_int_equal(rq.quiet_ms, 100);
+	assert_int_equal(parse(&rq, &err, "wait-change", "--quiet", "1", NULL), -EINVAL);
+	assert_int_equal(parse(&rq, &err, "wait-change", "--timeout", "601", NULL), -EINVAL);
+
+	rq.region = true;
+	rq.rx = 1000;
+	rq.ry = 800;
+	rq.rw = 440;
+	rq.rh = 100;
+	assert_int_equal(act_check_region(&rq, 1440, 900, &err), 0);
+	rq.rw = 441;
+	err = (struct error){{0}};
+	assert_int_equal(act_check_region(&rq, 1440, 900, &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "--region 1000,800,441,100 reaches outside"));
+}
+
+/* A picture pixel maps to the middle of the screen area the thumbnail's scaler averaged it
+ * from, and the screen point maps back to that pixel. */
+static void test_scaling(void **state)
+{
+	static const unsigned sizes[][4] = {
+		{1440, 900, 960, 600},  {1920, 1080, 960, 540}, {1000, 3000, 200, 600},
+		{1440, 900, 1440, 900}, {8192, 64, 16, 1},      {1366, 768, 960, 540},
+	};
+	for (size_t s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
+		unsigned sw = sizes[s][0], pw = sizes[s][2];
+		struct thumbscale_axis ax;
+		assert_int_equal(thumbscale_axis_make(sw, pw, &ax), 0);
+		for (unsigned p = 0; p < pw; p++) {
+			unsigned x = act_from_picture(p, pw, sw);
+			/* Inside the source pixels the scaler used for p, weighted more than
+			 * nothing. */
+			assert_true(x >= ax.first[p] && x < ax.first[p] + ax.n[p]);
+			assert_true(x < sw);
+			assert_int_equal(act_to_picture(x, sw, pw), p);
+		}
+		thumbscale_axis_free(&ax);
+	}
+	struct act_req rq;
+	struct error err = {{0}};
+	act_req_init(&rq, ACT_CLICK);
+	rq.from_w = 960;
+	rq.from_h = 600;
+	rq.x = 480;
+	rq.y = 300;
+	unsigned x, y, x2, y2;
+	assert_int_equal(act_resolve_points(&rq, 1440, 900, &x, &y, &x2, &y2, &err), 0);
+	assert_int_equal(x, 720);
+	assert_int_equal(y, 450);
+	rq.x = 960;
+	assert_int_equal(act_resolve_points(&rq, 1440, 900, &x, &y, &x2, &y2, &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "off the 960x600 picture"));
+	rq.from_w = 0;
+	rq.x = 1439;
+	rq.y = 900;
+	err = (struct error){{0}};
+	assert_int_equal(act_resolve_points(&rq, 1440, 900, &x, &y, &x2, &y2, &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "X,Y = 1439,900 is off the 1440x900 screen"));
+}
+
+static void test_utf8(void **state)
+{
+	size_t n, bad;
+	assert_int_equal(utf8_validate("a\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80", 10, &n, &bad), 0);
+	assert_int_equal(n, 4);
+	/* Overlong, surrogate, above U+10FFFF, truncated, a lone continuation byte. */
+	static const char *const bad_ones[] = {"\xc0\xaf", "\xed\xa0\x80", "\xf4\x90\x80\x80",
+					       "\xe2\x82", "\x80"};
+	for (size_t i = 0; i < 5; i++) {
+		assert_int_equal(utf8_validate(bad_ones[i], strlen(bad_ones[i]), &n, &bad),
+				 -EILSEQ);
+		assert_int_equal(bad, 0);
+	}
+	struct error err = {{0}};
+	assert_int_equal(act_check_text("a\tb\nc", 5, "TEXT", &n, &err), 0);
+	assert_int_equal(n, 5);
+	assert_int_equal(act_check_text("a\rb", 3, "TEXT", &n, &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "control character U+000D at offset 1"));
+}
+
+static void test_actlog(void **state)
+{
+	char *dir = unit_mkdtemp();
+	int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	assert_true(dfd >= 0);
+	struct act_req rq;
+	act_req_init(&rq, ACT_TYPE);
+	rq.text = "hunter2 \"quoted\"";
+	rq.text_len = strlen(rq.text);
+	struct act_out out = {.chars = 16};
+	time_t before = time(NULL);
+	char *line = actlog_line("cli", &rq, &out, 0, false);
+	time_t after = time(NULL);
+	assert_non_null(strstr(line, "\"command\":\"type\",\"text_length\":16"));
+	/* The UTC time, computed without the time zone file. */
+	char want[2][32];
+	struct tm tm;
+	strftime(want[0], sizeof(want[0]), "{\"time\":\"%Y-%m-%dT%H:%M:%S.",
+		 gmtime_r(&before, &tm));
+	strftime(want[1], sizeof(want[1]), "{\"time\":\"%Y-%m-%dT%H:%M:%S.", gmtime_r(&after, &tm));
+	assert_true(strncmp(line, want[0], strlen(want[0])) == 0 ||
+		    strncmp(line, want[1], strlen(want[1])) == 0);
+	assert_memory_equal(line + strlen(want[0]) + 3, "Z\"", 2);
+	assert_null(strstr(line, "hunter2"));
+	free(line);
+	line = actlog_line("mcp", &rq, &out, 0, true);
+	assert_non_null(strstr(line, "\"text\":\"hunter2 \\\"quoted\\\"\""));
+	free(line);
+	/* Bounded: past the limit the log becomes actions.jsonl.1 and starts again. */
+	act_req_init(&rq, ACT_CLICK);
+	out = (struct act_out){.x = 1, .y = 2};
+	line = actlog_line("cli", &rq, &out, 0, false);
+	size_t len = strlen(line), lines = ACTLOG_MAX / len + 10;
+	for (size_t i = 0; i < lines; i++) {
+		assert_int_equal(actlog_append(dfd, line), 0);
+	}
+	struct stat cur, old;
+	assert_int_equal(fstatat(dfd, ACTLOG_FILE, &cur, 0), 0);
+	assert_int_equal(fstatat(dfd, ACTLOG_OLD, &old, 0), 0);
+	assert_true(old.st_size <= ACTLOG_MAX && old.st_size > ACTLOG_MAX - (off_t)len);
+	assert_int_equal((size_t)(cur.st_size + old.st_size), lines * len);
+	assert_int_equal(cur.st_mode & 0777, 0600);
+	/* Never through a symbolic link. */
+	assert_int_equal(unlinkat(dfd, ACTLOG_FILE, 0), 0);
+	assert_int_equal(symlinkat("/etc/passwd", dfd, ACTLOG_FILE), 0);
+	assert_int_equal(actlog_append(dfd, line), -ELOOP);
+	free(line);
+	close(dfd);
+	unit_rm_rf(dir);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_pointer), cmocka_unit_test(test_keyboard_and_screen),
+		cmocka_unit_test(test_scaling), cmocka_unit_test(test_utf8),
+		cmocka_unit_test(test_actlog),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
