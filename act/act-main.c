@@ -95,25 +95,12 @@ static int write_output(const char *path, const struct grab_result *pic, struct 
 		int r = write_all(1, pic->data, pic->len);
 		return r < 0 ? error_set(err, r, "cannot write the picture: %s", strerror(-r)) : 0;
 	}
-	_cleanup_free_ char *copy = strdup(path);
-	if (!copy) {
-		return -ENOMEM;
+	/* A screenshot can show anything on the desktop: its mode follows the user's umask, as
+	 * any file the user creates does. */
+	int r = write_user_file(path, pic->data, pic->len);
+	if (r == -EISDIR) {
+		return error_set(err, r, "--output '%s' names a directory, not a file", path);
 	}
-	char *slash = strrchr(copy, '/');
-	const char *dir = slash ? (slash == copy ? "/" : copy) : ".";
-	const char *base = slash ? slash + 1 : copy;
-	if (slash) {
-		*slash = '\0';
-	}
-	if (!*base) {
-		return error_set(err, -EINVAL, "--output '%s' names a directory, not a file", path);
-	}
-	/* A screenshot can show anything on the desktop: its mode follows the user's umask. */
-	mode_t mask = umask(0);
-	umask(mask);
-	_cleanup_close_ int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	int r = dfd < 0 ? negative_errno()
-			: write_file_atomic_at(dfd, base, pic->data, pic->len, 0666 & ~mask);
 	if (r < 0) {
 		return error_set(err, r, "cannot write %s: %s", path, strerror(-r));
 	}

@@ -154,3 +154,27 @@ int mkdir_p(const char *path, mode_t mode)
 	}
 	return mkdir_one(p, mode);
 }
+
+int write_user_file(const char *path, const void *data, size_t len)
+{
+	_cleanup_free_ char *copy = strdup(path);
+	if (!copy) {
+		return -ENOMEM;
+	}
+	char *slash = strrchr(copy, '/');
+	const char *dir = slash ? (slash == copy ? "/" : copy) : ".";
+	const char *base = slash ? slash + 1 : copy;
+	if (slash) {
+		*slash = '\0';
+	}
+	if (!*base) {
+		return -EISDIR;
+	}
+	mode_t mask = umask(0);
+	umask(mask);
+	_cleanup_close_ int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0) {
+		return negative_errno();
+	}
+	return write_file_atomic_at(dfd, base, data, len, 0666 & ~mask);
+}

@@ -499,26 +499,12 @@ static void print_data_url(const unsigned char *data, size_t len)
 /* Writes the PNG to path by a temporary beside it and a rename, so a reader never sees half. */
 static int write_output(const char *path, const unsigned char *png, size_t len, struct error *err)
 {
-	_cleanup_free_ char *copy = strdup(path);
-	if (!copy) {
-		return -ENOMEM;
-	}
-	char *slash = strrchr(copy, '/');
-	const char *dir = slash ? (slash == copy ? "/" : copy) : ".";
-	const char *base = slash ? slash + 1 : copy;
-	if (slash) {
-		*slash = '\0';
-	}
-	if (!*base) {
-		return error_set(err, -EINVAL, "--output '%s' names a directory, not a file", path);
-	}
 	/* A screenshot can show anything on the desktop: its mode follows the user's umask, as
 	 * any file the user creates does. */
-	mode_t mask = umask(0);
-	umask(mask);
-	_cleanup_close_ int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	int r = dfd < 0 ? negative_errno()
-			: write_file_atomic_at(dfd, base, png, len, 0666 & ~mask);
+	int r = write_user_file(path, png, len);
+	if (r == -EISDIR) {
+		return error_set(err, r, "--output '%s' names a directory, not a file", path);
+	}
 	if (r < 0) {
 		return error_set(err, r, "cannot write %s: %s", path, strerror(-r));
 	}
