@@ -39,6 +39,7 @@ static int dump_keymap(Display *dpy)
 	XkbStateRec st;
 	XkbGetState(dpy, XkbUseCoreKbd, &st);
 	printf("group=%d locked=%#x\n", st.group, st.locked_mods);
+	XkbFreeKeyboard(x, 0, True);
 	return 0;
 }
 
@@ -51,7 +52,9 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	if (argc > 1 && strcmp(argv[1], "--keymap") == 0) {
-		return dump_keymap(dpy);
+		int r = dump_keymap(dpy);
+		XCloseDisplay(dpy);
+		return r;
 	}
 	int screen = DefaultScreen(dpy);
 	XSetWindowAttributes wa = {
