@@ -1,31 +1,9 @@
-/* The helper's compiled-in settings. The installed helper reads nothing from outside: every path
- * and bound is a constant here. The test build (HELPER_TEST_BUILD) points the package manager at
- * a stub and takes a few knobs from the environment, which is why it refuses to run setuid, like
- * dbus's ACTIVATION_LAUNCHER_TEST build. */
+/* The installed helper's settings. It reads nothing from outside: every path and bound is a
+ * constant here. The test build (tests/helper/settings-test.c) replaces this file, so the files an
+ * administrator audits are exactly those the setuid binary compiles (helper/meson.build). */
 #include "helper.h"
+#include "settings-const.h"
 #include "util.h"
-
-#ifdef HELPER_TEST_BUILD
-#include <stdio.h>
-#include <stdlib.h>
-#include <sys/auxv.h>
-#include <sys/syscall.h>
-
-#include "parse.h"
-#endif
-
-/* The whole install, lists refresh included. */
-#define INSTALL_TIMEOUT_MS (15 * 60 * 1000)
-/* How long the runner may take to send its one request, and to take the final result. */
-#define REQUEST_TIMEOUT_MS (10 * 1000)
-#define REPLY_TIMEOUT_MS (10 * 1000)
-#define GRACE_MS (5 * 1000)
-/* apt retries the dpkg lock once a second for this long instead of failing at once. */
-#define DPKG_LOCK_TIMEOUT_S 120
-/* Each query of "is there anything to do". */
-#define QUERY_TIMEOUT_MS (60 * 1000)
-
-#ifndef HELPER_TEST_BUILD
 
 int helper_settings_init(struct helper_settings *ret)
 {
@@ -49,100 +27,3 @@ int helper_settings_init(struct helper_settings *ret)
 	};
 	return 0;
 }
-
-#else
-
-static char lock_path[4096], pace_dir[4096], log_path[4096], lists_dir[4096], extra_env[4200];
-
-/* Probes prove the parser child's confinement from inside: each ends the child with a status
- * the test asserts. */
-static void probe_setuid(void)
-{
-	_exit(setuid(0) < 0 && errno == EPERM ? 42 : 43);
-}
-
-static void probe_sigsys(void)
-{
-	/* Not on the allowlist: the filter must kill the child with SIGSYS here. */
-	syscall(SYS_getppid);
-	_exit(44);
-}
-
-static int knob_ms(const char *name, uint64_t *ms)
-{
-	const char *v = getenv(name);
-	if (v && parse_seconds_ms(v, 24 * 3600 * 1000, ms) < 0) {
-		return -EINVAL;
-	}
-	return 0;
-}
-
-int helper_settings_init(struct helper_settings *ret)
-{
-	if (getauxval(AT_SECURE) || geteuid() != getuid() || getegid() != getgid()) {
-		return -EPERM;
-	}
-	struct helper_settings s = {
-		.apt_path = HELPER_STUB_PATH,
-		.dnf_path = HELPER_STUB_PATH,
-		.dpkg_query_path = HELPER_STUB_PATH,
-		.apt_cache_path = HELPER_STUB_PATH,
-		.lock_path = "/nonexistent/botdesk-helper-test.lock",
-		.pace_dir = "/nonexistent/botdesk-helper-test",
-		.log_path = "/nonexistent/botdesk-helper-test.log",
-		.apt_lists_dir = "/nonexistent",
-		.forced_manager = -1,
-		.request_timeout_ms = REQUEST_TIMEOUT_MS,
-		.reply_timeout_ms = REPLY_TIMEOUT_MS,
-		.install_timeout_ms = INSTALL_TIMEOUT_MS,
-		.query_timeout_ms = QUERY_TIMEOUT_MS,
-		.install_interval_ms = PROTO_INSTALL_INTERVAL_S * 1000,
-		.grace_ms = GRACE_MS,
-		.dpkg_lock_timeout_s = DPKG_LOCK_TIMEOUT_S,
-	};
-	const char *dir = getenv("BOTDESK_HELPER_TEST_DIR");
-	if (dir) {
-		if (dir[0] != '/' || strlen(dir) > 4000) {
-			return -EINVAL;
-		}
-		snprintf(lock_path, sizeof(lock_path), "%s/helper.lock", dir);
-		snprintf(pace_dir, sizeof(pace_dir), "%s/pace", dir);
-		snprintf(log_path, sizeof(log_path), "%s/helper.log", dir);
-		snprintf(lists_dir, sizeof(lists_dir), "%s/lists", dir);
-		snprintf(extra_env, sizeof(extra_env), "BOTDESK_STUB_DIR=%s", dir);
-		s.lock_path = lock_path;
-		s.pace_dir = pace_dir;
-		s.log_path = log_path;
-		s.apt_lists_dir = lists_dir;
-		s.extra_env = extra_env;
-	}
-	const char *m = getenv("BOTDESK_HELPER_TEST_MANAGER");
-	if (m) {
-		s.forced_manager = streq(m, "apt")    ? PROTO_MANAGER_APT
-				   : streq(m, "dnf")  ? PROTO_MANAGER_DNF
-				   : streq(m, "none") ? PROTO_MANAGER_NONE
-						      : -2;
-		if (s.forced_manager == -2) {
-			return -EINVAL;
-		}
-	}
-	const char *probe = getenv("BOTDESK_HELPER_TEST_PROBE");
-	if (probe && streq(probe, "setuid")) {
-		s.probe_dropped = probe_setuid;
-	} else if (probe && streq(probe, "sigsys")) {
-		s.probe_filtered = probe_sigsys;
-	} else if (probe) {
-		return -EINVAL;
-	}
-	if (knob_ms("BOTDESK_HELPER_TEST_TIMEOUT", &s.install_timeout_ms) < 0 ||
-	    knob_ms("BOTDESK_HELPER_TEST_REQUEST_TIMEOUT", &s.request_timeout_ms) < 0 ||
-	    knob_ms("BOTDESK_HELPER_TEST_REPLY_TIMEOUT", &s.reply_timeout_ms) < 0 ||
-	    knob_ms("BOTDESK_HELPER_TEST_GRACE", &s.grace_ms) < 0 ||
-	    knob_ms("BOTDESK_HELPER_TEST_INTERVAL", &s.install_interval_ms) < 0) {
-		return -EINVAL;
-	}
-	*ret = s;
-	return 0;
-}
-
-#endif
