@@ -105,7 +105,10 @@ fail:
 
 void profile_close(struct profile *p)
 {
-	safe_close(p->dirfd);
+	/* Safe on a zeroed struct (never opened: no dir), whose dirfd 0 is somebody's stdin. */
+	if (p->dir) {
+		safe_close(p->dirfd);
+	}
 	p->dirfd = -1;
 	free(p->dir);
 	p->dir = NULL;

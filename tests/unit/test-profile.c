@@ -1,6 +1,7 @@
 #include "unit.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 
 #include "profile.h"
@@ -22,6 +23,18 @@ static void names(void **state)
 	assert_false(profile_name_valid(longname));
 	longname[64] = '\0';
 	assert_true(profile_name_valid(longname));
+}
+
+/* A profile that was never opened (zeroed) closes nothing: its dirfd 0 is stdin. */
+static void close_zeroed(void **state)
+{
+	if (fcntl(0, F_GETFD) < 0) {
+		assert_int_equal(open("/dev/null", O_RDONLY), 0);
+	}
+	struct profile p = {0};
+	profile_close(&p);
+	assert_true(fcntl(0, F_GETFD) >= 0);
+	assert_int_equal(p.dirfd, -1);
 }
 
 static void directories_are_private(void **state)
@@ -60,6 +73,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(names),
+		cmocka_unit_test(close_zeroed),
 		cmocka_unit_test(directories_are_private),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
