@@ -29,6 +29,7 @@
 #include "settings.h"
 #include "status.h"
 #include "thumbnailer.h"
+#include "webexec.h"
 
 #define EXIT_USAGE 2
 #define EXIT_NOT_RUNNING 3
@@ -68,6 +69,7 @@ static const char usage_text[] =
 	"  take [--reason TEXT] [--json]     a human takes control of the desktop\n"
 	"  release [--json]                  hand control back to the agent\n"
 	"  lease [--json]                    who controls the desktop\n"
+	"  web [--listen ADDR:PORT] [--open] [--ticket]  the desktop in a browser (docs/web.md)\n"
 	"\n"
 	"The agent's hands and eyes (X Y in screen pixels, or in a WxH picture with --from WxH):\n"
 	"  click X Y [--button left|middle|right] [--double]   move X Y   cursor\n"
@@ -685,6 +687,22 @@ static int cmd_mcp(struct cli *c, int argc, char **argv)
 	return fail(c, actions_exec_mcp(&c->settings, c->profile, &c->err));
 }
 
+static int cmd_web(struct cli *c, int argc, char **argv)
+{
+	bool ticket = false;
+	for (int i = 1; i < argc; i++) {
+		ticket |= streq(argv[i], "--ticket");
+	}
+	int r = setup(c, false);
+	struct desktop_probe probe;
+	/* A fresh ticket needs only the server; serving needs the desktop. */
+	if (r || (!ticket && (r = need_running(c, &probe)))) {
+		return r;
+	}
+	fflush(stdout);
+	return fail(c, webexec_run(&c->settings, &c->p, argc, argv, &c->err));
+}
+
 static int cmd_run(struct cli *c, int argc, char **argv)
 {
 	struct opts o;
@@ -837,7 +855,7 @@ static const struct command commands[] = {
 	{"env", cmd_env},     {"exec", cmd_exec},       {"install", cmd_install},
 	{"run", cmd_run},     {"doctor", cmd_doctor},   {"thumbnail", cmd_thumbnail},
 	{"take", cmd_take},   {"release", cmd_release}, {"lease", cmd_lease},
-	{"list", cmd_list},
+	{"list", cmd_list},   {"web", cmd_web},
 };
 
 /* The agent's hands and eyes: every action goes the same way (runner/actargs.h). */
