@@ -58,6 +58,7 @@ static struct {
 	bool human; /* the lease's holder as last seen */
 	struct conn watch, ctl;
 	bool tls;
+	bool destroying; /* lws_context_destroy() closes everything: no cross-calls */
 } S;
 
 static uint64_t now_ms(void)
@@ -361,7 +362,7 @@ static void ws_closed(struct conn *c)
 			break;
 		}
 	}
-	if (c->peer) {
+	if (c->peer && !S.destroying) {
 		lws_set_opaque_user_data(c->peer, NULL);
 		lws_set_timeout(c->peer, PENDING_TIMEOUT_CLOSE_SEND, LWS_TO_KILL_ASYNC);
 		c->peer = NULL;
@@ -543,7 +544,7 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
 	case LWS_CALLBACK_RAW_WRITEABLE_FILE:
 		return o == &S.watch || o == &S.ctl ? 0 : up_writeable(wsi, o);
 	case LWS_CALLBACK_RAW_CLOSE_FILE:
-		if (o && o != &S.watch && o != &S.ctl) {
+		if (o && o != &S.watch && o != &S.ctl && !S.destroying) {
 			o->peer = NULL;
 			o->upfd = -1;
 			o->closing = true;
@@ -701,6 +702,7 @@ int web_serve(const struct web_config *cfg, volatile sig_atomic_t *stop)
 	r = 0;
 out:
 	wake_ctx = NULL;
+	S.destroying = true;
 	lws_context_destroy(S.ctx);
 	S.ctx = NULL;
 	return r;

@@ -29,7 +29,11 @@ function connect() {
     const url = (location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host + '/websockify';
     rfb = new RFB($('screen'), url, { shared: true });
     rfb.scaleViewport = true;
-    rfb.viewOnly = lease && lease.holder !== 'human';
+    rfb.viewOnly = !lease || lease.holder !== 'human';
+    // A human's desktop takes the window's size; the gate gives back the configured size when
+    // they hand it back.
+    rfb.resizeSession = !rfb.viewOnly;
+    window.botdeskRfb = rfb;
     $('link').textContent = 'connecting';
     rfb.addEventListener('connect', () => { $('link').textContent = ''; window.botdeskConnected = (window.botdeskConnected || 0) + 1; });
     rfb.addEventListener('disconnect', async () => {
