@@ -26,7 +26,9 @@ web_start() {
     WEB_JOB=$!
     grep -q -m1 -E 'Ctrl-C stops it|^botdesk: ' < <(timeout 10 tail -n +1 -F "$WEB_OUT" 2>/dev/null) ||
         bd_fail "botdesk web said nothing: $(<"$WEB_OUT")"
-    WEB_PID=$(pgrep -u "$E2E_U" -x botdesk-web | head -1) ||
+    # This test's server by its state directory: other tests (and other checkouts) may run
+    # their own as the same user.
+    WEB_PID=$(pgrep -u "$E2E_U" -f -- "botdesk-web --profile $profile --state $E2E_ST/$profile --") ||
         bd_fail "botdesk web is not running: $(<"$WEB_OUT")"
     WEB_URL=$(grep -o -m1 'https\?://[^ ]*?ticket=[0-9a-f]*' "$WEB_OUT" || true)
 }

@@ -156,4 +156,28 @@ web_stop
 [ ! -e "$P/web-ctl.sock" ] || bd_fail "web-ctl.sock is left after Ctrl-C"
 e2e_bd "$U" "$ST" web --ticket
 e2e_expect_rc 3 "web --ticket with no server"
+
+# botdesk run --web: the desktop and its page from one process tree; a TERM to run (a container
+# stopping) stops both.
+e2e_bd "$U" "$ST" stop
+WEB_OUT=$E2E_SCRATCH/run.out
+: >"$WEB_OUT"
+chmod 0666 "$WEB_OUT"
+BOTDESK_STATE_DIR=$ST bd_as "$U" "$BOTDESK_BIN" run --web --listen "$A" >>"$WEB_OUT" 2>&1 &
+job=$!
+grep -q -m1 'Ctrl-C stops it' < <(timeout 20 tail -n +1 -F "$WEB_OUT" 2>/dev/null) ||
+    bd_fail "run --web served no page: $(<"$WEB_OUT")"
+url=$(grep -o -m1 'http://[^ ]*?ticket=[0-9a-f]*' "$WEB_OUT")
+cookie=$(web_cookie "$A" "$url")
+web_req "$A" WS /websockify --cookie "$cookie" --origin "http://$A"
+web_status 101 "run --web's websocket"
+[ "$(sed -n 2p <<<"$OUT")" = "hello RFB 003.008" ] || bd_fail "run --web: no RFB: $OUT"
+web=$(pgrep -u "$U" -f -- "botdesk-web --profile default --state $P --") || bd_fail "no botdesk-web under run"
+runner=$(ps -o ppid= -p "$web" | tr -d ' ')
+[ "$(ps -o comm= -p "$runner")" = botdesk ] || bd_fail "botdesk-web is not run's child"
+kill -TERM "$runner"
+timeout 20 tail --pid="$runner" -f /dev/null || bd_fail "run --web did not stop on TERM"
+wait "$job" || bd_fail "run --web ended with $?: $(<"$WEB_OUT")"
+! kill -0 "$web" 2>/dev/null || bd_fail "botdesk-web outlived run"
+grep -q '^botdesk web: stopped$' "$WEB_OUT" || bd_fail "the page did not stop cleanly: $(<"$WEB_OUT")"
 echo "PASS"
