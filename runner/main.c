@@ -72,7 +72,7 @@ static const char usage_text[] =
 	"  take [--reason TEXT] [--json]     a human takes control of the desktop\n"
 	"  release [--json]                  hand control back to the agent\n"
 	"  lease [--json]                    who controls the desktop\n"
-	"  web [--listen ADDR:PORT] [--open] [--ticket]  the desktop in a browser (docs/web.md)\n"
+	"  web [--listen ADDR:PORT] [--open] [--ticket]  the desktop in a browser\n"
 	"\n"
 	"The agent's hands and eyes (X Y in screen pixels, or in a WxH picture with --from WxH):\n"
 	"  click X Y [--button left|middle|right] [--double]   move X Y   cursor\n"
