@@ -195,6 +195,16 @@ int main(int argc, char **argv)
 		printf("%s\n", url);
 		return 0;
 	}
+	/* The page is nothing without noVNC: say so before anything listens. */
+	char rfbjs[512];
+	snprintf(rfbjs, sizeof(rfbjs), "%s/core/rfb.js", cfg.novnc);
+	if (access(rfbjs, R_OK) < 0) {
+		log_error("noVNC is missing (%s: %s): install Debian's novnc package (apt-get "
+			  "install "
+			  "novnc), then run botdesk web again",
+			  rfbjs, strerror(errno));
+		return 1;
+	}
 	_cleanup_close_ int lock = webctl_lock(dirfd);
 	if (lock < 0) {
 		if (lock == -EBUSY) {

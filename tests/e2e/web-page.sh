@@ -31,6 +31,12 @@ e2e_expect_rc 2 "web on a host name"
 e2e_bd "$U" "$ST" web --listen 127.0.0.1:6089 --tls-cert /nonexistent
 e2e_expect_rc 2 "web with a certificate and no key"
 
+# Without Debian's noVNC there is no page: said before anything listens.
+e2e_bd "$U" "$ST" web --novnc /nonexistent
+e2e_expect_rc 1 "web without noVNC"
+[[ $ERR == *"install Debian's novnc package"* ]] || bd_fail "no noVNC, no fix named: $ERR"
+[ ! -e "$P/web.sock" ] || bd_fail "web listened without noVNC"
+
 web_start default
 W=unix:$P/web.sock
 [ "$(stat -c '%a %U %F' "$P/web.sock")" = "600 $U socket" ] ||
