@@ -331,12 +331,21 @@ static int ws_established(struct lws *wsi, struct conn *c)
 	c->to_ws = malloc(LWS_PRE + PROXY_BUF);
 	c->to_up = malloc(PROXY_BUF);
 	if (!c->to_ws || !c->to_up) {
+		free(c->to_ws);
+		free(c->to_up);
+		c->to_ws = c->to_up = NULL;
+		c->is_ws = false;
 		return -1;
 	}
 	int fd = connect_door(c->human_door);
 	if (fd < 0) {
 		log_warn("cannot reach the desktop's %s door in %s: %s",
 			 c->human_door ? "control" : "view", S.cfg->state, strerror(-fd));
+		/* Not on the list: nothing else frees these. */
+		free(c->to_ws);
+		free(c->to_up);
+		c->to_ws = c->to_up = NULL;
+		c->is_ws = false;
 		return -1;
 	}
 	c->upfd = fd;
@@ -344,6 +353,10 @@ static int ws_established(struct lws *wsi, struct conn *c)
 	c->peer = lws_adopt_descriptor_vhost(S.vh, LWS_ADOPT_RAW_FILE_DESC, u, "botdesk-raw", NULL);
 	if (!c->peer) {
 		c->upfd = -1; /* lws closed it */
+		free(c->to_ws);
+		free(c->to_up);
+		c->to_ws = c->to_up = NULL;
+		c->is_ws = false;
 		return -1;
 	}
 	lws_set_opaque_user_data(c->peer, c);

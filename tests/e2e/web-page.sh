@@ -163,6 +163,22 @@ web_stop
 e2e_bd "$U" "$ST" web --ticket
 e2e_expect_rc 3 "web --ticket with no server"
 
+# Under TLS: the same ticket, and the cookie is Secure.
+if command -v openssl >/dev/null; then
+    tls=$E2E_SCRATCH/tls
+    mkdir -p "$tls"
+    openssl req -x509 -newkey rsa:2048 -nodes -keyout "$tls/key.pem" -out "$tls/cert.pem" \
+        -days 1 -subj /CN=127.0.0.1 >/dev/null 2>&1 || bd_fail "openssl could not make a certificate"
+    chown -R "$U:" "$tls"
+    web_start default --listen "$A" --tls-cert "$tls/cert.pem" --tls-key "$tls/key.pem"
+    [[ $WEB_URL == "https://$A/?ticket="* ]] || bd_fail "no https ticket URL: $(<"$WEB_OUT")"
+    got=$(bd_as "$U" curl -sk -o /dev/null -D - "$WEB_URL" | tr -d '\r' | grep -i '^set-cookie:')
+    [[ $got == *"; HttpOnly; SameSite=Strict; Secure" ]] || bd_fail "the cookie under TLS: $got"
+    got=$(bd_as "$U" curl -sk -o /dev/null -w '%{http_code}' "https://$A/lease")
+    [ "$got" = 403 ] || bd_fail "the lease over TLS without a cookie: $got"
+    web_stop
+fi
+
 # botdesk run --web: the desktop and its page from one process tree; a TERM to run (a container
 # stopping) stops both.
 e2e_bd "$U" "$ST" stop
