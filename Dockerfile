@@ -17,6 +17,7 @@ RUN apt-get update \
        build-essential meson ninja-build pkg-config python3 \
        libseccomp-dev libcap-dev libx11-dev libxau-dev libxext-dev libxrandr-dev libpng-dev \
        libjpeg62-turbo-dev libxtst-dev libxdamage-dev libxkbcommon-dev libjansson-dev \
+       libwebsockets-dev \
     && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY . .
@@ -30,6 +31,7 @@ RUN apt-get update \
     && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
        libseccomp2 libcap2 libx11-6 libxau6 libxext6 libxrandr2 libpng16-16 ca-certificates \
        libjpeg62-turbo libxtst6 libxdamage1 libxfixes3 libxkbcommon0 libjansson4 \
+       libwebsockets17 \
     && rm -rf /var/lib/apt/lists/*
 
 # The desktop layer comes before botdesk itself, so a code change does not reinstall it.
@@ -48,6 +50,7 @@ RUN if [ "$BOTDESK_DESKTOP" = 1 ]; then \
          fonts-dejavu-core \
          x11-utils \
          socat \
+         novnc \
       && rm -rf /var/lib/apt/lists/*; \
     fi
 # END desktop packages

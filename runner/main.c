@@ -4,10 +4,12 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <pwd.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 
 #include "actargs.h"
@@ -29,6 +31,7 @@
 #include "settings.h"
 #include "status.h"
 #include "thumbnailer.h"
+#include "webexec.h"
 
 #define EXIT_USAGE 2
 #define EXIT_NOT_RUNNING 3
@@ -60,7 +63,8 @@ static const char usage_text[] =
 	"  env [--shell]                     print DISPLAY, XAUTHORITY, ... (exit 3 when down)\n"
 	"                                    --shell: for eval \"$(botdesk env --shell)\"\n"
 	"  exec -- PROGRAM [ARG...]          run PROGRAM on the desktop (exit 3 when down)\n"
-	"  run [--wait SECONDS]              start (or adopt) it and stay in the foreground\n"
+	"  run [--wait SECONDS] [--web [WEB OPTIONS]]  start (or adopt) it and stay in the\n"
+	"                                    foreground; --web serves its page too (botdesk web)\n"
 	"  install [--dry-run]               install the desktop's packages, or say who must\n"
 	"  thumbnail [--max WxH] [--output FILE]  a PNG of the screen (default 960x600; - is "
 	"stdout)\n"
@@ -68,6 +72,7 @@ static const char usage_text[] =
 	"  take [--reason TEXT] [--json]     a human takes control of the desktop\n"
 	"  release [--json]                  hand control back to the agent\n"
 	"  lease [--json]                    who controls the desktop\n"
+	"  web [--listen ADDR:PORT] [--open] [--ticket]  the desktop in a browser\n"
 	"\n"
 	"The agent's hands and eyes (X Y in screen pixels, or in a WxH picture with --from WxH):\n"
 	"  click X Y [--button left|middle|right] [--double]   move X Y   cursor\n"
@@ -671,10 +676,39 @@ static int cmd_mcp(struct cli *c, int argc, char **argv)
 	return fail(c, actions_exec_mcp(&c->settings, c->profile, &c->err));
 }
 
+static int cmd_web(struct cli *c, int argc, char **argv)
+{
+	bool ticket = false;
+	for (int i = 1; i < argc; i++) {
+		ticket |= streq(argv[i], "--ticket");
+	}
+	int r = setup(c, false);
+	struct desktop_probe probe;
+	/* A fresh ticket needs only the server; serving needs the desktop. */
+	if (r || (!ticket && (r = need_running(c, &probe)))) {
+		return r;
+	}
+	fflush(stdout);
+	return fail(c, webexec_run(&c->settings, &c->p, argc, argv, &c->err));
+}
+
+/* Ends the web server `run --web` started, and waits for it (bounded by its own clean stop). */
+static void stop_web(pid_t pid)
+{
+	if (pid > 0 && kill(pid, SIGTERM) == 0) {
+		(void)waitpid(pid, NULL, 0);
+	}
+}
+
 static int cmd_run(struct cli *c, int argc, char **argv)
 {
+	/* Everything from --web on is botdesk web's. */
+	int web = 0;
+	for (int i = 1; i < argc && !web; i++) {
+		web = streq(argv[i], "--web") ? i : 0;
+	}
 	struct opts o;
-	int r = parse_opts(argc, argv, "run", OPT_WAIT, &o);
+	int r = parse_opts(web ? web : argc, argv, "run", OPT_WAIT, &o);
 	if (r || (r = setup(c, true))) {
 		return r;
 	}
@@ -693,8 +727,18 @@ static int cmd_run(struct cli *c, int argc, char **argv)
 		return fail(c, r);
 	}
 	print_run_up(c, &fg.probe);
+	pid_t web_pid = 0;
+	if (web) {
+		fflush(stdout);
+		if ((r = webexec_spawn(&c->settings, &c->p, argc - web, argv + web, &web_pid,
+				       &c->err)) < 0) {
+			log_warn("%s; the desktop runs without its web page", c->err.msg);
+			c->err = (struct error){{0}};
+		}
+	}
 	struct foreground_result res;
 	r = foreground_wait(&c->settings, &c->p, &fg, &res, &c->err);
+	stop_web(web_pid);
 	foreground_close(&fg);
 	if (r < 0) {
 		return fail(c, r);
@@ -823,7 +867,7 @@ static const struct command commands[] = {
 	{"env", cmd_env},     {"exec", cmd_exec},       {"install", cmd_install},
 	{"run", cmd_run},     {"doctor", cmd_doctor},   {"thumbnail", cmd_thumbnail},
 	{"take", cmd_take},   {"release", cmd_release}, {"lease", cmd_lease},
-	{"list", cmd_list},
+	{"list", cmd_list},   {"web", cmd_web},
 };
 
 /* The agent's hands and eyes: every action goes the same way (runner/actargs.h). */

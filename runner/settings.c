@@ -43,6 +43,8 @@ enum {
 	S_MAX_MEMORY_MB,
 	S_ACT,
 	S_MCP,
+	S_WEB,
+	S_WEB_DATA,
 	S_LOG_TYPED_TEXT,
 	S_COUNT,
 };
@@ -69,6 +71,8 @@ static const struct setting_def defs[S_COUNT] = {
 	[S_MAX_MEMORY_MB] = {"BOTDESK_MAX_MEMORY_MB", "max_memory_mb", "0"},
 	[S_ACT] = {"BOTDESK_ACT", "act", BOTDESK_ACT_PATH},
 	[S_MCP] = {"BOTDESK_MCP", "mcp", BOTDESK_MCP_PATH},
+	[S_WEB] = {"BOTDESK_WEB", "web", BOTDESK_WEB_PATH},
+	[S_WEB_DATA] = {"BOTDESK_WEB_DATA", "web_data", BOTDESK_WEB_DATA_DIR},
 	[S_LOG_TYPED_TEXT] = {"BOTDESK_LOG_TYPED_TEXT", "log_typed_text", "no"},
 };
 
@@ -377,7 +381,7 @@ static int validate(struct settings *s, char *values[S_COUNT], struct error *err
 	}
 	static const int paths[] = {S_X_LOCK_DIR,  S_X_UNIX_TABLE, S_ALLOC_LOCK,  S_MEMINFO,
 				    S_CGROUP_ROOT, S_HELPER,       S_THUMBNAILER, S_IMAGE_MARKER,
-				    S_ACT,         S_MCP};
+				    S_ACT,         S_MCP,          S_WEB,         S_WEB_DATA};
 	for (size_t i = 0; i < ARRAY_SIZE(paths); i++) {
 		if ((r = need_absolute(err, paths[i], values[paths[i]])) < 0) {
 			return r;
@@ -457,6 +461,8 @@ static int validate(struct settings *s, char *values[S_COUNT], struct error *err
 	s->image_marker = TAKE_PTR(values[S_IMAGE_MARKER]);
 	s->act = TAKE_PTR(values[S_ACT]);
 	s->mcp = TAKE_PTR(values[S_MCP]);
+	s->web = TAKE_PTR(values[S_WEB]);
+	s->web_data = TAKE_PTR(values[S_WEB_DATA]);
 	const char *path = getenv("PATH");
 	s->search_path = strdup(path ? path : "/usr/local/bin:/usr/bin:/bin");
 	if (!s->launcher || !s->search_path) {
@@ -529,6 +535,8 @@ void settings_free(struct settings *s)
 	free(s->image_marker);
 	free(s->act);
 	free(s->mcp);
+	free(s->web);
+	free(s->web_data);
 	free(s->search_path);
 	free(s->view_dir);
 	*s = (struct settings){0};

@@ -1,0 +1,73 @@
+#include "webexec.h"
+
+#include <signal.h>
+#include <spawn.h>
+#include <stdint.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "util.h"
+
+/* botdesk-web's argv: the profile, its directory, the page's files, then argv's options. */
+static char **web_args(const struct settings *s, const struct profile *p, int argc, char **argv)
+{
+	char **args = calloc((size_t)argc + 8, sizeof(char *));
+	if (!args) {
+		return NULL;
+	}
+	size_t n = 0;
+	static char o_profile[] = "--profile", o_state[] = "--state", o_data[] = "--data";
+	args[n++] = s->web;
+	args[n++] = o_profile;
+	args[n++] = (char *)(uintptr_t)p->name;
+	args[n++] = o_state;
+	args[n++] = (char *)(uintptr_t)p->dir;
+	args[n++] = o_data;
+	args[n++] = s->web_data;
+	for (int i = 1; i < argc; i++) {
+		args[n++] = argv[i];
+	}
+	args[n] = NULL;
+	return args;
+}
+
+int webexec_run(const struct settings *s, const struct profile *p, int argc, char **argv,
+		struct error *err)
+{
+	_cleanup_free_ char **args = web_args(s, p, argc, argv);
+	if (!args) {
+		return -ENOMEM;
+	}
+	execv(s->web, args);
+	int r = negative_errno();
+	return error_set(err, r,
+			 "cannot run %s: %s; botdesk web needs botdesk built with libwebsockets "
+			 "(libwebsockets-dev) and installed completely",
+			 s->web, strerror(-r));
+}
+
+int webexec_spawn(const struct settings *s, const struct profile *p, int argc, char **argv,
+		  pid_t *ret_pid, struct error *err)
+{
+	_cleanup_free_ char **args = web_args(s, p, argc, argv);
+	if (!args) {
+		return -ENOMEM;
+	}
+	/* `run` blocks the signals it reads through a signalfd; the server must get its own. */
+	posix_spawnattr_t attr;
+	posix_spawnattr_init(&attr);
+	sigset_t none;
+	sigemptyset(&none);
+	posix_spawnattr_setsigmask(&attr, &none);
+	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK);
+	extern char **environ;
+	int r = posix_spawn(ret_pid, s->web, NULL, &attr, args, environ);
+	posix_spawnattr_destroy(&attr);
+	if (r != 0) {
+		return error_set(err, -r,
+				 "cannot run %s: %s; botdesk run --web needs botdesk built with "
+				 "libwebsockets (libwebsockets-dev) and installed completely",
+				 s->web, strerror(r));
+	}
+	return 0;
+}

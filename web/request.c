@@ -1,0 +1,196 @@
+#include "request.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "parse.h"
+#include "util.h"
+
+static bool is_hex_lower(char c)
+{
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
+}
+
+int web_cookie_token(const char *cookie, char *out)
+{
+	static const char name[] = WEB_COOKIE_NAME "=";
+	const char *p = cookie;
+	while (p && *p) {
+		while (*p == ' ' || *p == ';') {
+			p++;
+		}
+		const char *end = strchr(p, ';');
+		size_t len = end ? (size_t)(end - p) : strlen(p);
+		if (len >= sizeof(name) - 1 && memcmp(p, name, sizeof(name) - 1) == 0) {
+			const char *v = p + sizeof(name) - 1;
+			size_t vlen = len - (sizeof(name) - 1);
+			if (vlen != WEB_TOKEN_HEX) {
+				return -EINVAL;
+			}
+			for (size_t i = 0; i < vlen; i++) {
+				if (!is_hex_lower(v[i])) {
+					return -EINVAL;
+				}
+			}
+			memcpy(out, v, WEB_TOKEN_HEX);
+			out[WEB_TOKEN_HEX] = '\0';
+			return 0;
+		}
+		p = end;
+	}
+	return -ENOENT;
+}
+
+bool web_origin_ok(const char *origin, const char *host, bool tls)
+{
+	if (!origin || !host || !host[0]) {
+		return false;
+	}
+	const char *scheme = tls ? "https://" : "http://";
+	size_t n = strlen(scheme);
+	return strncmp(origin, scheme, n) == 0 && strcmp(origin + n, host) == 0;
+}
+
+static bool path_char_ok(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+	       c == '.' || c == '_' || c == '-' || c == '/';
+}
+
+int web_static_path(const char *uri, const char *prefix, const char *root, char *out, size_t size)
+{
+	if (!startswith(uri, prefix)) {
+		return -EINVAL;
+	}
+	const char *rel = uri + strlen(prefix);
+	if (!rel[0]) {
+		return -EINVAL;
+	}
+	for (const char *c = rel; *c; c++) {
+		if (!path_char_ok(*c)) {
+			return -EINVAL;
+		}
+	}
+	/* Each component: not empty, not "." nor "..", and none starts with a dot. */
+	const char *comp = rel;
+	for (;;) {
+		const char *slash = strchr(comp, '/');
+		size_t len = slash ? (size_t)(slash - comp) : strlen(comp);
+		if (len == 0 || comp[0] == '.') {
+			return -EINVAL;
+		}
+		if (!slash) {
+			break;
+		}
+		comp = slash + 1;
+	}
+	int n = snprintf(out, size, "%s/%s", root, rel);
+	if (n < 0 || (size_t)n >= size) {
+		return -ENAMETOOLONG;
+	}
+	return 0;
+}
+
+const char *web_content_type(const char *name)
+{
+	static const struct {
+		const char *ext, *type;
+	} types[] = {
+		{".html", "text/html; charset=utf-8"},
+		{".js", "text/javascript; charset=utf-8"},
+		{".css", "text/css; charset=utf-8"},
+		{".svg", "image/svg+xml"},
+		{".png", "image/png"},
+		{".ico", "image/x-icon"},
+		{".json", "application/json"},
+		{".woff", "font/woff"},
+		{".woff2", "font/woff2"},
+		{".ttf", "font/ttf"},
+		{".oga", "audio/ogg"},
+		{".mp3", "audio/mpeg"},
+	};
+	const char *dot = strrchr(name, '.');
+	const char *slash = strrchr(name, '/');
+	if (!dot || (slash && dot < slash)) {
+		return NULL;
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(types); i++) {
+		if (strcmp(dot, types[i].ext) == 0) {
+			return types[i].type;
+		}
+	}
+	return NULL;
+}
+
+int web_parse_listen(const char *s, char *host, size_t host_size, unsigned *port, bool *loopback)
+{
+	const char *colon;
+	const char *h = s;
+	size_t hlen;
+	if (s[0] == '[') {
+		const char *close = strchr(s, ']');
+		if (!close || close[1] != ':') {
+			return -EINVAL;
+		}
+		h = s + 1;
+		hlen = (size_t)(close - h);
+		colon = close + 1;
+	} else {
+		colon = strrchr(s, ':');
+		if (!colon) {
+			return -EINVAL;
+		}
+		hlen = (size_t)(colon - s);
+	}
+	if (hlen == 0 || hlen >= host_size || hlen >= INET6_ADDRSTRLEN) {
+		return -EINVAL;
+	}
+	memcpy(host, h, hlen);
+	host[hlen] = '\0';
+	if (parse_uint_range(colon + 1, 1, 65535, port) < 0) {
+		return -EINVAL;
+	}
+	struct in_addr a4;
+	struct in6_addr a6;
+	if (s[0] != '[' && inet_pton(AF_INET, host, &a4) == 1) {
+		*loopback = (ntohl(a4.s_addr) >> 24) == 127;
+		return 0;
+	}
+	if (s[0] == '[' && inet_pton(AF_INET6, host, &a6) == 1) {
+		*loopback = IN6_IS_ADDR_LOOPBACK(&a6);
+		return 0;
+	}
+	return -EINVAL;
+}
+
+int web_json_escape(const char *s, char *out, size_t size)
+{
+	size_t o = 0;
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		char tmp[8];
+		size_t n;
+		if (*p == '"' || *p == '\\') {
+			tmp[0] = '\\';
+			tmp[1] = (char)*p;
+			n = 2;
+		} else if (*p < 0x20 || *p == '<' || *p == '>') {
+			n = (size_t)snprintf(tmp, sizeof(tmp), "\\u%04x", *p);
+		} else {
+			tmp[0] = (char)*p;
+			n = 1;
+		}
+		if (o + n >= size) {
+			return -ENOSPC;
+		}
+		memcpy(out + o, tmp, n);
+		o += n;
+	}
+	if (o >= size) {
+		return -ENOSPC;
+	}
+	out[o] = '\0';
+	return 0;
+}

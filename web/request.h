@@ -1,0 +1,35 @@
+/* What botdesk-web reads from a request, as pure functions over bounded text (no libwebsockets, no
+ * I/O): fuzzed by tests/fuzz/fuzz-web.c and unit-tested by tests/unit/test-web.c. */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define WEB_COOKIE_NAME "botdesk_session"
+/* A ticket and a session token: 128 random bits, as 32 lowercase hex digits. */
+#define WEB_TOKEN_HEX 32
+
+/* The session token of the Cookie header's botdesk_session=..., copied into out (WEB_TOKEN_HEX + 1
+ * bytes). -ENOENT when there is none, -EINVAL when it is not 32 hex digits. */
+int web_cookie_token(const char *cookie, char *out);
+
+/* Whether an Origin header names this very server: "http://HOST" or "https://HOST" (per tls),
+ * HOST exactly the request's Host header. A missing Origin or Host never matches. */
+bool web_origin_ok(const char *origin, const char *host, bool tls);
+
+/* The file under root that a request's path names, in out: the path must start with prefix
+ * ("/novnc/"), have only [A-Za-z0-9._/-], no empty, "." or ".." component. -EINVAL otherwise,
+ * -ENAMETOOLONG when it does not fit. */
+int web_static_path(const char *uri, const char *prefix, const char *root, char *out, size_t size);
+
+/* The content type of a file name by its extension; NULL for one the server does not serve. */
+const char *web_content_type(const char *name);
+
+/* Where to listen: "HOST:PORT" with HOST a numeric IPv4 address or [IPv6], PORT 1-65535. host gets
+ * the address without brackets; loopback says whether it is 127.0.0.0/8 or ::1. -EINVAL when
+ * it is not that shape (a name such as localhost is refused: it could resolve anywhere). */
+int web_parse_listen(const char *s, char *host, size_t host_size, unsigned *port, bool *loopback);
+
+/* s as the body of a JSON string (quotes and backslashes escaped, control characters as \u00XX)
+ * into out; -ENOSPC when it does not fit. */
+int web_json_escape(const char *s, char *out, size_t size);

@@ -1,0 +1,34 @@
+/* botdesk-web's server: libwebsockets serving the page, noVNC's files, the lease and the RFB
+ * proxy to the profile's doors, in one event loop. */
+#pragma once
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "tickets.h"
+
+struct web_config {
+	const char *profile;
+	const char *state; /* the profile's state directory (its path, for messages) */
+	int dirfd;         /* the same, opened by the caller: every file goes through it */
+	const char *novnc; /* Debian's noVNC, /usr/share/novnc */
+	const char *data;  /* our page and its script */
+	/* Where to listen: unix_path (the profile's web socket), or host:port. */
+	const char *unix_path;
+	char host[64];
+	unsigned port;
+	const char *tls_cert, *tls_key;
+	/* Called once the server listens (prints how to reach it), with the first ticket's URL
+	 * when on host:port; nonzero stops the server. */
+	int (*ready)(const struct web_config *cfg, const char *url, void *userdata);
+	void *userdata;
+};
+
+/* The URL with a ticket for a server on host:port. */
+int web_ticket_url(const struct web_config *cfg, const char *hex, char *out, size_t size);
+
+/* Serves until *stop is set (a signal handler sets it and calls web_wake()). 0 or -errno. */
+int web_serve(const struct web_config *cfg, volatile sig_atomic_t *stop);
+/* Wakes the event loop from a signal handler. */
+void web_wake(void);

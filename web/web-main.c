@@ -1,0 +1,258 @@
+/* botdesk-web: one profile's desktop in a browser (docs/web.md). The runner's `botdesk web`
+ * checks the profile and execs this with its state directory. */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <pwd.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include "config.h"
+#include "log.h"
+#include "request.h"
+#include "server.h"
+#include "util.h"
+#include "webctl.h"
+
+extern char **environ;
+
+static volatile sig_atomic_t stopping;
+
+static void on_signal(int sig)
+{
+	stopping = 1;
+	web_wake();
+}
+
+static int usage(void)
+{
+	fputs("Usage: botdesk web [--listen ADDR:PORT [--tls-cert FILE --tls-key FILE]] [--open]\n"
+	      "       botdesk web --ticket\n"
+	      "Run through 'botdesk web'; see botdesk(1).\n",
+	      stderr);
+	return 2;
+}
+
+struct ready_args {
+	bool open;
+};
+
+static void open_browser(const char *url)
+{
+	static char prog[] = "xdg-open";
+	char *argv[] = {prog, (char *)(uintptr_t)url, NULL};
+	pid_t pid;
+	posix_spawn_file_actions_t fa;
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+	if (posix_spawnp(&pid, "xdg-open", &fa, NULL, argv, environ) != 0) {
+		log_warn("cannot run xdg-open to open the page; open the address above yourself");
+	}
+	posix_spawn_file_actions_destroy(&fa);
+}
+
+static int ready(const struct web_config *cfg, const char *url, void *userdata)
+{
+	const struct ready_args *a = userdata;
+	if (cfg->unix_path) {
+		char host[256] = "HOST";
+		gethostname(host, sizeof(host) - 1);
+		const struct passwd *pw = getpwuid(geteuid());
+		printf("botdesk web: serving the desktop of profile '%s' on %s (mode 0600: yours "
+		       "only; nothing listens on TCP)\n"
+		       "From your laptop:  ssh -N -L 6080:%s %s@%s\n"
+		       "then open          http://localhost:6080/\n"
+		       "Ctrl-C stops it.\n",
+		       cfg->profile, cfg->unix_path, cfg->unix_path, pw ? pw->pw_name : "USER",
+		       host);
+	} else {
+		printf("botdesk web: serving the desktop of profile '%s' on %s://%s%s%s:%u/\n"
+		       "Open %s\n"
+		       "(the ticket works once, within 60 s; 'botdesk web --ticket' prints a fresh "
+		       "one). Ctrl-C stops it.\n",
+		       cfg->profile, cfg->tls_cert ? "https" : "http",
+		       strchr(cfg->host, ':') ? "[" : "", cfg->host,
+		       strchr(cfg->host, ':') ? "]" : "", cfg->port, url);
+		if (a->open) {
+			open_browser(url);
+		}
+	}
+	fflush(stdout);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	log_set_program("botdesk");
+	log_set_debug(getenv("BOTDESK_DEBUG") != NULL);
+	static const struct option longopts[] = {
+		{"profile", required_argument, NULL, 'p'},
+		{"state", required_argument, NULL, 's'},
+		{"listen", required_argument, NULL, 'l'},
+		{"tls-cert", required_argument, NULL, 'c'},
+		{"tls-key", required_argument, NULL, 'k'},
+		{"open", no_argument, NULL, 'o'},
+		{"ticket", no_argument, NULL, 't'},
+		{"novnc", required_argument, NULL, 'n'},
+		{"data", required_argument, NULL, 'd'},
+		{NULL, 0, NULL, 0},
+	};
+	struct web_config cfg = {.novnc = "/usr/share/novnc", .data = BOTDESK_WEB_DATA_DIR};
+	const char *listen = NULL;
+	bool ticket = false, loopback = false;
+	struct ready_args ra = {0};
+	int ch;
+	opterr = 0;
+	while ((ch = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'p':
+			cfg.profile = optarg;
+			break;
+		case 's':
+			cfg.state = optarg;
+			break;
+		case 'l':
+			listen = optarg;
+			break;
+		case 'c':
+			cfg.tls_cert = optarg;
+			break;
+		case 'k':
+			cfg.tls_key = optarg;
+			break;
+		case 'o':
+			ra.open = true;
+			break;
+		case 't':
+			ticket = true;
+			break;
+		case 'n':
+			cfg.novnc = optarg;
+			break;
+		case 'd':
+			cfg.data = optarg;
+			break;
+		default:
+			log_error("unknown option '%s'", argv[optind - 1]);
+			return usage();
+		}
+	}
+	if (!cfg.profile || !cfg.state || optind != argc) {
+		return usage();
+	}
+	if (!cfg.tls_cert != !cfg.tls_key) {
+		log_error("--tls-cert and --tls-key go together: give both, or neither");
+		return 2;
+	}
+	if (listen &&
+	    web_parse_listen(listen, cfg.host, sizeof(cfg.host), &cfg.port, &loopback) < 0) {
+		log_error("--listen takes a numeric ADDRESS:PORT (e.g. 127.0.0.1:6080 or "
+			  "[::1]:6080), not '%s'",
+			  listen);
+		return 2;
+	}
+	if (!listen && (cfg.tls_cert || ra.open)) {
+		log_error("%s is for --listen ADDRESS:PORT; the default unix socket is reached "
+			  "through ssh -L",
+			  cfg.tls_cert ? "--tls-cert" : "--open");
+		return 2;
+	}
+	if (listen && !loopback && !cfg.tls_cert) {
+		log_error(
+			"--listen %s would serve the desktop in plain HTTP beyond this host; give "
+			"--tls-cert FILE --tls-key FILE, or listen on 127.0.0.1 and forward to it "
+			"(ssh -L, kubectl port-forward)",
+			listen);
+		return 2;
+	}
+	_cleanup_close_ int dirfd =
+		open(cfg.state, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (dirfd < 0) {
+		log_error("cannot open the state directory %s: %s", cfg.state, strerror(errno));
+		return 1;
+	}
+	cfg.dirfd = dirfd;
+	if (ticket) {
+		char url[512];
+		int r = webctl_ticket(dirfd, url, sizeof(url));
+		if (r == -ENOENT || r == -ECONNREFUSED) {
+			log_error("no botdesk web --listen is running for profile '%s'; start one "
+				  "(a server on the default unix socket needs no ticket)",
+				  cfg.profile);
+			return 3;
+		}
+		if (r < 0) {
+			log_error("the running botdesk web of profile '%s' gave no ticket: %s",
+				  cfg.profile, strerror(-r));
+			return 1;
+		}
+		printf("%s\n", url);
+		return 0;
+	}
+	/* The page is nothing without noVNC: say so before anything listens. */
+	char rfbjs[512];
+	snprintf(rfbjs, sizeof(rfbjs), "%s/core/rfb.js", cfg.novnc);
+	if (access(rfbjs, R_OK) < 0) {
+		log_error("noVNC is missing (%s: %s): install Debian's novnc package (apt-get "
+			  "install "
+			  "novnc), then run botdesk web again",
+			  rfbjs, strerror(errno));
+		return 1;
+	}
+	_cleanup_close_ int lock = webctl_lock(dirfd);
+	if (lock < 0) {
+		if (lock == -EBUSY) {
+			log_error("botdesk web already serves profile '%s' (%s/%s is locked); stop "
+				  "it first, or use 'botdesk web --ticket' for a fresh URL",
+				  cfg.profile, cfg.state, WEB_LOCK);
+		} else {
+			log_error("cannot take %s/%s: %s", cfg.state, WEB_LOCK, strerror(-lock));
+		}
+		return 1;
+	}
+	char unix_path[sizeof(((struct sockaddr_un *)0)->sun_path)];
+	if (!listen) {
+		int n = snprintf(unix_path, sizeof(unix_path), "%s/%s", cfg.state, WEB_SOCK);
+		if (n < 0 || (size_t)n >= sizeof(unix_path)) {
+			log_error("the socket path %s/%s is longer than a unix socket allows (%zu "
+				  "bytes); set BOTDESK_STATE_DIR to a shorter directory",
+				  cfg.state, WEB_SOCK, sizeof(unix_path) - 1);
+			return 1;
+		}
+		/* Under web.lock: a socket left there is a dead server's. */
+		(void)unlinkat(dirfd, WEB_SOCK, 0);
+		cfg.unix_path = unix_path;
+	}
+	cfg.ready = ready;
+	cfg.userdata = &ra;
+	struct sigaction sa = {.sa_handler = on_signal};
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	int r = web_serve(&cfg, &stopping);
+	if (!listen) {
+		(void)unlinkat(dirfd, WEB_SOCK, 0);
+	} else {
+		(void)unlinkat(dirfd, WEB_CTL_SOCK, 0);
+	}
+	if (r == -EADDRINUSE) {
+		log_error("cannot listen on %s: the address is in use or not one of this host's",
+			  listen ? listen : unix_path);
+		return 1;
+	}
+	if (r < 0) {
+		log_error("the web server failed: %s", strerror(-r));
+		return 1;
+	}
+	if (stopping) {
+		printf("botdesk web: stopped\n");
+	}
+	return 0;
+}
