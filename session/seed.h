@@ -3,6 +3,7 @@
  * absent are written: whatever the user changed since stays. */
 #pragma once
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "dock.h"
@@ -21,6 +22,7 @@
 struct seed_opts {
 	const char *profile;
 	const struct dock *dock;
+	bool tray; /* the full desktop's panel has a notification area; the lean one does not */
 };
 
 /* Creates config_home (0700) if absent and seeds it. */
@@ -28,7 +30,7 @@ int seed_config(const char *config_home, const struct seed_opts *o, struct error
 
 /* The generated files, for tests: each writes one whole file to f. */
 void seed_write_xfwm4(FILE *f, const char *profile);
-void seed_write_panel(FILE *f, const struct dock *dock);
+void seed_write_panel(FILE *f, const struct dock *dock, bool tray);
 void seed_write_launcher(FILE *f, const struct dock_item *item);
 
 /* The autostart entries masked with Hidden=true: they want logind, polkit or a keyring, or raise

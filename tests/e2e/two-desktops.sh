@@ -10,10 +10,13 @@ U=$E2E_U
 ST=$E2E_ST
 OUTD=$E2E_SCRATCH/out-$U
 
+# One of each desktop: "one" the lean default, "two" the full component set of before.
+declare -A DESKTOP=([one]=lean [two]=full)
 for p in one two; do
     (
         rc=0
-        BOTDESK_STATE_DIR=$ST bd_as "$U" "$BOTDESK_BIN" --profile "$p" start --json \
+        BOTDESK_DESKTOP_PROFILE=${DESKTOP[$p]} BOTDESK_STATE_DIR=$ST bd_as "$U" "$BOTDESK_BIN" \
+            --profile "$p" start --json \
             >"$E2E_SCRATCH/start.$p" 2>"$E2E_SCRATCH/start.$p.err" || rc=$?
         echo "$rc" >"$E2E_SCRATCH/start.$p.rc"
     ) &
@@ -90,9 +93,23 @@ for p in one two; do
     launcher=$(e2e_json pid)
     pids=$(e2e_desktop_pids "$launcher")
     names=$(for x in $pids; do cat "/proc/$x/comm" 2>/dev/null; done | sort -u | tr '\n' ' ')
-    for want in botdesk-session Xtigervnc dbus-daemon xfwm4 xfsettingsd xfdesktop xfce4-panel xfconfd; do
+    for want in botdesk-session Xtigervnc dbus-daemon xfwm4 xfce4-panel xfconfd; do
         [[ " $names" == *" $want "* ]] || bd_fail "$p: no $want among the desktop's processes: $names"
     done
+    # The lean desktop runs no xfsettingsd, xfdesktop or tray, and its server no GLX.
+    xvnc=$(e2e_xvnc_pid "${NUM[$p]}")
+    for want in xfsettingsd xfdesktop panel-4-systray; do
+        if [ "${DESKTOP[$p]}" = full ]; then
+            [[ " $names" == *" $want "* ]] || bd_fail "$p: no $want in the full desktop: $names"
+        else
+            [[ " $names" != *" $want "* ]] || bd_fail "$p: $want runs in the lean desktop"
+        fi
+    done
+    if [ "${DESKTOP[$p]}" = full ]; then
+        ! grep -qz '^GLX$' "/proc/$xvnc/cmdline" || bd_fail "$p: the full desktop's Xvnc turns GLX off"
+    else
+        grep -qz '^GLX$' "/proc/$xvnc/cmdline" || bd_fail "$p: the lean desktop's Xvnc loads GLX"
+    fi
     e2e_bd "$U" "$ST" --profile "$p" stop
     e2e_expect_rc 0 "stop $p"
     left=$(for x in $pids; do bd_gone "$x" || echo "$x $(tr '\0' ' ' <"/proc/$x/cmdline")"; done)

@@ -120,7 +120,9 @@ static void test_seed_tree(void **state)
 	char *panel = st_read(dir, "xdg/" SEED_XFCONF_DIR "/xfce4-panel.xml");
 	assert_non_null(strstr(panel, "value=\"applicationsmenu\""));
 	assert_non_null(strstr(panel, "value=\"tasklist\""));
-	assert_non_null(strstr(panel, "value=\"systray\""));
+	/* The lean desktop's panel has no tray (plugin 4), the full one's has. */
+	assert_null(strstr(panel, "value=\"systray\""));
+	assert_null(strstr(panel, "<value type=\"int\" value=\"4\"/>"));
 	assert_non_null(strstr(panel, "value=\"clock\""));
 	assert_non_null(strstr(panel, "<property name=\"plugin-21\" type=\"string\" "
 				      "value=\"launcher\">"));
@@ -128,6 +130,22 @@ static void test_seed_tree(void **state)
 				      "value=\"launcher\">"));
 	assert_null(strstr(panel, "plugin-23"));
 	free(panel);
+	/* GTK's look without an XSETTINGS daemon. */
+	char *ini = st_read(dir, "xdg/gtk-3.0/settings.ini");
+	assert_non_null(ini);
+	assert_non_null(strstr(ini, "\ngtk-theme-name=Adwaita\n"));
+	assert_non_null(strstr(ini, "\ngtk-font-name=DejaVu Sans 10\n"));
+	free(ini);
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
+	assert_non_null(m);
+	seed_write_panel(m, &d, true);
+	assert_int_equal(fclose(m), 0);
+	assert_non_null(
+		strstr(text, "<property name=\"plugin-4\" type=\"string\" value=\"systray\">"));
+	assert_non_null(strstr(text, "<value type=\"int\" value=\"4\"/>"));
+	free(text);
 
 	char *term = st_read(dir, "xdg/" SEED_PANEL_DIR "/launcher-21/botdesk-terminal.desktop");
 	assert_non_null(term);
