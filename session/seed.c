@@ -1,5 +1,6 @@
 #include "seed.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,6 +8,7 @@
 
 #include "escape.h"
 #include "fileio.h"
+#include "seedkeys.h"
 #include "util.h"
 
 const char *const seed_masked_autostarts[] = {
@@ -25,6 +27,9 @@ const char *const seed_masked_autostarts[] = {
 	"xdg-user-dirs",
 	NULL,
 };
+
+/* The system's shortcuts file is some 6 KiB. */
+#define SEED_SHORTCUTS_MAX (256 * 1024)
 
 #define XML_HEAD "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n\n"
 
@@ -137,8 +142,12 @@ void seed_write_xfwm4(FILE *f, const char *profile)
 	      "    <property name=\"title_font\" type=\"string\" value=\"DejaVu Sans Bold 10\"/>\n"
 	      "    <property name=\"focus_new\" type=\"bool\" value=\"true\"/>\n"
 	      "    <property name=\"activate_action\" type=\"string\" value=\"bring\"/>\n"
-	      "    <property name=\"borderless_maximize\" type=\"bool\" value=\"true\"/>\n"
-	      "  </property>\n"
+	      "    <property name=\"borderless_maximize\" type=\"bool\" value=\"true\"/>\n",
+	      f);
+	for (size_t i = 0; seed_xfwm4_defaults[i]; i++) {
+		fputs(seed_xfwm4_defaults[i], f);
+	}
+	fputs("  </property>\n"
 	      "</channel>\n",
 	      f);
 }
@@ -318,6 +327,34 @@ static int gen_seed(struct generated *g, int dirfd, const char *name)
 	return r;
 }
 
+/* The shortcuts as the providers would leave them (see seedkeys.h). A system file that is absent,
+ * unreadable or laid out otherwise leaves the work to them, as before. */
+static int seed_shortcuts(int dir)
+{
+	if (faccessat(dir, "xfce4-keyboard-shortcuts.xml", F_OK, AT_SYMLINK_NOFOLLOW) == 0) {
+		return 0;
+	}
+	_cleanup_close_ int fd = open(SEEDKEYS_SYSTEM_FILE, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		return 0;
+	}
+	_cleanup_free_ char *text = malloc(SEED_SHORTCUTS_MAX);
+	if (!text) {
+		return -ENOMEM;
+	}
+	ssize_t n = read_all(fd, text, SEED_SHORTCUTS_MAX);
+	if (n <= 0 || n == SEED_SHORTCUTS_MAX) {
+		return 0;
+	}
+	_cleanup_free_ char *out = NULL;
+	size_t len;
+	int r = seedkeys_from_system(text, (size_t)n, &out, &len);
+	if (r == -EPROTO) {
+		return 0;
+	}
+	return r < 0 ? r : seed_file(dir, "xfce4-keyboard-shortcuts.xml", out, len);
+}
+
 static int seed_xfconf(int home, const struct seed_opts *o)
 {
 	static const struct {
@@ -337,6 +374,9 @@ static int seed_xfconf(int home, const struct seed_opts *o)
 	if (r == 0 && (r = gen_begin(&g)) == 0) {
 		seed_write_xfwm4(g.f, o->profile);
 		r = gen_seed(&g, dir, "xfwm4.xml");
+	}
+	if (r == 0) {
+		r = seed_shortcuts(dir);
 	}
 	/* Seeded once like the rest; that the file exists is also what spares the user the
 	 * panel's first-start dialog. */

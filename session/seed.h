@@ -30,6 +30,8 @@ int seed_config(const char *config_home, const struct seed_opts *o, struct error
 
 /* The generated files, for tests: each writes one whole file to f. */
 void seed_write_xfwm4(FILE *f, const char *profile);
+/* xfwm4's defaults, as property lines of its "general" block (seedwm.c); NULL-terminated. */
+extern const char *const seed_xfwm4_defaults[];
 void seed_write_panel(FILE *f, const struct dock *dock, bool tray);
 void seed_write_launcher(FILE *f, const struct dock_item *item);
 
