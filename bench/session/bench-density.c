@@ -8,7 +8,10 @@
  *   - a new profile's first start, against the warm start of the same round;
  *   - N warm desktops started at once: until the last start returned, and MemAvailable before
  *     and with all N running and settled, per desktop.
- * Usage: bench-density PATH-TO-botdesk PATH-TO-botdesk-session [N] [ROUNDS] [SETTLE-SECONDS] */
+ * Usage: bench-density PATH-TO-botdesk PATH-TO-botdesk-session [N] [ROUNDS] [SETTLE-SECONDS]
+ * One user may run 8 desktops unless the host policy says more: for N=10, run it in a mount
+ * namespace whose /etc/botdesk/policy.conf raises max_desktops_per_user (docs/session.md shows
+ * how), so the host's /etc stays untouched. */
 #include <dirent.h>
 #include <fcntl.h>
 #include <spawn.h>
@@ -217,7 +220,12 @@ static double all_at_once(const char *prefix, unsigned n, const char *command, c
 	}
 	bool ok = true;
 	for (unsigned i = 0; i < n; i++) {
-		ok = reaped_ok(pids[i]) && ok;
+		if (!reaped_ok(pids[i])) {
+			fprintf(stderr,
+				"botdesk --profile %s-%u %s failed; see %s/%s-%u/launcher.log\n",
+				prefix, i, command, state, prefix, i);
+			ok = false;
+		}
 	}
 	return ok ? now_ms() - t0 : -1;
 }
@@ -396,6 +404,16 @@ int main(int argc, char **argv)
 		}
 		printf("%-50s full %8.2f      lean %8.2f\n",
 		       "new profile's first start / warm start", nw[0], nw[1]);
+	}
+	if (r != 0) {
+		/* Whatever a failed round left running. */
+		for (unsigned m = 0; m < 2; m++) {
+			char p[64];
+			snprintf(p, sizeof(p), "many-%s", modes[m]);
+			all_at_once(p, n, "stop", modes[m]);
+			snprintf(p, sizeof(p), "warm-%s", modes[m]);
+			run(p, "stop", modes[m]);
+		}
 	}
 	char cmd[512];
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", state);
