@@ -9,7 +9,8 @@
 #include "dock.h"
 #include "error.h"
 
-/* The desktop's solid colour, also the root window's until xfdesktop draws. */
+/* The desktop's solid colour: the root window's, which is the whole background of the lean
+ * desktop, and what the full one's xfdesktop paints. */
 #define SEED_ROOT_RGB 0x1c1f29
 
 /* Where xfconf keeps channels and the panel its launchers, under XDG_CONFIG_HOME. */
