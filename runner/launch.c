@@ -57,8 +57,9 @@ static bool name_in(const char *entry, size_t len, const char *const *names, siz
 	return false;
 }
 
-/* The launcher gets the allowlist (common/envallow.h) and BOTDESK_DEBUG; the contract variables
- * are always ours, whatever the caller had. */
+/* The launcher gets the allowlist (common/envallow.h), BOTDESK_DEBUG and the desktop's component
+ * set (BOTDESK_DESKTOP_PROFILE); the contract variables are always ours, whatever the caller
+ * had. */
 static bool var_passed(const char *entry, const char *pass)
 {
 	const char *eq = strchr(entry, '=');
@@ -70,7 +71,8 @@ static bool var_passed(const char *entry, const char *pass)
 	    name_in(entry, len, contract_vars, ARRAY_SIZE(contract_vars))) {
 		return false;
 	}
-	return name_is(entry, len, "BOTDESK_DEBUG") || envallow_keep(entry, pass);
+	return name_is(entry, len, "BOTDESK_DEBUG") ||
+	       name_is(entry, len, "BOTDESK_DESKTOP_PROFILE") || envallow_keep(entry, pass);
 }
 
 int launch_marker(const struct settings *s, const char *profile, char *buf, size_t size)

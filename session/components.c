@@ -22,6 +22,14 @@ const char *const components_names[PROG_COUNT] = {
 	[PROG_PANEL] = "xfce4-panel",
 };
 
+bool components_wanted(const struct session_config *cfg, enum program p)
+{
+	/* The lean desktop paints the root itself (xsetup.c) instead of running xfdesktop, and
+	 * seeds GTK's settings.ini instead of running an XSETTINGS daemon (see docs/session.md,
+	 * "The lean desktop"). */
+	return cfg->full || (p != PROG_XFSETTINGSD && p != PROG_XFDESKTOP);
+}
+
 /* The message for a program that is not installed names the package of each manager, from the
  * same policy table the runner's check uses. */
 static int missing_program(const char *name, struct error *err)
@@ -47,6 +55,9 @@ int components_find(struct run *run, struct error *err)
 {
 	int r = xserver_find(run->cfg->search_path, &run->xvnc, err);
 	for (size_t i = 0; i < PROG_COUNT && r == 0; i++) {
+		if (!components_wanted(run->cfg, (enum program)i)) {
+			continue;
+		}
 		r = path_find(run->cfg->search_path, components_names[i], &run->programs[i]);
 		if (r == -ENOENT) {
 			return missing_program(components_names[i], err);
@@ -80,6 +91,7 @@ int components_start_xvnc(struct run *run, struct error *err)
 		.socket_path = cfg->xvnc_socket_path,
 		.width = cfg->width,
 		.height = cfg->height,
+		.glx = cfg->full,
 	};
 	struct strv argv = {0};
 	struct strv env = {0};
@@ -149,6 +161,9 @@ int components_start_bus(struct run *run, struct error *err)
 int components_start(struct run *run, enum program p, const char *const *args, bool essential,
 		     struct error *err)
 {
+	if (!components_wanted(run->cfg, p)) {
+		return 0;
+	}
 	struct strv argv = {0};
 	int r = strv_push(&argv, run->programs[p]);
 	for (size_t i = 0; args[i] && r == 0; i++) {

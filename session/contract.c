@@ -5,6 +5,7 @@
 
 #include "envallow.h"
 #include "parse.h"
+#include "util.h"
 
 /* A value that lands in the env file, an argv or a config file must be one line of text. */
 static bool has_control_chars(const char *s)
@@ -180,6 +181,13 @@ int contract_load(const char *(*getenv_fn)(const char *name), bool seed_only,
 		return error_set(err, -EINVAL, "BOTDESK_PASS_ENV holds '%s', which is no name",
 				 bad);
 	}
+	/* The lean desktop is the default; full keeps the component set of before (xfsettingsd,
+	 * xfdesktop, the tray, GLX), to compare them and for programs that need OpenGL. */
+	const char *desktop = getenv_fn("BOTDESK_DESKTOP_PROFILE");
+	if (desktop && desktop[0] && !streq(desktop, "lean") && !streq(desktop, "full")) {
+		return error_set(err, -EINVAL, "BOTDESK_DESKTOP_PROFILE is neither lean nor full");
+	}
+	c.full = desktop && streq(desktop, "full");
 	const char *path = getenv_fn("PATH");
 	c.search_path = path && path[0] ? path : "/usr/local/bin:/usr/bin:/bin";
 	if (!seed_only) {

@@ -35,6 +35,7 @@ struct session_config {
 	const char *browser;     /* BOTDESK_BROWSER, NULL when unset */
 	const char *search_path; /* PATH */
 	const char *pass_env;    /* BOTDESK_PASS_ENV, NULL when unset */
+	bool full;               /* BOTDESK_DESKTOP_PROFILE=full: the old component set */
 	/* Derived from BOTDESK_SOCKET: the profile's directory, and Xvnc's private socket. */
 	char state_dir[CONTRACT_SOCKET_PATH_MAX];
 	char xvnc_socket_path[CONTRACT_SOCKET_PATH_MAX];

@@ -91,7 +91,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	if (seed_only) {
-		struct seed_opts o = {.profile = cfg.profile, .dock = &dock};
+		struct seed_opts o = {.profile = cfg.profile, .dock = &dock, .tray = cfg.full};
 		r = seed_config(cfg.config_home, &o, &err);
 		dock_free(&dock);
 		if (r < 0) {

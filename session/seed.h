@@ -3,12 +3,14 @@
  * absent are written: whatever the user changed since stays. */
 #pragma once
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "dock.h"
 #include "error.h"
 
-/* The desktop's solid colour, also the root window's until xfdesktop draws. */
+/* The desktop's solid colour: the root window's, which is the whole background of the lean
+ * desktop, and what the full one's xfdesktop paints. */
 #define SEED_ROOT_RGB 0x1c1f29
 
 /* Where xfconf keeps channels and the panel its launchers, under XDG_CONFIG_HOME. */
@@ -21,6 +23,7 @@
 struct seed_opts {
 	const char *profile;
 	const struct dock *dock;
+	bool tray; /* the full desktop's panel has a notification area; the lean one does not */
 };
 
 /* Creates config_home (0700) if absent and seeds it. */
@@ -28,7 +31,9 @@ int seed_config(const char *config_home, const struct seed_opts *o, struct error
 
 /* The generated files, for tests: each writes one whole file to f. */
 void seed_write_xfwm4(FILE *f, const char *profile);
-void seed_write_panel(FILE *f, const struct dock *dock);
+/* xfwm4's defaults, as property lines of its "general" block (seedwm.c); NULL-terminated. */
+extern const char *const seed_xfwm4_defaults[];
+void seed_write_panel(FILE *f, const struct dock *dock, bool tray);
 void seed_write_launcher(FILE *f, const struct dock_item *item);
 
 /* The autostart entries masked with Hidden=true: they want logind, polkit or a keyring, or raise

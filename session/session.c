@@ -230,7 +230,7 @@ static int start_server_and_bus(struct run *run, struct error *err)
 		return r;
 	}
 	run->t_claimed = now_ms();
-	struct seed_opts so = {.profile = cfg->profile, .dock = run->dock};
+	struct seed_opts so = {.profile = cfg->profile, .dock = run->dock, .tray = cfg->full};
 	r = seed_config(cfg->config_home, &so, err);
 	if (r == 0 && (r = components_build_env(run, false)) < 0) {
 		return error_set(err, r, "cannot build the environment");

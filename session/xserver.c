@@ -157,12 +157,17 @@ int xserver_argv(const struct xserver_args *a, struct strv *ret)
 		"-AlwaysShared", "-AcceptSetDesktopSize=1", "-FrameRate", "30", "-geometry",
 		geometry, "-depth", "24", "-dpi", "96", "-desktop", desktop, "-Log", "*:stderr:30"};
 	struct strv v = {0};
-	for (size_t i = 0; i < ARRAY_SIZE(args); i++) {
-		int r = strv_push(&v, args[i]);
-		if (r < 0) {
-			strv_free(&v);
-			return r;
-		}
+	int r = 0;
+	for (size_t i = 0; i < ARRAY_SIZE(args) && r == 0; i++) {
+		r = strv_push(&v, args[i]);
+	}
+	if (!a->glx && r == 0) {
+		r = strv_push(&v, "-extension");
+		r = r < 0 ? r : strv_push(&v, "GLX");
+	}
+	if (r < 0) {
+		strv_free(&v);
+		return r;
 	}
 	*ret = v;
 	return 0;

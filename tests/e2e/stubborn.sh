@@ -10,19 +10,19 @@ U=$E2E_U
 ST=$E2E_ST
 OUTD=$E2E_SCRATCH/out-$U
 
-# An xfsettingsd first on PATH that leaves behind a TERM-ignoring daemon in a session of its
-# own, then becomes the real one.
-real=$(command -v xfsettingsd)
+# An xfwm4 (both desktops run it) first on PATH that leaves behind a TERM-ignoring daemon in a
+# session of its own, then becomes the real one.
+real=$(command -v xfwm4)
 wrap=$E2E_SCRATCH/wrap
 mkdir -p "$wrap"
-cat >"$wrap/xfsettingsd" <<WRAP
+cat >"$wrap/xfwm4" <<WRAP
 #!/bin/sh
 trap '' TERM
 setsid sh -c 'echo \$\$ >"\$0.tmp" && mv "\$0.tmp" "\$0"; exec sleep 300' "$OUTD/stubborn.pid" </dev/null >/dev/null 2>&1 &
 trap - TERM
 exec "$real" "\$@"
 WRAP
-chmod 0755 "$wrap" "$wrap/xfsettingsd"
+chmod 0755 "$wrap" "$wrap/xfwm4"
 
 BD_PATH=$wrap:/usr/local/bin:/usr/bin:/bin e2e_bd "$U" "$ST" start --json
 e2e_expect_rc 0 "start"

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Two profiles started at once come up on distinct displays; each RFB socket is 0600, answers the
 # RFB handshake and is the only way in (nothing listens on TCP); the published env works (exec
-# xdpyinfo); thumbnails of both, taken at the same time with each profile's own cookie, decode
-# as PNGs of the expected size that are not one flat colour; stop leaves no process and no lock.
+# xdpyinfo); an exec'd window is decorated and focused; thumbnails of both, taken at the same
+# time with each profile's own cookie, decode as PNGs of the expected size that are not one flat
+# colour; stop leaves no process and no lock.
 source "$BD_SRCDIR/tests/e2e/e2e-lib.sh"
 e2e_init
 e2e_user "$BD_USER_A"
@@ -10,10 +11,13 @@ U=$E2E_U
 ST=$E2E_ST
 OUTD=$E2E_SCRATCH/out-$U
 
+# One of each desktop: "one" the lean default, "two" the full component set of before.
+declare -A DESKTOP=([one]=lean [two]=full)
 for p in one two; do
     (
         rc=0
-        BOTDESK_STATE_DIR=$ST bd_as "$U" "$BOTDESK_BIN" --profile "$p" start --json \
+        BOTDESK_DESKTOP_PROFILE=${DESKTOP[$p]} BOTDESK_STATE_DIR=$ST bd_as "$U" "$BOTDESK_BIN" \
+            --profile "$p" start --json \
             >"$E2E_SCRATCH/start.$p" 2>"$E2E_SCRATCH/start.$p.err" || rc=$?
         echo "$rc" >"$E2E_SCRATCH/start.$p.rc"
     ) &
@@ -58,6 +62,30 @@ for p in one two; do
     e2e_bd "$U" "$ST" --profile "$p" exec -- xprop -root _NET_SUPPORTING_WM_CHECK
     [[ $OUT == *"window id #"* ]] || bd_fail "$p: no window manager: $OUT"
     e2e_wait_drawn "$U" "$ST" "$p" 960 600
+    # A program started with exec gets a decorated window (a frame with a title bar) that has the
+    # focus, on both desktops.
+    BOTDESK_STATE_DIR=$ST bd_as "$U" "$BOTDESK_BIN" --profile "$p" exec -- \
+        xmessage -name bdprobe -timeout 60 "probe $p" >/dev/null 2>&1 &
+    probe=$!
+    deadline=$((SECONDS + 15))
+    while :; do
+        e2e_bd "$U" "$ST" --profile "$p" exec -- xprop -root _NET_ACTIVE_WINDOW
+        win=$(grep -o '0x[0-9a-f]*' <<<"$OUT" | head -n 1) || true
+        if [[ $win == 0x* && $win != 0x0 ]]; then
+            e2e_bd "$U" "$ST" --profile "$p" exec -- xprop -id "$win" WM_CLASS _NET_FRAME_EXTENTS
+            [[ $OUT == *'"bdprobe"'* && $OUT == *"_NET_FRAME_EXTENTS(CARDINAL) = "* ]] && break
+        fi
+        ((SECONDS < deadline)) || bd_fail "$p: the exec'd window never got the focus and a frame: $OUT"
+        sleep 0.1
+    done
+    if ! [[ $OUT =~ _NET_FRAME_EXTENTS\(CARDINAL\)\ =\ [0-9]+,\ [0-9]+,\ ([0-9]+), ]] ||
+        ((BASH_REMATCH[1] == 0)); then
+        bd_fail "$p: the exec'd window has no title bar: $OUT"
+    fi
+    # botdesk exec became xmessage: the background job itself, or its one child.
+    pkill -P "$probe" 2>/dev/null || true
+    kill "$probe" 2>/dev/null || true
+    wait "$probe" 2>/dev/null || true
 done
 
 # Both thumbnails at the same moment, each with its own cookie.
@@ -90,9 +118,23 @@ for p in one two; do
     launcher=$(e2e_json pid)
     pids=$(e2e_desktop_pids "$launcher")
     names=$(for x in $pids; do cat "/proc/$x/comm" 2>/dev/null; done | sort -u | tr '\n' ' ')
-    for want in botdesk-session Xtigervnc dbus-daemon xfwm4 xfsettingsd xfdesktop xfce4-panel xfconfd; do
+    for want in botdesk-session Xtigervnc dbus-daemon xfwm4 xfce4-panel xfconfd; do
         [[ " $names" == *" $want "* ]] || bd_fail "$p: no $want among the desktop's processes: $names"
     done
+    # The lean desktop runs no xfsettingsd, xfdesktop or tray, and its server no GLX.
+    xvnc=$(e2e_xvnc_pid "${NUM[$p]}")
+    for want in xfsettingsd xfdesktop panel-4-systray; do
+        if [ "${DESKTOP[$p]}" = full ]; then
+            [[ " $names" == *" $want "* ]] || bd_fail "$p: no $want in the full desktop: $names"
+        else
+            [[ " $names" != *" $want "* ]] || bd_fail "$p: $want runs in the lean desktop"
+        fi
+    done
+    if [ "${DESKTOP[$p]}" = full ]; then
+        ! grep -qz '^GLX$' "/proc/$xvnc/cmdline" || bd_fail "$p: the full desktop's Xvnc turns GLX off"
+    else
+        grep -qz '^GLX$' "/proc/$xvnc/cmdline" || bd_fail "$p: the lean desktop's Xvnc loads GLX"
+    fi
     e2e_bd "$U" "$ST" --profile "$p" stop
     e2e_expect_rc 0 "stop $p"
     left=$(for x in $pids; do bd_gone "$x" || echo "$x $(tr '\0' ' ' <"/proc/$x/cmdline")"; done)

@@ -38,9 +38,13 @@ import configparser, os, sys, xml.etree.ElementTree as ET
 home, name = sys.argv[1], sys.argv[2]
 xfconf = os.path.join(home, "xfce4/xfconf/xfce-perchannel-xml")
 channels = sorted(os.listdir(xfconf))
-assert channels == ["keyboard-layout.xml", "xfce4-desktop.xml", "xfce4-panel.xml",
-                    "xfce4-power-manager.xml", "xfce4-screensaver.xml", "xfwm4.xml",
-                    "xsettings.xml"], channels
+want = ["keyboard-layout.xml", "xfce4-desktop.xml", "xfce4-keyboard-shortcuts.xml",
+        "xfce4-panel.xml", "xfce4-power-manager.xml", "xfce4-screensaver.xml", "xfwm4.xml",
+        "xsettings.xml"]
+# The shortcuts come from the system's file, when there is one.
+if not os.path.exists("/etc/xdg/xfce4/xfconf/xfce-perchannel-xml/xfce4-keyboard-shortcuts.xml"):
+    want.remove("xfce4-keyboard-shortcuts.xml")
+assert channels == want, channels
 for c in channels:
     root = ET.parse(os.path.join(xfconf, c)).getroot()
     assert root.tag == "channel" and root.get("name") + ".xml" == c, c
@@ -50,7 +54,9 @@ assert general.find("property[@name='use_compositing']").get("value") == "false"
 assert general.find("property[@name='workspace_count']").get("value") == "1"
 names = [v.get("value") for v in general.find("property[@name='workspace_names']")]
 assert names == ["botdesk:" + name], names
-assert len(list(general)) == 8, [p.get("name") for p in general]
+# Ours, then xfwm4's own defaults, each once.
+settings = [p.get("name") for p in general]
+assert len(settings) > 8 and len(settings) == len(set(settings)), settings
 panel = ET.parse(os.path.join(xfconf, "xfce4-panel.xml")).getroot()
 plugins = {p.get("name"): p.get("value") for p in panel.find("property[@name='plugins']")}
 assert plugins["plugin-21"] == "launcher" and plugins["plugin-22"] == "launcher", plugins
@@ -64,6 +70,14 @@ for d in ("launcher-21", "launcher-22"):
 assert launchers["botdesk-terminal.desktop"].endswith("/bin/xfce4-terminal"), launchers
 exe = launchers["botdesk-browser.desktop"]
 assert exe.endswith('/bin/web%%browser "--x=\\\\$HOME" --y=1'), exe
+keys = ET.parse(os.path.join(xfconf, "xfce4-keyboard-shortcuts.xml")).getroot() \
+    if "xfce4-keyboard-shortcuts.xml" in channels else None
+if keys is not None:
+    custom = keys.find("property[@name='xfwm4']/property[@name='custom']")
+    assert custom.find("property[@name='override']").get("value") == "true"
+    assert len(list(custom)) > 1
+    assert [v.get("value") for v in keys.find("property[@name='providers']")] == \
+        ["xfwm4", "commands"]
 for f in os.listdir(os.path.join(home, "autostart")):
     assert "\nHidden=true\n" in open(os.path.join(home, "autostart", f)).read(), f
 PYEOF

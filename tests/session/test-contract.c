@@ -153,6 +153,29 @@ static void test_doors_and_idle(void **state)
 	expect_refused("BOTDESK_IDLE_STOP_MS", "604800001", "BOTDESK_IDLE_STOP_MS");
 }
 
+/* The lean desktop unless BOTDESK_DESKTOP_PROFILE says full; anything else is refused. */
+static void test_desktop_profile(void **state)
+{
+	const char *t[16];
+	size_t n = 0;
+	for (size_t i = 0; full[i]; i++) {
+		t[n++] = full[i];
+	}
+	t[n] = NULL;
+	struct session_config c;
+	struct error err = {0};
+	assert_int_equal(load_with(t, false, &c, &err), 0);
+	assert_false(c.full);
+	t[n++] = "BOTDESK_DESKTOP_PROFILE=full";
+	t[n] = NULL;
+	assert_int_equal(load_with(t, false, &c, &err), 0);
+	assert_true(c.full);
+	t[n - 1] = "BOTDESK_DESKTOP_PROFILE=lean";
+	assert_int_equal(load_with(t, false, &c, &err), 0);
+	assert_false(c.full);
+	expect_refused("BOTDESK_DESKTOP_PROFILE", "Full", "neither lean nor full");
+}
+
 /* Seeding needs only the config home. */
 static void test_seed_only(void **state)
 {
@@ -171,7 +194,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_full),           cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_wait),           cmocka_unit_test(test_seed_only),
-		cmocka_unit_test(test_doors_and_idle),
+		cmocka_unit_test(test_doors_and_idle), cmocka_unit_test(test_desktop_profile),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

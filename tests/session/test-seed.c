@@ -6,6 +6,7 @@
 #include "dock.h"
 #include "escape.h"
 #include "seed.h"
+#include "seedkeys.h"
 
 static char *generate(void (*gen)(FILE *, const void *), const void *arg)
 {
@@ -120,7 +121,9 @@ static void test_seed_tree(void **state)
 	char *panel = st_read(dir, "xdg/" SEED_XFCONF_DIR "/xfce4-panel.xml");
 	assert_non_null(strstr(panel, "value=\"applicationsmenu\""));
 	assert_non_null(strstr(panel, "value=\"tasklist\""));
-	assert_non_null(strstr(panel, "value=\"systray\""));
+	/* The lean desktop's panel has no tray (plugin 4), the full one's has. */
+	assert_null(strstr(panel, "value=\"systray\""));
+	assert_null(strstr(panel, "<value type=\"int\" value=\"4\"/>"));
 	assert_non_null(strstr(panel, "value=\"clock\""));
 	assert_non_null(strstr(panel, "<property name=\"plugin-21\" type=\"string\" "
 				      "value=\"launcher\">"));
@@ -128,6 +131,22 @@ static void test_seed_tree(void **state)
 				      "value=\"launcher\">"));
 	assert_null(strstr(panel, "plugin-23"));
 	free(panel);
+	/* GTK's look without an XSETTINGS daemon. */
+	char *ini = st_read(dir, "xdg/gtk-3.0/settings.ini");
+	assert_non_null(ini);
+	assert_non_null(strstr(ini, "\ngtk-theme-name=Adwaita\n"));
+	assert_non_null(strstr(ini, "\ngtk-font-name=DejaVu Sans 10\n"));
+	free(ini);
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
+	assert_non_null(m);
+	seed_write_panel(m, &d, true);
+	assert_int_equal(fclose(m), 0);
+	assert_non_null(
+		strstr(text, "<property name=\"plugin-4\" type=\"string\" value=\"systray\">"));
+	assert_non_null(strstr(text, "<value type=\"int\" value=\"4\"/>"));
+	free(text);
 
 	char *term = st_read(dir, "xdg/" SEED_PANEL_DIR "/launcher-21/botdesk-terminal.desktop");
 	assert_non_null(term);
@@ -226,6 +245,84 @@ static void test_dock_only_present_programs(void **state)
 	st_rm_rf(dir);
 }
 
+/* The shortcuts: each provider's defaults copied as its custom block, marked override, and the
+ * providers listed, so that neither xfwm4 nor xfsettingsd writes them at the first start. */
+static void test_shortcuts_from_system(void **state)
+{
+	static const char sys[] = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+				  "<channel name=\"xfce4-keyboard-shortcuts\" version=\"1.0\">\n"
+				  "  <property name=\"xfwm4\" type=\"empty\">\n"
+				  "    <property name=\"default\" type=\"empty\">\n"
+				  "      <property name=\"&lt;Alt&gt;F4\" type=\"string\" "
+				  "value=\"close_window_key\"/>\n"
+				  "    </property>\n"
+				  "  </property>\n"
+				  "</channel>\n";
+	static const char want[] =
+		"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+		"<channel name=\"xfce4-keyboard-shortcuts\" version=\"1.0\">\n"
+		"  <property name=\"xfwm4\" type=\"empty\">\n"
+		"    <property name=\"default\" type=\"empty\">\n"
+		"      <property name=\"&lt;Alt&gt;F4\" type=\"string\" "
+		"value=\"close_window_key\"/>\n"
+		"    </property>\n"
+		"    <property name=\"custom\" type=\"empty\">\n"
+		"      <property name=\"override\" type=\"bool\" value=\"true\"/>\n"
+		"      <property name=\"&lt;Alt&gt;F4\" type=\"string\" "
+		"value=\"close_window_key\"/>\n"
+		"    </property>\n"
+		"  </property>\n"
+		"  <property name=\"providers\" type=\"array\">\n"
+		"    <value type=\"string\" value=\"xfwm4\"/>\n"
+		"    <value type=\"string\" value=\"commands\"/>\n"
+		"  </property>\n"
+		"</channel>\n";
+	char *out = NULL;
+	size_t len = 0;
+	assert_int_equal(seedkeys_from_system(sys, strlen(sys), &out, &len), 0);
+	assert_int_equal(len, strlen(want));
+	assert_memory_equal(out, want, len);
+	free(out);
+	/* Anything laid out otherwise is left to the providers. */
+	assert_int_equal(seedkeys_from_system(want, strlen(want), &out, &len), -EPROTO);
+	static const char unclosed[] = "<channel>\n"
+				       "    <property name=\"default\" type=\"empty\">\n"
+				       "</channel>\n";
+	assert_int_equal(seedkeys_from_system(unclosed, strlen(unclosed), &out, &len), -EPROTO);
+	static const char none[] = "<channel name=\"x\">\n</channel>\n";
+	assert_int_equal(seedkeys_from_system(none, strlen(none), &out, &len), -EPROTO);
+	assert_int_equal(seedkeys_from_system(sys, strlen(sys) - 11, &out, &len), -EPROTO);
+}
+
+static unsigned occurrences(const char *hay, const char *needle)
+{
+	unsigned n = 0;
+	for (const char *p = strstr(hay, needle); p; p = strstr(p + 1, needle)) {
+		n++;
+	}
+	return n;
+}
+
+/* A new profile's xfwm4.xml holds xfwm4's defaults, so xfwm4 writes none at its first start. */
+static void test_xfwm4_defaults(void **state)
+{
+	char *t = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&t, &len);
+	assert_non_null(f);
+	seed_write_xfwm4(f, "p");
+	assert_int_equal(fclose(f), 0);
+	assert_non_null(strstr(t, "<property name=\"button_layout\" type=\"string\" "
+				  "value=\"O|SHMC\"/>"));
+	assert_non_null(strstr(t, "<property name=\"click_to_focus\" type=\"bool\" "
+				  "value=\"true\"/>"));
+	/* Ours once each: not repeated among the defaults. */
+	assert_int_equal(occurrences(t, "name=\"focus_new\""), 1);
+	assert_int_equal(occurrences(t, "name=\"theme\""), 1);
+	assert_non_null(strstr(t, "  </property>\n</channel>\n"));
+	free(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -236,6 +333,8 @@ int main(void)
 		cmocka_unit_test(test_seed_keeps_existing),
 		cmocka_unit_test(test_seed_twice_is_stable),
 		cmocka_unit_test(test_dock_only_present_programs),
+		cmocka_unit_test(test_shortcuts_from_system),
+		cmocka_unit_test(test_xfwm4_defaults),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

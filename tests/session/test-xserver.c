@@ -24,7 +24,7 @@ static bool has_arg(const struct strv *v, const char *arg)
 	return false;
 }
 
-static struct strv build(const char *profile)
+static struct strv build_glx(const char *profile, bool glx)
 {
 	struct xserver_args a = {
 		.server = "/usr/bin/Xtigervnc",
@@ -35,10 +35,28 @@ static struct strv build(const char *profile)
 		.socket_path = "/state/p/rfb.sock",
 		.width = 1440,
 		.height = 900,
+		.glx = glx,
 	};
 	struct strv v = {0};
 	assert_int_equal(xserver_argv(&a, &v), 0);
 	return v;
+}
+
+static struct strv build(const char *profile)
+{
+	return build_glx(profile, false);
+}
+
+/* The lean desktop's server loads no Mesa; the full one keeps GLX. */
+static void test_glx(void **state)
+{
+	struct strv v = build_glx("p", false);
+	assert_string_equal(arg_after(&v, "-extension"), "GLX");
+	strv_free(&v);
+	v = build_glx("p", true);
+	assert_false(has_arg(&v, "-extension"));
+	assert_false(has_arg(&v, "GLX"));
+	strv_free(&v);
 }
 
 static void test_unix_socket_only(void **state)
@@ -164,6 +182,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_unix_socket_only),
+		cmocka_unit_test(test_glx),
 		cmocka_unit_test(test_clipboard_and_display),
 		cmocka_unit_test(test_odd_profile_is_one_argument),
 		cmocka_unit_test(test_help_text),
