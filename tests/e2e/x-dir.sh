@@ -29,11 +29,11 @@ set -e
 eval "$SETUP"
 rc=0
 BOTDESK_STATE_DIR=$ST setpriv --reuid="$UA" --regid="$(id -g "$UA")" --init-groups \
-    env HOME="$ST" PATH=/usr/bin:/bin BOTDESK_LAUNCHER="$BOTDESK_LAUNCHER" BOTDESK_ALLOC_LOCK="$ST/alloc.lock" \
+    env HOME="$ST" PATH=/usr/bin:/bin ${BOTDESK_LAUNCHER:+BOTDESK_LAUNCHER=$BOTDESK_LAUNCHER} BOTDESK_ALLOC_LOCK="$ST/alloc.lock" \
     BOTDESK_DISPLAY_BAND="$BOTDESK_DISPLAY_BAND" BOTDESK_MIN_FREE_MB=0 \
     BOTDESK_STATE_DIR="$ST" "$BIN" start --wait 30 >/dev/null 2>"$ST/start.err" || rc=$?
 BOTDESK_STATE_DIR=$ST setpriv --reuid="$UA" --regid="$(id -g "$UA")" --init-groups \
-    env HOME="$ST" PATH=/usr/bin:/bin BOTDESK_LAUNCHER="$BOTDESK_LAUNCHER" BOTDESK_ALLOC_LOCK="$ST/alloc.lock" \
+    env HOME="$ST" PATH=/usr/bin:/bin ${BOTDESK_LAUNCHER:+BOTDESK_LAUNCHER=$BOTDESK_LAUNCHER} BOTDESK_ALLOC_LOCK="$ST/alloc.lock" \
     BOTDESK_STATE_DIR="$ST" "$BIN" stop >/dev/null 2>&1 || true
 echo "rc=$rc"
 if [ -e /tmp/.X11-unix ]; then stat -c "dir=%U:%a" /tmp/.X11-unix; ls -A /tmp/.X11-unix | sed "s/^/entry=/"; else echo dir=absent; fi
