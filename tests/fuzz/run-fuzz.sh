@@ -10,7 +10,8 @@ scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 mkdir -p "$artifacts"
 rc=0
-"$fuzzer" -max_total_time="$seconds" -max_len=4096 -timeout=10 -rss_limit_mb=1024 \
+# -error_exitcode=1: libFuzzer's default, 77, is what meson reads as "skipped".
+"$fuzzer" -error_exitcode=1 -max_total_time="$seconds" -max_len=4096 -timeout=10 -rss_limit_mb=1024 \
     -artifact_prefix="$artifacts/$name-" -print_final_stats=1 "$scratch" "$corpus" \
     >"$scratch.log" 2>&1 || rc=$?
 grep -E '^(stat::number_of_executed_units|stat::new_units_added|#[0-9]+ +DONE)' "$scratch.log" || true
