@@ -1,6 +1,6 @@
 /* The gate's RFB filter, driven byte by byte, whole, and in random chunkings: the same stream
  * must come out the same every way, and hold exactly what the door lets through. */
-#include "../unit/unit.h"
+#include "../unit.h"
 
 #include <errno.h>
 

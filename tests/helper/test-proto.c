@@ -1,5 +1,5 @@
 /* The wire format: one valid encoding per message, and every malformation refused. */
-#include "../unit/unit.h"
+#include "../unit.h"
 #include "proto.h"
 #include "util.h"
 

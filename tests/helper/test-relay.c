@@ -1,6 +1,6 @@
 /* What the runner prints of the helper's output: no control character of any kind reaches the
  * terminal, C1 included, while valid UTF-8 (apt's own progress text) stays intact. */
-#include "../unit/unit.h"
+#include "../unit.h"
 #include "install.h"
 #include "util.h"
 

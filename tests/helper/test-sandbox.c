@@ -10,7 +10,7 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 
-#include "../unit/unit.h"
+#include "../unit.h"
 #include "helper.h"
 #include "util.h"
 

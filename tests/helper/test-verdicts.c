@@ -1,6 +1,6 @@
 /* The runner's verdicts and what the user is told, row by row of the issue's table. The same rows
  * are driven with real processes and a real setuid helper in decide.sh. */
-#include "../unit/unit.h"
+#include "../unit.h"
 #include "install.h"
 #include "util.h"
 

@@ -1,6 +1,6 @@
 /* The MCP server's wire side without a desktop: JSON-RPC checks and their codes, the tools'
  * argument checks, version negotiation and the responses' shape. */
-#include "../unit/unit.h"
+#include "../unit.h"
 
 #include "mcp-proto.h"
 

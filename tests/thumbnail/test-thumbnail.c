@@ -1,7 +1,7 @@
 /* The thumbnail's fitting and area-averaging scaler, driven with synthetic screens and encoded
  * with the thumbnail's own PNG settings: no X server needed. (The end-to-end tests grab a real
  * desktop.) */
-#include "session-test.h"
+#include "unit.h"
 
 #include <png.h>
 
