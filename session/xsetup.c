@@ -4,63 +4,33 @@
 #include <X11/Xatom.h>
 #include <X11/extensions/dpms.h>
 #include <errno.h>
-#include <setjmp.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
 
 #include "util.h"
+#include "xconn.h"
 
 /* Xlib ends the process when the connection breaks. The session must instead stop what it
- * started and remove its claim, so a broken connection jumps back to the call that was talking
- * to the server. */
-static sigjmp_buf connection_lost;
-static bool armed;
-
-static int on_io_error(Display *dpy)
-{
-	if (armed) {
-		armed = false;
-		siglongjmp(connection_lost, 1);
-	}
-	return 0;
-}
-
-/* Requests on windows that vanish under us (a window manager's check window) fail harmlessly. */
-static int on_error(Display *dpy, XErrorEvent *ev)
-{
-	return 0;
-}
-
+ * started and remove its claim, so each call that talks to the server holds a guard (xconn.h): a
+ * broken connection jumps back to it. Protocol errors, such as requests on windows that vanish
+ * under us (a window manager's check window), are only counted there: they fail harmlessly. */
 int xsetup_open(unsigned display, const struct xauth_cookie *cookie, Display **ret)
 {
 	char name[16];
 	snprintf(name, sizeof(name), ":%u", display);
-	XSetErrorHandler(on_error);
-	XSetIOErrorHandler(on_io_error);
-	/* Xlib keeps pointers to both until XOpenDisplay returns; it wants them mutable. */
-	char auth_name[] = XAUTH_COOKIE_NAME;
-	char auth_data[XAUTH_COOKIE_LEN];
-	memcpy(auth_data, cookie->data, sizeof(auth_data));
-	XSetAuthorization(auth_name, (int)strlen(auth_name), auth_data, (int)sizeof(auth_data));
-	Display *dpy = XOpenDisplay(name);
-	XSetAuthorization(NULL, 0, NULL, 0);
-	explicit_bzero(auth_data, sizeof(auth_data));
-	if (!dpy) {
-		return -ECONNREFUSED;
-	}
-	*ret = dpy;
-	return 0;
+	return xconn_open_cookie(name, cookie->data, sizeof(cookie->data), ret);
 }
 
 void xsetup_close(Display *dpy)
 {
 	if (dpy) {
-		armed = true;
-		if (sigsetjmp(connection_lost, 1) == 0) {
+		struct xconn_guard g;
+		xconn_guard_push(&g);
+		if (sigsetjmp(g.jb, 1) == 0) {
 			XCloseDisplay(dpy);
+			xconn_guard_pop(&g);
 		}
-		armed = false;
 	}
 }
 
@@ -148,8 +118,9 @@ static int set_root_colour(Display *dpy, unsigned long rgb)
 int xsetup_desktop(Display *dpy, unsigned long rgb)
 {
 	volatile int first = 0;
-	armed = true;
-	if (sigsetjmp(connection_lost, 1) != 0) {
+	struct xconn_guard g;
+	xconn_guard_push(&g);
+	if (sigsetjmp(g.jb, 1) != 0) {
 		return -ECONNRESET;
 	}
 	int r = layout_is_us(dpy) ? 0 : set_layout_us(dpy);
@@ -166,21 +137,22 @@ int xsetup_desktop(Display *dpy, unsigned long rgb)
 		first = r;
 	}
 	XSync(dpy, False);
-	armed = false;
+	xconn_guard_pop(&g);
 	return first;
 }
 
 int xsetup_watch_wm(Display *dpy)
 {
-	armed = true;
-	if (sigsetjmp(connection_lost, 1) != 0) {
+	struct xconn_guard g;
+	xconn_guard_push(&g);
+	if (sigsetjmp(g.jb, 1) != 0) {
 		return -ECONNRESET;
 	}
 	/* A window manager announces itself by taking the WM_S0 selection (a MANAGER client
 	 * message, StructureNotify) and by setting the root's EWMH properties (PropertyNotify). */
 	XSelectInput(dpy, DefaultRootWindow(dpy), PropertyChangeMask | StructureNotifyMask);
 	XSync(dpy, False);
-	armed = false;
+	xconn_guard_pop(&g);
 	return 0;
 }
 
@@ -204,8 +176,9 @@ static Window window_property(Display *dpy, Window w, Atom prop)
 
 int xsetup_wm_owns_screen(Display *dpy)
 {
-	armed = true;
-	if (sigsetjmp(connection_lost, 1) != 0) {
+	struct xconn_guard g;
+	xconn_guard_push(&g);
+	if (sigsetjmp(g.jb, 1) != 0) {
 		return -ECONNRESET;
 	}
 	while (XPending(dpy) > 0) {
@@ -226,14 +199,15 @@ int xsetup_wm_owns_screen(Display *dpy)
 		Window w = window_property(dpy, root, check);
 		owned = w != None && window_property(dpy, w, check) == w;
 	}
-	armed = false;
+	xconn_guard_pop(&g);
 	return owned;
 }
 
 int xsetup_watch_size(Display *dpy, unsigned *ret_w, unsigned *ret_h)
 {
-	armed = true;
-	if (sigsetjmp(connection_lost, 1) != 0) {
+	struct xconn_guard g;
+	xconn_guard_push(&g);
+	if (sigsetjmp(g.jb, 1) != 0) {
 		return -ECONNRESET;
 	}
 	Window root = DefaultRootWindow(dpy);
@@ -246,7 +220,7 @@ int xsetup_watch_size(Display *dpy, unsigned *ret_w, unsigned *ret_h)
 		XEvent ev;
 		XNextEvent(dpy, &ev);
 	}
-	armed = false;
+	xconn_guard_pop(&g);
 	if (!ok) {
 		return -EIO;
 	}
@@ -257,8 +231,9 @@ int xsetup_watch_size(Display *dpy, unsigned *ret_w, unsigned *ret_h)
 
 int xsetup_size_events(Display *dpy, unsigned *ret_w, unsigned *ret_h)
 {
-	armed = true;
-	if (sigsetjmp(connection_lost, 1) != 0) {
+	struct xconn_guard g;
+	xconn_guard_push(&g);
+	if (sigsetjmp(g.jb, 1) != 0) {
 		return -ECONNRESET;
 	}
 	Window root = DefaultRootWindow(dpy);
@@ -272,6 +247,6 @@ int xsetup_size_events(Display *dpy, unsigned *ret_w, unsigned *ret_h)
 			*ret_h = (unsigned)ev.xconfigure.height;
 		}
 	}
-	armed = false;
+	xconn_guard_pop(&g);
 	return 0;
 }

@@ -103,6 +103,29 @@ void xconn_guard_pop(struct xconn_guard *g)
 	guard = g->prev;
 }
 
+int xconn_open_cookie(const char *display, const void *cookie, size_t len, Display **ret)
+{
+	if (len == 0 || len > COOKIE_MAX) {
+		return -EINVAL;
+	}
+	XSetErrorHandler(on_error);
+	XSetIOErrorHandler(on_io_error);
+	/* Xlib keeps pointers to both until XOpenDisplay returns; it wants them mutable. */
+	char name[] = COOKIE_NAME;
+	char data[COOKIE_MAX];
+	memcpy(data, cookie, len);
+	/* The authorization applies to the connections opened until it is reset: this one. */
+	XSetAuthorization(name, (int)strlen(name), data, (int)len);
+	Display *dpy = XOpenDisplay(display);
+	XSetAuthorization(NULL, 0, NULL, 0);
+	explicit_bzero(data, sizeof(data));
+	if (!dpy) {
+		return -ECONNREFUSED;
+	}
+	*ret = dpy;
+	return 0;
+}
+
 int xconn_open(const char *display, const char *xauthority, Display **ret, struct error *err)
 {
 	char number[16];
@@ -116,20 +139,13 @@ int xconn_open(const char *display, const char *xauthority, Display **ret, struc
 		return error_set(err, r, "no X cookie for %s in %s: %s", display, xauthority,
 				 strerror(-r));
 	}
-	XSetErrorHandler(on_error);
-	XSetIOErrorHandler(on_io_error);
-	char name[] = COOKIE_NAME;
-	/* The authorization applies to the connections opened until it is reset: this one. */
-	XSetAuthorization(name, (int)strlen(name), cookie, cookie_len);
-	Display *dpy = XOpenDisplay(display);
-	XSetAuthorization(NULL, 0, NULL, 0);
+	r = xconn_open_cookie(display, cookie, (size_t)cookie_len, ret);
 	explicit_bzero(cookie, sizeof(cookie));
-	if (!dpy) {
+	if (r < 0) {
 		return error_set(err, -ECONNREFUSED,
 				 "cannot connect to the desktop's X server %s with its cookie",
 				 display);
 	}
-	*ret = dpy;
 	return 0;
 }
 

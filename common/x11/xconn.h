@@ -1,11 +1,12 @@
 /* A connection to a profile's X server with the profile's own cookie, and the guard that turns a
  * broken connection into an error instead of the end of the process. Shared by the thumbnail,
- * botdesk-act and the MCP server. */
+ * botdesk-act, the MCP server and botdesk-session. */
 #pragma once
 
 #include <X11/Xlib.h>
 #include <setjmp.h>
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "error.h"
 
@@ -14,6 +15,9 @@
  * environment: concurrent connections to two profiles each use their own). Installs the error
  * handlers below on first use. */
 int xconn_open(const char *display, const char *xauthority, Display **ret, struct error *err);
+/* The same with a cookie the caller holds (the session, which made it): set for this connection
+ * only, never through the process environment. 0, -EINVAL (no cookie fits), or -ECONNREFUSED. */
+int xconn_open_cookie(const char *display, const void *cookie, size_t len, Display **ret);
 
 /* X protocol errors never end the process: they are counted, and the code of the last one kept.
  * Reset, make the calls, XSync, then look. */
