@@ -1,5 +1,5 @@
 /* What botdesk-web reads from a request, as pure functions over bounded text (no libwebsockets, no
- * I/O): fuzzed by tests/fuzz/fuzz-web.c and unit-tested by tests/unit/test-web.c. */
+ * I/O): fuzzed by tests/fuzz/fuzz-web.c and unit-tested by tests/web/test-web.c. */
 #pragma once
 
 #include <stdbool.h>
