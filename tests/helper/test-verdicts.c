@@ -23,7 +23,7 @@ static struct install_decision decide(const struct install_facts *f, const char 
 {
 	struct install_decision d;
 	memset(&d, 0x55, sizeof(d));
-	install_decide_from(f, missing, &d);
+	install_decide_from(f, POLICY_SET_DESKTOP, missing, &d);
 	return d;
 }
 
