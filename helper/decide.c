@@ -72,8 +72,13 @@ int decide_permitted(uid_t ruid, gid_t rgid, gid_t helper_gid)
 	return -EPERM;
 }
 
+enum policy_set decide_set(enum proto_op op)
+{
+	return proto_op_web(op) ? POLICY_SET_WEB : POLICY_SET_DESKTOP;
+}
+
 int decide_argv(const struct helper_settings *hs, enum proto_manager m, const char *path,
-		bool update, const char *argv[32], char lock_opt[64])
+		enum policy_set set, bool update, const char *argv[32], char lock_opt[64])
 {
 	size_t n = 0;
 	argv[n++] = path;
@@ -116,7 +121,7 @@ int decide_argv(const struct helper_settings *hs, enum proto_manager m, const ch
 	}
 	if (!update) {
 		const char *const *pkgs =
-			policy_packages[m == PROTO_MANAGER_APT ? POLICY_APT : POLICY_DNF];
+			policy_sets[set][m == PROTO_MANAGER_APT ? POLICY_APT : POLICY_DNF];
 		for (size_t i = 0; pkgs[i]; i++) {
 			if (n >= 31) {
 				return -E2BIG;

@@ -7,6 +7,7 @@
 #include <sys/types.h>
 #include <time.h>
 
+#include "policy.h"
 #include "proto.h"
 #include "timeutil.h"
 
@@ -88,9 +89,12 @@ bool caps_proc_empty(void);
 enum proto_manager decide_manager(const struct helper_settings *hs, const char **ret_path);
 /* The caller may use the helper: root, or a member of the group owning the helper binary. */
 int decide_permitted(uid_t ruid, gid_t rgid, gid_t helper_gid);
-/* The exact argv the install runs (update when update is set). argv must hold 32 entries. */
+/* The package set op asks for. */
+enum policy_set decide_set(enum proto_op op);
+/* The exact argv that installs set (or, when update is set, refreshes the lists). argv must hold
+ * 32 entries. */
 int decide_argv(const struct helper_settings *hs, enum proto_manager m, const char *path,
-		bool update, const char *argv[32], char lock_opt[64]);
+		enum policy_set set, bool update, const char *argv[32], char lock_opt[64]);
 /* argv joined with single spaces, for the decide reply. */
 int decide_command_line(const char *const *argv, char *buf, size_t size);
 
@@ -128,11 +132,11 @@ bool reply_pending(const struct reply *r);
 void reply_result(struct reply *r, enum proto_outcome outcome, enum proto_manager m,
 		  int32_t detail);
 
-/* install.c: unless every package is installed already (apt), take the host lock and the
+/* install.c: unless every package of set is installed already (apt), take the host lock and the
  * caller's pace, run the package manager as full root and relay its output. */
 enum proto_outcome install_run_manager(const struct helper_settings *hs, enum proto_manager m,
-				       const char *path, uid_t caller, struct reply *r,
-				       int32_t *ret_detail);
+				       const char *path, enum policy_set set, uid_t caller,
+				       struct reply *r, int32_t *ret_detail);
 
 /* audit.c: one line to syslog (authpriv, notice) through /dev/log, else appended to the root-owned
  * file at file_path. -errno when it reached neither. */

@@ -61,7 +61,8 @@ static const struct {
 /* What dpkg-query and apt-cache said of each package of the policy. */
 #define VERSION_MAX 128
 struct installed {
-	size_t current; /* the package apt-cache policy is describing, or SIZE_MAX */
+	const char *const *pkgs; /* the set asked about (apt's names) */
+	size_t current;          /* the package apt-cache policy is describing, or SIZE_MAX */
 	struct {
 		bool dpkg_ok; /* "ii ": wanted, installed, no error */
 		char version[VERSION_MAX];
@@ -364,9 +365,8 @@ static bool apt_lists_empty(const char *dir)
 	return empty;
 }
 
-static size_t policy_index(const char *name, size_t len)
+static size_t policy_index(const char *const *pkgs, const char *name, size_t len)
 {
-	const char *const *pkgs = policy_packages[POLICY_APT];
 	for (size_t i = 0; pkgs[i] && i < 32; i++) {
 		if (strlen(pkgs[i]) == len && memcmp(pkgs[i], name, len) == 0) {
 			return i;
@@ -391,7 +391,7 @@ static void query_line(struct installed *q, const char *line, size_t len)
 {
 	/* dpkg-query -W -f='${db:Status-Abbrev}${Package}\n': "ii xfwm4". */
 	if (len > 3 && line[2] == ' ' && line[3] != ' ') {
-		size_t i = policy_index(line + 3, len - 3);
+		size_t i = policy_index(q->pkgs, line + 3, len - 3);
 		if (i != SIZE_MAX) {
 			q->pkg[i].dpkg_ok = line[0] == 'i' && line[1] == 'i';
 		}
@@ -400,7 +400,7 @@ static void query_line(struct installed *q, const char *line, size_t len)
 	/* apt-cache policy: "xfwm4:" then "  Installed: 4.18.0-1" and "  Candidate: 4.18.0-1". */
 	static const char installed[] = "  Installed: ", candidate[] = "  Candidate: ";
 	if (len > 1 && line[0] != ' ' && line[len - 1] == ':') {
-		q->current = policy_index(line, len - 1);
+		q->current = policy_index(q->pkgs, line, len - 1);
 	} else if (q->current != SIZE_MAX && len >= sizeof(installed) - 1 &&
 		   memcmp(line, installed, sizeof(installed) - 1) == 0) {
 		copy_field(q->pkg[q->current].version, line + sizeof(installed) - 1,
@@ -417,14 +417,14 @@ static void query_line(struct installed *q, const char *line, size_t len)
  * dpkg's lock, run like the package manager itself (root, fixed path, argv and environment) and
  * bounded in time. Any doubt (a failed or late query, a line not understood) means "no": the
  * install then runs as it always did. */
-static bool nothing_to_do(const struct helper_settings *hs, uint64_t deadline)
+static bool nothing_to_do(const struct helper_settings *hs, enum policy_set set, uint64_t deadline)
 {
-	const char *const *pkgs = policy_packages[POLICY_APT];
+	const char *const *pkgs = policy_sets[set][POLICY_APT];
 	const char *argv[2][36] = {
 		{hs->dpkg_query_path, "-W", "-f=${db:Status-Abbrev}${Package}\n"},
 		{hs->apt_cache_path, "policy"},
 	};
-	struct installed q = {.current = SIZE_MAX};
+	struct installed q = {.pkgs = pkgs, .current = SIZE_MAX};
 	size_t count = 0;
 	while (pkgs[count]) {
 		if (count == 32) {
@@ -471,13 +471,13 @@ static int take_host_lock(const char *path)
 }
 
 static enum proto_outcome run_manager(const struct helper_settings *hs, enum proto_manager m,
-				      const char *path, uint64_t deadline, struct reply *r,
-				      int32_t *ret_detail)
+				      const char *path, enum policy_set set, uint64_t deadline,
+				      struct reply *r, int32_t *ret_detail)
 {
 	const char *argv[32];
 	char lock_opt[64];
 	if (m == PROTO_MANAGER_APT && apt_lists_empty(hs->apt_lists_dir)) {
-		if (decide_argv(hs, m, path, true, argv, lock_opt) < 0) {
+		if (decide_argv(hs, m, path, set, true, argv, lock_opt) < 0) {
 			return PROTO_INTERNAL;
 		}
 		enum proto_outcome o = run_job(hs, argv, deadline, r, NULL, ret_detail);
@@ -485,15 +485,15 @@ static enum proto_outcome run_manager(const struct helper_settings *hs, enum pro
 			return o;
 		}
 	}
-	if (decide_argv(hs, m, path, false, argv, lock_opt) < 0) {
+	if (decide_argv(hs, m, path, set, false, argv, lock_opt) < 0) {
 		return PROTO_INTERNAL;
 	}
 	return run_job(hs, argv, deadline, r, NULL, ret_detail);
 }
 
 enum proto_outcome install_run_manager(const struct helper_settings *hs, enum proto_manager m,
-				       const char *path, uid_t caller, struct reply *r,
-				       int32_t *ret_detail)
+				       const char *path, enum policy_set set, uid_t caller,
+				       struct reply *r, int32_t *ret_detail)
 {
 	*ret_detail = 0;
 	/* Everything the package manager (or a query) leaves behind in its group comes back to us
@@ -505,9 +505,10 @@ enum proto_outcome install_run_manager(const struct helper_settings *hs, enum pr
 	/* Nothing to do: answered without the host lock, dpkg's lock or a stamp, so that a member
 	 * asking again and again holds up nobody. */
 	if (m == PROTO_MANAGER_APT &&
-	    nothing_to_do(hs, start + (hs->query_timeout_ms < hs->install_timeout_ms
-					       ? hs->query_timeout_ms
-					       : hs->install_timeout_ms))) {
+	    nothing_to_do(hs, set,
+			  start + (hs->query_timeout_ms < hs->install_timeout_ms
+					   ? hs->query_timeout_ms
+					   : hs->install_timeout_ms))) {
 		return PROTO_ALREADY_INSTALLED;
 	}
 	_cleanup_close_ int lock = take_host_lock(hs->lock_path);
@@ -530,7 +531,7 @@ enum proto_outcome install_run_manager(const struct helper_settings *hs, enum pr
 		return PROTO_INTERNAL;
 	}
 	enum proto_outcome o =
-		run_manager(hs, m, path, start + hs->install_timeout_ms, r, ret_detail);
+		run_manager(hs, m, path, set, start + hs->install_timeout_ms, r, ret_detail);
 	pace_end(stamp);
 	return o;
 }

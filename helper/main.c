@@ -1,6 +1,7 @@
-/* botdesk-helper: installs the desktop's packages for members of group botdesk. Run only by
- * botdesk, with its socket on fd 3; takes no arguments and nothing from the environment. Every
- * step that can go wrong ends the process: it fails closed. See botdesk-helper(8). */
+/* botdesk-helper: installs the desktop's packages (or the web viewer's) for members of group
+ * botdesk. Run only by botdesk, with its socket on fd 3; takes no arguments and nothing from the
+ * environment. Every step that can go wrong ends the process: it fails closed. See
+ * botdesk-helper(8). */
 #include <grp.h>
 #include <signal.h>
 #include <stdio.h>
@@ -84,14 +85,15 @@ static int serve(const struct helper_settings *hs, uid_t ruid, gid_t rgid, gid_t
 		return finish(hs, "-", ruid, pr.outcome);
 	}
 	const char *op = proto_op_name(pr.op);
+	enum policy_set set = decide_set(pr.op);
 	if (m == PROTO_MANAGER_NONE) {
 		reply_result(&rep, PROTO_NO_MANAGER, m, 0);
 		return finish(hs, op, ruid, PROTO_NO_MANAGER);
 	}
-	if (pr.op == PROTO_OP_DECIDE) {
+	if (!proto_op_installs(pr.op)) {
 		const char *argv[32];
 		char lock_opt[64], line[PROTO_LINE_MAX + 1];
-		if (decide_argv(hs, m, path, false, argv, lock_opt) < 0 ||
+		if (decide_argv(hs, m, path, set, false, argv, lock_opt) < 0 ||
 		    decide_command_line(argv, line, sizeof(line)) < 0) {
 			reply_result(&rep, PROTO_INTERNAL, m, 0);
 			return finish(hs, op, ruid, PROTO_INTERNAL);
@@ -104,7 +106,7 @@ static int serve(const struct helper_settings *hs, uid_t ruid, gid_t rgid, gid_t
 		return HELPER_EXIT_SETUP;
 	}
 	int32_t detail;
-	enum proto_outcome o = install_run_manager(hs, m, path, ruid, &rep, &detail);
+	enum proto_outcome o = install_run_manager(hs, m, path, set, ruid, &rep, &detail);
 	reply_result(&rep, o, m, detail);
 	return finish(hs, op, ruid, o);
 }

@@ -20,6 +20,8 @@
 enum {
 	VERDICT_DECIDE = PROTO_OP_DECIDE,
 	VERDICT_INSTALL = PROTO_OP_INSTALL,
+	VERDICT_DECIDE_WEB = PROTO_OP_DECIDE_WEB,
+	VERDICT_INSTALL_WEB = PROTO_OP_INSTALL_WEB,
 	VERDICT_BAD = 0x40,
 	VERDICT_TIMEOUT = 0x41,
 };
@@ -347,6 +349,8 @@ int parser_run(int sock, const struct helper_settings *hs, struct parser_result 
 		switch (verdict) {
 		case VERDICT_DECIDE:
 		case VERDICT_INSTALL:
+		case VERDICT_DECIDE_WEB:
+		case VERDICT_INSTALL_WEB:
 			res.outcome = PROTO_OK;
 			res.op = (enum proto_op)verdict;
 			res.detail = 0;

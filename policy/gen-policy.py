@@ -2,7 +2,8 @@
 """Turns policy/packages.tsv into policy.h (C tables) or a plain package list.
 
   gen-policy.py header packages.tsv policy.h
-  gen-policy.py list packages.tsv apt       (one package per line, for scripts and the Dockerfile test)
+  gen-policy.py list packages.tsv apt [web] (one package per line, for scripts and the Dockerfile
+                                            test: the desktop's set, or with "web" the web set)
 """
 import sys
 
@@ -11,7 +12,7 @@ RETIRED_DNF = {"xorg-x11-server-utils", "xorg-x11-utils"}
 
 
 def load(path):
-    programs, packages = [], {m: [] for m in MANAGERS}
+    programs, packages, web = [], {m: [] for m in MANAGERS}, {m: [] for m in MANAGERS}
     with open(path, encoding="utf-8") as fh:
         for lineno, line in enumerate(fh, 1):
             line = line.rstrip("\n")
@@ -26,24 +27,39 @@ def load(path):
                     sys.exit(f"{path}:{lineno}: bad name {p!r}")
             if kind == "program":
                 programs.append((name.split("|"), dict(zip(MANAGERS, pkgs))))
-            elif kind != "extra" or name != "-":
-                sys.exit(f"{path}:{lineno}: kind must be 'program' or 'extra' (with name '-')")
+            elif kind not in ("extra", "web") or name != "-":
+                sys.exit(f"{path}:{lineno}: kind must be 'program', 'extra' or 'web' (the last two"
+                         " with name '-')")
+            target = web if kind == "web" else packages
             for m, p in zip(MANAGERS, pkgs):
-                if p not in packages[m]:
-                    packages[m].append(p)
+                if p not in target[m]:
+                    target[m].append(p)
     bad = RETIRED_DNF & set(packages["dnf"])
     if bad:
         sys.exit(f"{path}: retired dnf names {sorted(bad)}: Fedora dropped them")
     if not programs:
         sys.exit(f"{path}: no programs")
-    return programs, packages
+    # The helper's "already installed" query and the runner's words take one set at a time; a
+    # package in both would be installed by either and counted twice.
+    for m in MANAGERS:
+        both = set(web[m]) & set(packages[m])
+        if both or not web[m]:
+            sys.exit(f"{path}: the web set ({m}) must be non-empty and apart from the desktop's")
+    return programs, packages, web
 
 
 def c_str(s):
     return '"' + s + '"'
 
 
-def header(programs, packages):
+def tables(out, prefix, packages):
+    for m in MANAGERS:
+        out.append(f"static const char *const {prefix}_{m}[] = {{")
+        out += [f"\t{c_str(p)}," for p in packages[m]]
+        out += ["\tNULL,", "};", ""]
+
+
+def header(programs, packages, web):
     out = ["/* Generated from policy/packages.tsv by gen-policy.py. Do not edit. */",
            "#pragma once", "", "#include <stddef.h>", "",
            "enum policy_manager { POLICY_APT, POLICY_DNF, POLICY_PACMAN, POLICY_MANAGER_COUNT };", "",
@@ -57,23 +73,28 @@ def header(programs, packages):
         ps = ", ".join(c_str(pkgs[m]) for m in MANAGERS)
         out.append(f"\t{{{{{ns}}}, {{{ps}}}}},")
     out += ["};", "", f"#define POLICY_PROGRAM_COUNT {len(programs)}", ""]
-    for m in MANAGERS:
-        out.append(f"static const char *const policy_packages_{m}[] = {{")
-        out += [f"\t{c_str(p)}," for p in packages[m]]
-        out += ["\tNULL,", "};", ""]
-    out += ["static const char *const *const policy_packages[POLICY_MANAGER_COUNT] = {",
-            "\tpolicy_packages_apt, policy_packages_dnf, policy_packages_pacman,", "};", ""]
+    tables(out, "policy_packages", packages)
+    tables(out, "policy_web_packages", web)
+    out += ["/* The desktop's set: what `botdesk install` installs and `botdesk start` needs. */",
+            "static const char *const *const policy_packages[POLICY_MANAGER_COUNT] = {",
+            "\tpolicy_packages_apt, policy_packages_dnf, policy_packages_pacman,", "};", "",
+            "/* The sets the helper installs, by what is asked for. */",
+            "enum policy_set { POLICY_SET_DESKTOP, POLICY_SET_WEB, POLICY_SET_COUNT };", "",
+            "static const char *const *const policy_sets[POLICY_SET_COUNT][POLICY_MANAGER_COUNT] = {",
+            "\t{policy_packages_apt, policy_packages_dnf, policy_packages_pacman},",
+            "\t{policy_web_packages_apt, policy_web_packages_dnf, policy_web_packages_pacman},",
+            "};", ""]
     return "\n".join(out)
 
 
 def main():
     if len(sys.argv) == 4 and sys.argv[1] == "header":
-        programs, packages = load(sys.argv[2])
         with open(sys.argv[3], "w", encoding="utf-8") as fh:
-            fh.write(header(programs, packages))
-    elif len(sys.argv) == 4 and sys.argv[1] == "list" and sys.argv[3] in MANAGERS:
-        _, packages = load(sys.argv[2])
-        print("\n".join(packages[sys.argv[3]]))
+            fh.write(header(*load(sys.argv[2])))
+    elif (len(sys.argv) in (4, 5) and sys.argv[1] == "list" and sys.argv[3] in MANAGERS
+          and sys.argv[4:] in ([], ["web"])):
+        _, packages, web = load(sys.argv[2])
+        print("\n".join((web if sys.argv[4:] else packages)[sys.argv[3]]))
     else:
         sys.exit(__doc__)
 

@@ -164,10 +164,7 @@ static int check_programs(const struct settings *s, struct error *err)
 		return 0;
 	}
 	struct install_decision d;
-	int r = install_decide(s, missing, &d, err);
-	if (r < 0) {
-		return r;
-	}
+	install_decide(s, missing, &d);
 	return error_set(err, -ENOENT, "%s", d.message);
 }
 

@@ -74,7 +74,7 @@ static size_t check_programs(const struct settings *s, const struct install_fact
 	}
 	struct install_decision d = {0};
 	if (n > 0) {
-		install_decide_from(f, missing, &d);
+		install_decide_from(f, POLICY_SET_DESKTOP, missing, &d);
 	}
 	line(r, n == 0, "desktop programs", detail, d.message);
 	if (f->in_image) {
@@ -283,7 +283,7 @@ int doctor_run(const struct settings *s, FILE *out)
 	fprintf(out, "botdesk doctor: uid %u, state in %s\n", (unsigned)getuid(), s->state_root);
 	/* One look at the host, for every check that depends on it. */
 	struct install_facts f;
-	(void)install_facts_gather(s, &f);
+	install_facts_gather(s, &f);
 	size_t missing = check_programs(s, &f, &r);
 	if (f.in_image) {
 		check_image(&f, &r);

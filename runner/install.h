@@ -1,5 +1,7 @@
-/* What it takes to get the desktop's packages onto this host, and doing it through the helper.
- * The runner's side of the privilege boundary: it never installs anything itself. */
+/* What it takes to get a package set (the desktop's, or the web viewer's) onto this host, and doing
+ * it through the helper. The runner's side of the privilege boundary: it never installs anything
+ * itself. installfacts.c gathers, installwords.c decides and words, install.c is the command;
+ * helperclient.c and installrelay.c are the wire and the output. */
 #pragma once
 
 #include <stdbool.h>
@@ -32,17 +34,19 @@ struct install_decision {
 	char message[2048];
 };
 
-/* Decides without installing anything. missing lists the required programs that are absent
- * (NULL-terminated, may be empty), so the message can name them. */
-int install_decide(const struct settings *s, const char *const *missing,
-		   struct install_decision *ret, struct error *err);
+/* Decides, for the desktop's set, without installing anything. missing lists the required programs
+ * that are absent (NULL-terminated, may be empty), so the message can name them. */
+void install_decide(const struct settings *s, const char *const *missing,
+		    struct install_decision *ret);
 
-/* `botdesk install [--dry-run]`: decides, then (unless dry_run) runs the install through the
- * helper, relaying its output to out. Returns 0 when the packages are installed (or, for a dry
- * run, when an install could run), else -errno with err saying why and what to do next. When no
- * required program is missing and the helper cannot run for this caller (not in its group, in
- * botdesk's image, ...), there is nothing to do: 0, and out says so. */
-int install_run(const struct settings *s, bool dry_run, FILE *out, struct error *err);
+/* `botdesk install [--web] [--dry-run]`: decides, then (unless dry_run) runs the install of set
+ * through the helper, relaying its output to out. Returns 0 when the packages are installed (or,
+ * for a dry run, when an install could run), else -errno with err saying why and what to do next.
+ * When what set provides is here already (the desktop's programs, noVNC) and the helper cannot run
+ * for this caller (not in its group, in botdesk's image, ...), there is nothing to do: 0, and out
+ * says so. */
+int install_run(const struct settings *s, enum policy_set set, bool dry_run, FILE *out,
+		struct error *err);
 
 /* What install_decide() looks at, gathered once, so the table of verdicts can be tested on its
  * own. */
@@ -64,30 +68,18 @@ struct install_facts {
 	bool in_image;
 	bool image_without_desktop; /* built with BOTDESK_DESKTOP=0 (the marker says desktop=0) */
 	char image_marker[512];
+	bool web_present; /* noVNC's core/rfb.js is readable under novnc */
+	char novnc[512];  /* BOTDESK_NOVNC */
 };
 
-int install_facts_gather(const struct settings *s, struct install_facts *ret);
-/* The verdict and the words for it; never fails. */
-void install_decide_from(const struct install_facts *f, const char *const *missing,
-			 struct install_decision *ret);
-
-/* The helper's answer to one request. */
-struct install_outcome {
-	enum proto_outcome outcome;
-	enum proto_manager manager;
-	int32_t detail;
-	int wait_status; /* the helper's exit, as waitpid() reports it */
-};
-
-typedef void (*install_line_fn)(const char *line, void *userdata);
-
-/* Runs the helper at path with the socket on fd 3, sends op, hands every output line to on_line
- * and fills ret from the final result (or from the exit status when none came). -EACCES or
- * -ENOENT when the helper cannot be executed. */
-int install_helper_call(const char *path, enum proto_op op, install_line_fn on_line, void *userdata,
-			struct install_outcome *ret);
-
-/* Makes one line of the helper's output safe to print: C0 and C1 controls and DEL become '?', and
- * so does every other byte >= 0x80 unless it belongs to a valid UTF-8 sequence and utf8 is set
- * (the user's locale is UTF-8). */
-void install_sanitize(char *line, bool utf8);
+/* Never fails: a fact that cannot be read is the cautious answer (no group, no image, ...). */
+void install_facts_gather(const struct settings *s, struct install_facts *ret);
+/* The verdict and the words for it, for set; never fails. */
+void install_decide_from(const struct install_facts *f, enum policy_set set,
+			 const char *const *missing, struct install_decision *ret);
+/* The words for a verdict already reached (a refusal the helper answered with); reason, when set,
+ * replaces the words' own account of why the caller may not install. */
+void install_words(const struct install_facts *f, enum policy_set set, const char *const *missing,
+		   enum install_verdict v, const char *reason, struct install_decision *ret);
+/* What the user runs to install set: "botdesk install" or "botdesk install --web". */
+const char *install_command(enum policy_set set);

@@ -65,7 +65,8 @@ static const char usage_text[] =
 	"  exec -- PROGRAM [ARG...]          run PROGRAM on the desktop (exit 3 when down)\n"
 	"  run [--wait SECONDS] [--web [WEB OPTIONS]]  start (or adopt) it and stay in the\n"
 	"                                    foreground; --web serves its page too (botdesk web)\n"
-	"  install [--dry-run]               install the desktop's packages, or say who must\n"
+	"  install [--web] [--dry-run]       install the desktop's packages (--web: the web\n"
+	"                                    viewer's, noVNC), or say who must\n"
 	"  thumbnail [--max WxH] [--output FILE]  a PNG of the screen (default 960x600; - is "
 	"stdout)\n"
 	"  doctor                            what this host lacks, and the fix for each\n"
@@ -154,7 +155,7 @@ static void print_status(struct cli *c, bool json)
 /* Parses the options a command takes: --json, and those of allow (--wait S, --dry-run, --shell).
  * Anything else is usage. */
 struct opts {
-	bool json, dry_run, shell;
+	bool json, dry_run, shell, web;
 	uint64_t wait_ms;
 };
 
@@ -162,16 +163,15 @@ enum {
 	OPT_WAIT = 1 << 0,
 	OPT_DRY_RUN = 1 << 1,
 	OPT_SHELL = 1 << 2,
+	OPT_WEB = 1 << 3,
 };
 
 static int parse_opts(int argc, char **argv, const char *cmd, unsigned allow, struct opts *o)
 {
 	static const struct option longopts[] = {
-		{"json", no_argument, NULL, 'j'},
-		{"wait", required_argument, NULL, 'w'},
-		{"dry-run", no_argument, NULL, 'n'},
-		{"shell", no_argument, NULL, 's'},
-		{NULL, 0, NULL, 0},
+		{"json", no_argument, NULL, 'j'},    {"wait", required_argument, NULL, 'w'},
+		{"dry-run", no_argument, NULL, 'n'}, {"shell", no_argument, NULL, 's'},
+		{"web", no_argument, NULL, 'W'},     {NULL, 0, NULL, 0},
 	};
 	*o = (struct opts){.wait_ms = DEFAULT_WAIT_MS};
 	optind = 1;
@@ -204,6 +204,12 @@ static int parse_opts(int argc, char **argv, const char *cmd, unsigned allow, st
 				return usage_error("%s takes no --shell", cmd);
 			}
 			o->shell = true;
+			break;
+		case 'W':
+			if (!(allow & OPT_WEB)) {
+				return usage_error("%s takes no --web", cmd);
+			}
+			o->web = true;
 			break;
 		default:
 			return usage_error("unknown option '%s'", argv[optind - 1]);
@@ -760,11 +766,12 @@ static int cmd_doctor(struct cli *c, int argc, char **argv)
 static int cmd_install(struct cli *c, int argc, char **argv)
 {
 	struct opts o;
-	int r = parse_opts(argc, argv, "install", OPT_DRY_RUN, &o);
+	int r = parse_opts(argc, argv, "install", OPT_DRY_RUN | OPT_WEB, &o);
 	if (r || (r = load_settings(c))) {
 		return r;
 	}
-	r = install_run(&c->settings, o.dry_run, stdout, &c->err);
+	r = install_run(&c->settings, o.web ? POLICY_SET_WEB : POLICY_SET_DESKTOP, o.dry_run,
+			stdout, &c->err);
 	return r < 0 ? fail(c, r) : 0;
 }
 

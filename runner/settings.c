@@ -45,6 +45,7 @@ enum {
 	S_MCP,
 	S_WEB,
 	S_WEB_DATA,
+	S_NOVNC,
 	S_LOG_TYPED_TEXT,
 	S_COUNT,
 };
@@ -73,6 +74,7 @@ static const struct setting_def defs[S_COUNT] = {
 	[S_MCP] = {"BOTDESK_MCP", "mcp", BOTDESK_MCP_PATH},
 	[S_WEB] = {"BOTDESK_WEB", "web", BOTDESK_WEB_PATH},
 	[S_WEB_DATA] = {"BOTDESK_WEB_DATA", "web_data", BOTDESK_WEB_DATA_DIR},
+	[S_NOVNC] = {"BOTDESK_NOVNC", "novnc", "/usr/share/novnc"},
 	[S_LOG_TYPED_TEXT] = {"BOTDESK_LOG_TYPED_TEXT", "log_typed_text", "no"},
 };
 
@@ -381,7 +383,8 @@ static int validate(struct settings *s, char *values[S_COUNT], struct error *err
 	}
 	static const int paths[] = {S_X_LOCK_DIR,  S_X_UNIX_TABLE, S_ALLOC_LOCK,  S_MEMINFO,
 				    S_CGROUP_ROOT, S_HELPER,       S_THUMBNAILER, S_IMAGE_MARKER,
-				    S_ACT,         S_MCP,          S_WEB,         S_WEB_DATA};
+				    S_ACT,         S_MCP,          S_WEB,         S_WEB_DATA,
+				    S_NOVNC};
 	for (size_t i = 0; i < ARRAY_SIZE(paths); i++) {
 		if ((r = need_absolute(err, paths[i], values[paths[i]])) < 0) {
 			return r;
@@ -463,6 +466,7 @@ static int validate(struct settings *s, char *values[S_COUNT], struct error *err
 	s->mcp = TAKE_PTR(values[S_MCP]);
 	s->web = TAKE_PTR(values[S_WEB]);
 	s->web_data = TAKE_PTR(values[S_WEB_DATA]);
+	s->novnc = TAKE_PTR(values[S_NOVNC]);
 	const char *path = getenv("PATH");
 	s->search_path = strdup(path ? path : "/usr/local/bin:/usr/bin:/bin");
 	if (!s->launcher || !s->search_path) {
@@ -537,6 +541,7 @@ void settings_free(struct settings *s)
 	free(s->mcp);
 	free(s->web);
 	free(s->web_data);
+	free(s->novnc);
 	free(s->search_path);
 	free(s->view_dir);
 	*s = (struct settings){0};

@@ -42,6 +42,8 @@ struct settings {
 	char *mcp;                             /* BOTDESK_MCP, default the installed botdesk-mcp */
 	char *web;                             /* BOTDESK_WEB, default the installed botdesk-web */
 	char *web_data;                        /* BOTDESK_WEB_DATA: the web page's own files */
+	char *novnc; /* BOTDESK_NOVNC: Debian's noVNC, which botdesk web serves and install --web
+		      * installs */
 	bool log_typed_text; /* BOTDESK_LOG_TYPED_TEXT: the action log keeps typed text */
 };
 

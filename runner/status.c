@@ -83,11 +83,10 @@ void status_gather(const struct settings *s, struct profile *p, const struct des
 	memory_read(s, &st->memory);
 	if (st->n_missing > 0) {
 		struct install_decision d;
-		if (install_decide(s, st->missing, &d, NULL) == 0) {
-			snprintf(st->install_command, sizeof(st->install_command), "%s", d.command);
-			if (!st->running) {
-				snprintf(st->blocker, sizeof(st->blocker), "%s", d.message);
-			}
+		install_decide(s, st->missing, &d);
+		snprintf(st->install_command, sizeof(st->install_command), "%s", d.command);
+		if (!st->running) {
+			snprintf(st->blocker, sizeof(st->blocker), "%s", d.message);
 		}
 	} else if (!st->running && memory_judge(&st->memory, s->min_free_mb) == MEMORY_SHORT) {
 		memory_blocker(&st->memory, s->min_free_mb, st->blocker, sizeof(st->blocker));

@@ -8,15 +8,17 @@
 
 #include "util.h"
 
-/* botdesk-web's argv: the profile, its directory, the page's files, then argv's options. */
+/* botdesk-web's argv: the profile, its directory, the page's files, noVNC, then argv's options
+ * (a --novnc there still wins: getopt takes the last). */
 static char **web_args(const struct settings *s, const struct profile *p, int argc, char **argv)
 {
-	char **args = calloc((size_t)argc + 8, sizeof(char *));
+	char **args = calloc((size_t)argc + 10, sizeof(char *));
 	if (!args) {
 		return NULL;
 	}
 	size_t n = 0;
-	static char o_profile[] = "--profile", o_state[] = "--state", o_data[] = "--data";
+	static char o_profile[] = "--profile", o_state[] = "--state", o_data[] = "--data",
+		    o_novnc[] = "--novnc";
 	args[n++] = s->web;
 	args[n++] = o_profile;
 	args[n++] = (char *)(uintptr_t)p->name;
@@ -24,6 +26,8 @@ static char **web_args(const struct settings *s, const struct profile *p, int ar
 	args[n++] = (char *)(uintptr_t)p->dir;
 	args[n++] = o_data;
 	args[n++] = s->web_data;
+	args[n++] = o_novnc;
+	args[n++] = s->novnc;
 	for (int i = 1; i < argc; i++) {
 		args[n++] = argv[i];
 	}

@@ -199,9 +199,8 @@ int main(int argc, char **argv)
 	char rfbjs[512];
 	snprintf(rfbjs, sizeof(rfbjs), "%s/core/rfb.js", cfg.novnc);
 	if (access(rfbjs, R_OK) < 0) {
-		log_error("noVNC is missing (%s: %s): install Debian's novnc package (apt-get "
-			  "install "
-			  "novnc), then run botdesk web again",
+		log_error("noVNC is missing (%s: %s): install it with 'botdesk install --web' "
+			  "(Debian's novnc package), then run botdesk web again",
 			  rfbjs, strerror(errno));
 		return 1;
 	}

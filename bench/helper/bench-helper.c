@@ -15,7 +15,7 @@
 #include <sys/wait.h>
 #include <time.h>
 
-#include "install.h"
+#include "helperclient.h"
 #include "parse.h"
 #include "util.h"
 
@@ -202,9 +202,9 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	for (unsigned i = 0; i < rounds; i++) {
-		struct install_outcome o;
+		struct helperclient_outcome o;
 		double t0 = now_ms();
-		if (install_helper_call(helper, PROTO_OP_DECIDE, NULL, NULL, &o) < 0 ||
+		if (helperclient_call(helper, PROTO_OP_DECIDE, NULL, NULL, &o) < 0 ||
 		    o.outcome != PROTO_OK) {
 			fprintf(stderr,
 				"the helper did not decide (%s): run as root, or use a setuid "

@@ -34,8 +34,12 @@ e2e_expect_rc 2 "web with a certificate and no key"
 # Without Debian's noVNC there is no page: said before anything listens.
 e2e_bd "$U" "$ST" web --novnc /nonexistent
 e2e_expect_rc 1 "web without noVNC"
-[[ $ERR == *"install Debian's novnc package"* ]] || bd_fail "no noVNC, no fix named: $ERR"
+[[ $ERR == *"'botdesk install --web'"* ]] || bd_fail "no noVNC, no fix named: $ERR"
 [ ! -e "$P/web.sock" ] || bd_fail "web listened without noVNC"
+# The same through the setting botdesk web and botdesk install --web share.
+BOTDESK_NOVNC=/nonexistent e2e_bd "$U" "$ST" web
+e2e_expect_rc 1 "web without noVNC (BOTDESK_NOVNC)"
+[[ $ERR == *"/nonexistent/core/rfb.js"* ]] || bd_fail "BOTDESK_NOVNC did not reach botdesk web: $ERR"
 
 web_start default
 W=unix:$P/web.sock

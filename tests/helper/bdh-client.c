@@ -33,7 +33,7 @@
 
 struct opts {
 	const char *helper;
-	const char *op; /* decide, install, none */
+	const char *op; /* decide, install, decide-web, install-web, none */
 	const char *raw[MAX_RAW];
 	size_t nraw;
 	bool keep_open, hold, close_stdio, many_fds, block_signals, ignore_signals, pty;
@@ -149,7 +149,8 @@ static int parse_octal(const char *s)
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: bdh-client [--op decide|install|none] [--raw HEX]... [--keep-open] "
+	fprintf(stderr, "usage: bdh-client [--op decide|install|decide-web|install-web|none] "
+			"[--raw HEX]... [--keep-open] "
 			"[--hold] [--argv normal|argc0|empty|extra] [--close-stdio] [--fd3 "
 			"socket|file|none|stream|dgram|foreign:NAME] [--many-fds] [--umask OCTAL] "
 			"[--rlimit RES=SOFT[:HARD]]... [--oom SCORE] [--block-signals] "
@@ -417,8 +418,14 @@ static void send_request(const struct opts *o, int sock)
 			(void)!send(sock, buf, (size_t)n, MSG_NOSIGNAL);
 		}
 	} else if (strcmp(o->op, "none") != 0) {
-		struct proto_request rq = {.op = strcmp(o->op, "install") == 0 ? PROTO_OP_INSTALL
-									       : PROTO_OP_DECIDE};
+		struct proto_request rq = {.op = PROTO_OP_DECIDE};
+		static const enum proto_op ops[] = {PROTO_OP_DECIDE, PROTO_OP_INSTALL,
+						    PROTO_OP_DECIDE_WEB, PROTO_OP_INSTALL_WEB};
+		for (size_t i = 0; i < sizeof(ops) / sizeof(ops[0]); i++) {
+			if (strcmp(o->op, proto_op_name(ops[i])) == 0) {
+				rq.op = ops[i];
+			}
+		}
 		uint8_t buf[PROTO_REQUEST_SIZE];
 		proto_request_encode(&rq, buf);
 		(void)!send(sock, buf, sizeof(buf), MSG_NOSIGNAL);

@@ -114,6 +114,29 @@ dry_run "$BD_USER_A" "$suid" env BOTDESK_PACKAGE_MANAGER=none
 contains "package manager" "with your distribution's own tools" "Xvnc"
 lacks "sudo" "unprivileged" "root" "privilege" "admin"
 
+# The web viewer's set (botdesk install --web): the same rows name novnc alone. noVNC is made to
+# look absent (BOTDESK_NOVNC), or an outsider would rightly hear "nothing to install".
+mapfile -t web_pkgs < <(python3 "$BD_SRCDIR/policy/gen-policy.py" list "$BD_SRCDIR/policy/packages.tsv" apt web)
+web_dry_run() {
+    local user=$1 dir=$state
+    [ "$user" != "$BD_USER_OUT" ] || dir=$state_out
+    set +e
+    BOTDESK_NOVNC=/nonexistent BOTDESK_HELPER=$suid BOTDESK_STATE_DIR=$dir bd_as "$user" \
+        "$BOTDESK_BIN" install --web --dry-run >"$out" 2>&1
+    rc=$?
+    set -e
+}
+web_dry_run "$BD_USER_A"
+[ "$rc" = 0 ] || { cat "$out" >&2; bd_fail "web, group member: dry run exited $rc"; }
+contains "botdesk install --web would run, as root" "--no-install-recommends --no-remove install ${web_pkgs[*]}"
+lacks "${apt_pkgs[0]}"
+web_dry_run "$BD_USER_OUT"
+[ "$rc" = 1 ] || { cat "$out" >&2; bd_fail "web, not in group: exit $rc"; }
+contains "$BD_USER_OUT may not install the web viewer's package (noVNC)" \
+    "apt-get install -y --no-install-recommends ${web_pkgs[*]}" "'botdesk install --web'" \
+    "usermod -aG botdesk $BD_USER_OUT"
+lacks "${apt_pkgs[0]}"
+
 # The helper's own view of the same rows, from bdh-client.
 bd_as "$BD_USER_OUT" "$BDH_CLIENT" "$suid" >"$out" 2>&1 || true
 contains "exec-error: Permission denied"

@@ -35,6 +35,19 @@ bdh_expect "$out" "result: ok manager=apt detail=0" "exit: 0"
 grep -q ' install ' "$d/ran" || bd_fail "the valid request did not install"
 rm -rf "$d"
 
+# Op 4 (install-web) installs the web viewer's set, and only it; op 3 decides it.
+d=$(bdh_stub_dir ok)
+BOTDESK_HELPER_TEST_DIR=$d "$BDH_CLIENT" --raw "4244525101000400$zeros" "$BDH_TEST" >"$out" 2>&1
+bdh_expect "$out" "result: ok manager=apt detail=0" "exit: 0"
+grep -q ' install novnc$' "$d/ran" || bd_fail "install-web did not install novnc alone: $(cat "$d/ran")"
+rm -rf "$d"
+d=$(bdh_stub_dir ok)
+BOTDESK_HELPER_TEST_DIR=$d "$BDH_CLIENT" --raw "4244525101000300$zeros" "$BDH_TEST" >"$out" 2>&1
+bdh_expect "$out" "result: ok manager=apt detail=0" "exit: 0"
+grep -q -- '--no-remove install novnc$' "$out" || bd_fail "decide-web did not name the web set: $(cat "$out")"
+bdh_nothing_ran "$d"
+rm -rf "$d"
+
 refused "${valid_install:0:30}"                 # short by one byte
 refused "${valid_install}00"                    # long by one byte
 refused "${valid_install}$zeros$zeros"          # long by sixteen
@@ -45,9 +58,10 @@ refused "0000000001000200$zeros"                # no magic at all
 refused "4244525102000200$zeros"                # version 2
 refused "4244525100000200$zeros"                # version 0
 refused "4244525101000000$zeros"                # op 0
-refused "4244525101000300$zeros"                # op 3
+refused "4244525101000500$zeros"                # op 5
 refused "424452510100ffff$zeros"                # op 0xffff
 refused "4244525101000201$zeros"                # op 0x0102
+refused "4244525101000401$zeros"                # op 0x0104
 for i in 0 1 2 3 4 5 6 7; do                    # each reserved byte
     res=
     for j in 0 1 2 3 4 5 6 7; do

@@ -63,4 +63,19 @@ set -e
 grep -Eq "again in [0-9]+ seconds" "$out" || { cat "$out" >&2; bd_fail "the refusal names no time to retry"; }
 ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' ||
     bd_fail "the second install ran"
+# The web viewer's set through the same helper: with novnc installed at its candidate (CI installs
+# it), the real dpkg-query and apt-cache answer "nothing to do" before any lock or pace, so it
+# succeeds right after the refusal above and names the web set.
+novnc_state=$(apt-cache policy novnc 2>/dev/null | awk '/Installed:/ {i=$2} /Candidate:/ {c=$2} END {print (i != "" && i != "(none)" && i == c) ? "current" : "other"}')
+if [ "$novnc_state" = current ]; then
+    set +e
+    BOTDESK_HELPER=$suid BOTDESK_STATE_DIR=$state bd_as "$BD_USER_A" timeout 900 "$BOTDESK_BIN" install --web >"$out" 2>&1
+    rc=$?
+    set -e
+    [ "$rc" = 0 ] || { cat "$out" >&2; bd_fail "botdesk install --web with novnc installed exited $rc"; }
+    grep -qx "The web viewer's package (noVNC) is already installed; nothing to do." "$out" ||
+        { cat "$out" >&2; bd_fail "install --web did not say noVNC is there"; }
+else
+    echo "real-install: novnc is not installed at its candidate version here; the install --web row is protocol.sh's (stub)" >&2
+fi
 echo "real-install: $pkg installed through the setuid helper by $BD_USER_A, without CAP_SYS_MODULE; a second install at once refused"

@@ -1,7 +1,7 @@
 /* What the runner prints of the helper's output: no control character of any kind reaches the
  * terminal, C1 included, while valid UTF-8 (apt's own progress text) stays intact. */
 #include "../unit.h"
-#include "install.h"
+#include "installrelay.h"
 #include "util.h"
 
 static void assert_sanitized(const char *in, bool utf8, const char *want)

@@ -23,7 +23,7 @@ static struct install_decision decide(const struct install_facts *f, const char 
 {
 	struct install_decision d;
 	memset(&d, 0x55, sizeof(d));
-	install_decide_from(f, missing, &d);
+	install_decide_from(f, POLICY_SET_DESKTOP, missing, &d);
 	return d;
 }
 
@@ -93,6 +93,40 @@ static void test_root_can_run(void **state)
 	}
 	assert_contains(d.message, "tigervnc-standalone-server");
 	assert_contains(d.message, "botdesk install");
+}
+
+/* The web viewer's set, through every verdict: novnc and `botdesk install --web`, never a
+ * desktop package. */
+static void test_web_set_words(void **state)
+{
+	struct install_facts f = facts();
+	snprintf(f.novnc, sizeof(f.novnc), "/usr/share/novnc");
+	struct install_decision d;
+	install_decide_from(&f, POLICY_SET_WEB, NULL, &d);
+	assert_int_equal(d.verdict, INSTALL_CAN_RUN);
+	assert_string_equal(d.command, "apt-get install -y --no-install-recommends novnc");
+	assert_contains(d.message, "'botdesk install --web' runs through botdesk-helper");
+	f.helper_usable = false;
+	install_decide_from(&f, POLICY_SET_WEB, NULL, &d);
+	assert_int_equal(d.verdict, INSTALL_ASK_ADMIN);
+	assert_contains(d.message, "alice may not install the web viewer's package (noVNC)");
+	assert_contains(d.message, "install them with 'botdesk install --web'");
+	f.in_image = true;
+	install_decide_from(&f, POLICY_SET_WEB, NULL, &d);
+	assert_int_equal(d.verdict, INSTALL_BAKE_IMAGE);
+	assert_contains(d.message,
+			"RUN apt-get update && apt-get install -y --no-install-recommends "
+			"novnc && rm -rf");
+	f.in_image = false;
+	f.have_manager = false;
+	install_decide_from(&f, POLICY_SET_WEB, NULL, &d);
+	assert_int_equal(d.verdict, INSTALL_NO_MANAGER);
+	assert_contains(d.message, "install noVNC (/usr/share/novnc)");
+	for (size_t i = 0; policy_packages_apt[i]; i++) {
+		assert_lacks(d.message, policy_packages_apt[i]);
+	}
+	assert_string_equal(install_command(POLICY_SET_WEB), "botdesk install --web");
+	assert_string_equal(install_command(POLICY_SET_DESKTOP), "botdesk install");
 }
 
 static void test_group_member_can_run(void **state)
@@ -182,6 +216,7 @@ int main(void)
 		cmocka_unit_test(test_no_manager),
 		cmocka_unit_test(test_pacman_is_no_manager_with_its_packages),
 		cmocka_unit_test(test_root_can_run),
+		cmocka_unit_test(test_web_set_words),
 		cmocka_unit_test(test_group_member_can_run),
 		cmocka_unit_test(test_no_new_privs_bakes),
 		cmocka_unit_test(test_nosuid_bakes),

@@ -49,6 +49,28 @@ if bd_is_root && id -u "$BD_USER_OUT" >/dev/null 2>&1; then
     it_expect_in "$ERR" "usermod -aG botdesk $BD_USER_OUT" "and how to get the right"
 fi
 
+# botdesk install --web: the web viewer's set (noVNC) alone, with its own "nothing to do" (the
+# file botdesk web needs is there) and its own words.
+mkdir -p "$S/novnc/core"
+: >"$S/novnc/core/rfb.js"
+it_own "$S/novnc"
+for args in "install --web" "install --web --dry-run"; do
+    # shellcheck disable=SC2086
+    BOTDESK_NOVNC=$S/novnc BD_PATH=$S/empty it_bd $args
+    it_expect_rc 0 "botdesk $args with noVNC present (and the desktop programs missing)"
+    it_expect_in "$OUT" "noVNC is installed ($S/novnc): nothing to install" "botdesk $args says there is nothing to do"
+    # shellcheck disable=SC2086
+    BOTDESK_NOVNC=$S/no-novnc it_bd $args
+    it_expect_rc 1 "botdesk $args with noVNC missing and a helper that cannot act"
+    it_expect_in "$ERR" "may not install the web viewer's package (noVNC)" "botdesk $args names the set"
+    it_expect_in "$ERR" "apt-get install -y --no-install-recommends novnc" "and the admin's command"
+    it_expect_in "$ERR" "'botdesk install --web'" "and the command a group member runs"
+    it_expect_not_in "$ERR" "xfwm4" "botdesk $args never asks for the desktop's packages"
+done
+it_bd install --wait 3
+it_expect_rc 2 "install takes no --wait"
+it_expect_in "$ERR" "install takes no --wait" "the refusal names the option"
+
 # botdesk's container image: everything there is success; something missing is the image's to
 # bake, not the helper's to fix.
 printf '# botdesk container image\ndesktop=1\n' >"$S/image"
@@ -78,6 +100,11 @@ BD_PATH=$S/empty it_bd start
 it_expect_rc 1 "start in an image that lacks the desktop"
 it_expect_in "$ERR" "baked in when it is built" "start in the image: the image must bake the packages"
 it_expect_not_in "$ERR" "setuid" "start in the image: no word of the helper's setuid bit"
+# In the image noVNC is baked in as well (the Dockerfile's layer): missing, the line names it.
+BOTDESK_NOVNC=$S/no-novnc it_bd install --web
+it_expect_rc 1 "install --web in an image that lacks noVNC"
+it_expect_in "$ERR" "The web viewer's package (noVNC) is not installed, and this is botdesk's container image" "install --web in the image names the image"
+it_expect_in "$ERR" "RUN apt-get update && apt-get install -y --no-install-recommends novnc && rm -rf /var/lib/apt/lists/*" "with the Dockerfile line for noVNC"
 printf 'desktop=0\n' >"$S/image"
 BD_PATH=$S/empty it_bd install
 it_expect_in "$ERR" "BOTDESK_DESKTOP=0" "an image built without its desktop layer: build it with one"

@@ -35,6 +35,19 @@ static void dnf_has_no_retired_names(void **state)
 	assert_false(listed(policy_packages_dnf, "xorg-x11-utils"));
 }
 
+/* The web viewer's set is noVNC alone, apart from the desktop's: `botdesk install` never pulls in
+ * the web server's files, and `botdesk install --web` never the desktop. */
+static void web_set_is_novnc_alone(void **state)
+{
+	assert_ptr_equal(policy_sets[POLICY_SET_DESKTOP][POLICY_APT], policy_packages[POLICY_APT]);
+	for (int m = 0; m < POLICY_MANAGER_COUNT; m++) {
+		const char *const *web = policy_sets[POLICY_SET_WEB][m];
+		assert_string_equal(web[0], "novnc");
+		assert_null(web[1]);
+		assert_false(listed(policy_packages[m], "novnc"));
+	}
+}
+
 static void xvnc_is_tigervnc(void **state)
 {
 	assert_true(listed(policy_packages_apt, "tigervnc-standalone-server"));
@@ -72,6 +85,7 @@ int main(void)
 		cmocka_unit_test(every_program_maps_into_each_list),
 		cmocka_unit_test(dnf_has_no_retired_names),
 		cmocka_unit_test(xvnc_is_tigervnc),
+		cmocka_unit_test(web_set_is_novnc_alone),
 		cmocka_unit_test(missing_programs_follow_path),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
