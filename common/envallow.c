@@ -20,7 +20,10 @@ static bool name_char(char c, bool first)
 /* Whether the name of len bytes at name is one of the comma-separated names in list. */
 static bool in_list(const char *name, size_t len, const char *list)
 {
-	for (const char *p = list; p && *p;) {
+	if (!list) {
+		return false;
+	}
+	for (const char *p = list; *p;) {
 		while (*p == ',' || *p == ' ' || *p == '\t') {
 			p++;
 		}

@@ -367,7 +367,7 @@ static bool apt_lists_empty(const char *dir)
 
 static size_t policy_index(const char *const *pkgs, const char *name, size_t len)
 {
-	for (size_t i = 0; pkgs[i] && i < 32; i++) {
+	for (size_t i = 0; i < 32 && pkgs[i]; i++) {
 		if (strlen(pkgs[i]) == len && memcmp(pkgs[i], name, len) == 0) {
 			return i;
 		}

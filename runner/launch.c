@@ -435,7 +435,7 @@ static void why_log_empty(struct profile *p, char *buf, size_t size)
 
 static int fail_exited(struct launch *l, bool *ret_taken, struct error *err)
 {
-	char how[128], tail[LOG_TAIL_BYTES + 1], why[1024];
+	char how[128], tail[LOG_TAIL_BYTES + 1], why[1024] = "";
 	int status = abandon(l);
 	describe_exit(status, how, sizeof(how));
 	*ret_taken = WIFEXITED(status) && WEXITSTATUS(status) == LAUNCH_EXIT_DISPLAY_TAKEN;

@@ -56,7 +56,7 @@ static bool same(const char *a, const char *b)
 static bool token_shape(const char *hex)
 {
 	size_t i = 0;
-	for (; hex[i] && i <= WEB_TOKEN_HEX; i++) {
+	for (; i <= WEB_TOKEN_HEX && hex[i]; i++) {
 		if (!((hex[i] >= '0' && hex[i] <= '9') || (hex[i] >= 'a' && hex[i] <= 'f'))) {
 			return false;
 		}
