@@ -13,7 +13,8 @@
 #include "timeutil.h"
 #include "util.h"
 
-/* After KILL, the kernel needs only to schedule the victims; a second is generous. */
+/* After KILL, the kernel needs only to schedule the victims: well under a second when idle, and
+ * two leave room for a loaded 2-core machine reaping a whole desktop. */
 #define KILL_WAIT_MS 2000
 
 int group_live_members(pid_t pgid, pid_t *out, size_t cap, size_t *ret_n)

@@ -69,16 +69,6 @@ int supervisor_watch(struct supervisor *s, const char *name, pid_t pid, bool ess
 	return 0;
 }
 
-const struct sv_child *supervisor_child(const struct supervisor *s, pid_t pid)
-{
-	for (size_t i = 0; i < s->n; i++) {
-		if (s->children[i].pid == pid) {
-			return &s->children[i];
-		}
-	}
-	return NULL;
-}
-
 static void reap(struct supervisor *s)
 {
 	for (;;) {

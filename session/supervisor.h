@@ -42,7 +42,6 @@ void supervisor_done(struct supervisor *s);
 
 /* Watches a child the session started. */
 int supervisor_watch(struct supervisor *s, const char *name, pid_t pid, bool essential);
-const struct sv_child *supervisor_child(const struct supervisor *s, pid_t pid);
 
 /* Waits until fd (unless -1) is readable: 1. Or returns 0 when deadline_ms (monotonic, 0 for
  * none) passed, -EINTR once a stop was requested, -ECHILD once an essential child ended. Ended
