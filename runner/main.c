@@ -24,6 +24,7 @@
 #include "foreground.h"
 #include "install.h"
 #include "json.h"
+#include "launcher.h"
 #include "list.h"
 #include "log.h"
 #include "parse.h"
@@ -40,7 +41,7 @@
 
 /* start's default --wait: a desktop is up in about a second; a loaded host can take far longer. */
 #define DEFAULT_WAIT_MS 30000
-#define MAX_WAIT_MS (3600 * 1000)
+static_assert(LAUNCHER_WAIT_MAX_MS == 3600 * 1000, "--wait's message says up to 3600 seconds");
 
 extern char **environ;
 
@@ -186,7 +187,7 @@ static int parse_opts(int argc, char **argv, const char *cmd, unsigned allow, st
 			if (!(allow & OPT_WAIT)) {
 				return usage_error("%s takes no --wait", cmd);
 			}
-			if (parse_seconds_ms(optarg, MAX_WAIT_MS, &o->wait_ms) < 0 ||
+			if (parse_seconds_ms(optarg, LAUNCHER_WAIT_MAX_MS, &o->wait_ms) < 0 ||
 			    o->wait_ms == 0) {
 				return usage_error("--wait takes seconds (up to 3600, e.g. 30 or "
 						   "0.5), not '%s'",

@@ -69,7 +69,7 @@ int components_find(struct run *run, struct error *err)
 int components_start_xvnc(struct run *run, struct error *err)
 {
 	const struct session_config *cfg = run->cfg;
-	int r = claim_sockets(&run->claim, cfg->display, err);
+	int r = claim_sockets(&run->claim, cfg->x_socket_dir, cfg->display, err);
 	if (r == 0) {
 		r = claim_keymap(&run->claim, cfg->x_lock_dir, err);
 	}

@@ -420,7 +420,7 @@ static int supervise(struct run *run, struct error *err)
 	return 1;
 }
 
-static_assert(SESSION_STOP_GRACE_MS + SUPERVISOR_KILL_WAIT_MS + 1000 <= SESSION_RUNNER_GRACE_MS,
+static_assert(SESSION_STOP_GRACE_MS + SUPERVISOR_KILL_WAIT_MS <= LAUNCHER_TEARDOWN_MS,
 	      "the teardown must end well inside the runner's grace");
 
 void session_stop(struct supervisor *sv, struct claim *claim)
@@ -489,7 +489,7 @@ int session_run(const struct session_config *cfg, const struct dock *dock, const
 	r = bring_up(&run, err);
 	int status;
 	if (r == -EADDRINUSE) {
-		status = SESSION_EXIT_COLLISION;
+		status = LAUNCHER_EXIT_COLLISION;
 	} else if (r < 0) {
 		status = 1;
 	} else {

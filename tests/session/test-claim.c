@@ -26,7 +26,7 @@ static int setup(void **state)
 		struct claim c;
 		claim_init(&c);
 		struct error err = {0};
-		int r = claim_sockets(&c, n, &err);
+		int r = claim_sockets(&c, XSOCKET_DIR, n, &err);
 		claim_release(&c);
 		if (r == 0) {
 			f->n = n;
@@ -67,7 +67,7 @@ static void test_second_claim_collides(void **state)
 	claim_init(&a);
 	claim_init(&b);
 	struct error err = {0};
-	assert_int_equal(claim_sockets(&a, f->n, &err), 0);
+	assert_int_equal(claim_sockets(&a, XSOCKET_DIR, f->n, &err), 0);
 	struct stat st;
 	assert_int_equal(lstat(a.path, &st), 0);
 	assert_true(S_ISSOCK(st.st_mode));
@@ -86,7 +86,7 @@ static void test_second_claim_collides(void **state)
 	assert_int_equal(errno, ECONNREFUSED);
 	close(fd);
 	struct error err2 = {0};
-	assert_int_equal(claim_sockets(&b, f->n, &err2), -EADDRINUSE);
+	assert_int_equal(claim_sockets(&b, XSOCKET_DIR, f->n, &err2), -EADDRINUSE);
 	assert_non_null(strstr(err2.msg, "cannot claim X display"));
 	claim_release(&b);
 	/* The loser never touched the winner's path socket. */
@@ -103,7 +103,7 @@ static void test_lock_written_and_released(void **state)
 	struct claim a;
 	claim_init(&a);
 	struct error err = {0};
-	assert_int_equal(claim_sockets(&a, f->n, &err), 0);
+	assert_int_equal(claim_sockets(&a, XSOCKET_DIR, f->n, &err), 0);
 	assert_int_equal(claim_lock(&a, f->locks, getpid(), &err), 0);
 	char name[64], want[32];
 	snprintf(name, sizeof(name), ".X%u-lock", f->n);
@@ -152,7 +152,7 @@ static void test_stale_lock_replaced(void **state)
 	struct claim a;
 	claim_init(&a);
 	struct error err = {0};
-	assert_int_equal(claim_sockets(&a, f->n, &err), 0);
+	assert_int_equal(claim_sockets(&a, XSOCKET_DIR, f->n, &err), 0);
 	assert_int_equal(claim_lock(&a, f->locks, getpid(), &err), 0);
 	char want[32];
 	snprintf(want, sizeof(want), "%10d\n", (int)getpid());
@@ -169,7 +169,7 @@ static void test_release_only_ours(void **state)
 	struct claim a;
 	claim_init(&a);
 	struct error err = {0};
-	assert_int_equal(claim_sockets(&a, f->n, &err), 0);
+	assert_int_equal(claim_sockets(&a, XSOCKET_DIR, f->n, &err), 0);
 	assert_int_equal(claim_lock(&a, f->locks, getpid(), &err), 0);
 	char name[64];
 	snprintf(name, sizeof(name), ".X%u-lock", f->n);
@@ -198,14 +198,14 @@ static void test_path_socket(void **state)
 	struct claim a;
 	claim_init(&a);
 	struct error err = {0};
-	assert_int_equal(claim_sockets(&a, f->n, &err), -EADDRINUSE);
+	assert_int_equal(claim_sockets(&a, XSOCKET_DIR, f->n, &err), -EADDRINUSE);
 	claim_release(&a);
 	struct stat st;
 	assert_int_equal(lstat(path, &st), 0);
 	/* Closed without unlinking: a stale socket file, as a killed server leaves. */
 	close(fd);
 	claim_init(&a);
-	assert_int_equal(claim_sockets(&a, f->n, &err), 0);
+	assert_int_equal(claim_sockets(&a, XSOCKET_DIR, f->n, &err), 0);
 	claim_release(&a);
 	assert_int_equal(lstat(path, &st), -1);
 }
