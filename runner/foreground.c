@@ -33,7 +33,7 @@ static int stop_now(const struct settings *s, struct profile *p, struct error *e
 int foreground_start(const struct settings *s, struct profile *p, uint64_t wait_ms,
 		     struct foreground *fg, struct error *err)
 {
-	*fg = (struct foreground){.sigfd = -1, .pidfd = -1};
+	*fg = (struct foreground)FOREGROUND_INIT;
 	/* Blocked before the start, so a TERM that arrives during it is not lost. */
 	sigset_t mask;
 	sigemptyset(&mask);

@@ -329,6 +329,11 @@ static void release_alloc(struct launch *l)
 	l->alloc_fd = safe_close(l->alloc_fd);
 }
 
+static void release_allocp(struct launch **l)
+{
+	release_alloc(*l);
+}
+
 static bool event_names(const struct inotify_event *ev, const char *name)
 {
 	return ev->len > 0 && streq(ev->name, name);
@@ -498,24 +503,23 @@ static int one_attempt(struct launch *l, uint64_t deadline, const unsigned *lost
 	if (l->alloc_fd < 0) {
 		return l->alloc_fd;
 	}
+	/* Held until the attempt ends whichever way, unless wait_launch() lets it go sooner. */
+	_unused_ _cleanup_(release_allocp) struct launch *held = l;
 	/* Under the allocation lock every earlier start of ours has its X lock: the count is exact.
 	 */
 	int r = hostscan_check_cap(s, err);
 	if (r < 0) {
-		release_alloc(l);
 		return r;
 	}
 	r = n_lost == 0 ? display_pick(s, p->dirfd, 0, &l->display, err)
 			: display_pick_spread(s, lost, n_lost, &l->display, err);
 	if (r < 0) {
-		release_alloc(l);
 		return r;
 	}
 	char num[16];
 	int nl = snprintf(num, sizeof(num), "%u\n", l->display);
 	r = write_file_atomic_at(p->dirfd, STATE_DISPLAY, num, (size_t)nl, 0600);
 	if (r < 0) {
-		release_alloc(l);
 		return error_set(err, r, "cannot record the display in %s: %s", p->dir,
 				 strerror(-r));
 	}
@@ -524,7 +528,6 @@ static int one_attempt(struct launch *l, uint64_t deadline, const unsigned *lost
 	(void)unlink_at_if_exists(p->dirfd, STATE_SOCKET);
 	r = own_cgroup(l, err);
 	if (r < 0) {
-		release_alloc(l);
 		(void)unlink_at_if_exists(p->dirfd, STATE_DISPLAY);
 		return r;
 	}
@@ -532,30 +535,27 @@ static int one_attempt(struct launch *l, uint64_t deadline, const unsigned *lost
 	/* Watch before spawning, so no event can slip between spawn and watch. */
 	_cleanup_close_ int ifd = inotify_init1(IN_CLOEXEC | IN_NONBLOCK);
 	if (ifd < 0) {
-		release_alloc(l);
 		return error_set(err, negative_errno(), "inotify: %s", strerror(errno));
 	}
 	int wd_x = inotify_add_watch(ifd, s->x_lock_dir,
 				     IN_CREATE | IN_MOVED_TO | IN_CLOSE_WRITE | IN_MODIFY);
 	if (inotify_add_watch(ifd, p->dir, IN_CREATE | IN_MOVED_TO | IN_CLOSE_WRITE) < 0) {
-		release_alloc(l);
 		return error_set(err, negative_errno(), "cannot watch %s: %s", p->dir,
 				 strerror(errno));
 	}
 	r = spawn(l, err);
 	if (r < 0) {
-		release_alloc(l);
 		(void)unlink_at_if_exists(p->dirfd, STATE_DISPLAY);
 		return r;
 	}
 	r = identity_write(p->dirfd, l->pid, ret);
 	if (r < 0) {
 		abandon(l);
-		release_alloc(l);
 		return error_set(err, r, "cannot record the launcher in %s: %s", p->dir,
 				 strerror(-r));
 	}
 	enum wait_outcome w = wait_launch(l, ifd, wd_x, sigfd, deadline);
+	/* Now, not at the return: other starts must not queue behind our failure's teardown. */
 	release_alloc(l);
 	switch (w) {
 	case WAIT_PUBLISHED:

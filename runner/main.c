@@ -713,7 +713,7 @@ static int cmd_run(struct cli *c, int argc, char **argv)
 	if (r || (r = setup(c, true))) {
 		return r;
 	}
-	struct foreground fg;
+	struct foreground fg = FOREGROUND_INIT;
 	r = foreground_start(&c->settings, &c->p, o.wait_ms, &fg, &c->err);
 	if (r == -EINTR) {
 		/* Told to stop while starting (a container stopped early): a clean stop. */
@@ -905,7 +905,7 @@ int main(int argc, char **argv)
 		{NULL, 0, NULL, 0},
 	};
 	/* Set but empty is a malformed name, not "unset": it is a usage error below. */
-	struct cli c = {.profile = getenv("BOTDESK_PROFILE"), .p = {.dirfd = -1}};
+	struct cli c = {.profile = getenv("BOTDESK_PROFILE"), .p = PROFILE_INIT};
 	bool from_env = c.profile != NULL;
 	if (!c.profile) {
 		c.profile = "default";

@@ -32,6 +32,13 @@ struct profile {
 	int dirfd; /* O_PATH-free directory fd, O_CLOEXEC; -1 when the directory does not exist */
 };
 
+/* Every struct profile starts so: profile_close() of one never opened then closes nothing (a
+ * zeroed dirfd would be somebody's stdin). */
+#define PROFILE_INIT        \
+	{                   \
+		.dirfd = -1 \
+	}
+
 /* 1-64 characters of [A-Za-z0-9._-], not starting with '.'. */
 bool profile_name_valid(const char *name);
 

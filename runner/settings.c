@@ -152,12 +152,12 @@ static int read_config(const char *path, char *values[S_COUNT], struct error *er
 		return error_set(err, negative_errno(), "cannot read %s: %s", path,
 				 strerror(errno));
 	}
-	FILE *f = fdopen(fd, "re");
+	_cleanup_fclose_ FILE *f = fdopen(fd, "re");
 	if (!f) {
 		return -ENOMEM;
 	}
 	TAKE_FD(fd);
-	char *line = NULL;
+	_cleanup_free_ char *line = NULL;
 	size_t cap = 0;
 	unsigned lineno = 0;
 	int r = 0;
@@ -196,8 +196,6 @@ static int read_config(const char *path, char *values[S_COUNT], struct error *er
 			break;
 		}
 	}
-	free(line);
-	fclose(f);
 	return r;
 }
 

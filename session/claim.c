@@ -17,7 +17,7 @@
 
 void claim_init(struct claim *c)
 {
-	*c = (struct claim){.abstract_fd = -1, .path_fd = -1, .lock_dirfd = -1};
+	*c = (struct claim)CLAIM_INIT;
 }
 
 /* The X socket directory is shared by every user. Only root may make it (as the package, the

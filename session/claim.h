@@ -32,6 +32,11 @@ struct claim {
 	ino_t lock_ino;
 };
 
+/* A claim that holds nothing: claim_release() of it touches nothing (a zeroed fd is stdin). */
+#define CLAIM_INIT                                                 \
+	{                                                          \
+		.abstract_fd = -1, .path_fd = -1, .lock_dirfd = -1 \
+	}
 void claim_init(struct claim *c);
 
 /* Binds :display's abstract name (the claim, always under XSOCKET_DIR, where clients look) and

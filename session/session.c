@@ -365,7 +365,7 @@ static int bring_up(struct run *run, struct error *err)
  * status. */
 static int supervise(struct run *run, struct error *err)
 {
-	struct idle idle;
+	struct idle idle = IDLE_INIT;
 	int r = idle_open(&idle, run->cfg->state_dir, run->cfg->idle_stop_ms);
 	if (r < 0) {
 		error_set(err, r, "cannot open %s for the idle stop: %s", run->cfg->state_dir,
@@ -467,13 +467,14 @@ int session_run(const struct session_config *cfg, const struct dock *dock, const
 		.dock = dock,
 		.self = self,
 		.environ_base = environ_base,
+		.sv = SUPERVISOR_INIT,
+		.claim = CLAIM_INIT,
 		.displayfd = -1,
 		.bus_fd = -1,
 		.lifeline = -1,
 		.t0 = now_ms(),
 	};
 	run.deadline = session_deadline(run.t0, cfg->wait_ms);
-	claim_init(&run.claim);
 	snprintf(run.display, sizeof(run.display), ":%u", cfg->display);
 	int r = supervisor_init(&run.sv);
 	if (r < 0) {

@@ -4,12 +4,15 @@
 #include "session-test.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stddef.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <sys/wait.h>
 
 #include "claim.h"
+#include "idle.h"
+#include "supervisor.h"
 #include "xlock.h"
 
 struct fixture {
@@ -228,10 +231,27 @@ static void test_keymap_stale_ours(void **state)
 	claim_release(&a);
 }
 
+/* Issue 13: the destructors of what was never set up close nothing (fd 0 stays open). */
+static void test_release_unclaimed(void **state)
+{
+	if (fcntl(0, F_GETFD) < 0) {
+		assert_int_equal(open("/dev/null", O_RDONLY), 0);
+	}
+	struct claim c = CLAIM_INIT;
+	claim_release(&c);
+	claim_release(&c);
+	struct idle i = IDLE_INIT;
+	idle_close(&i);
+	struct supervisor sv = SUPERVISOR_INIT;
+	supervisor_done(&sv);
+	assert_true(fcntl(0, F_GETFD) >= 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse_lock),
+		cmocka_unit_test(test_release_unclaimed),
 		cmocka_unit_test_setup_teardown(test_second_claim_collides, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_lock_written_and_released, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_stale_lock_replaced, setup, teardown),
