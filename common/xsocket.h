@@ -10,9 +10,6 @@
 /* Where X clients look for display sockets; X servers hard-code it too. */
 #define XSOCKET_DIR "/tmp/.X11-unix"
 
-/* The one command that makes the directory right; every message about it names it. */
-#define XSOCKET_DIR_FIX "install -d -m 1777 -o root -g root " XSOCKET_DIR
-
 /* Checks that dir is a directory owned by root with mode 1777 (sticky: nobody may rename or
  * remove another user's socket in it). When it is missing and may_create is set (root only),
  * creates it so. 0; -ENOENT missing; -ENOTDIR not a directory (or a symlink); -EPERM wrong

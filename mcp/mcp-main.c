@@ -355,7 +355,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	signal(SIGPIPE, SIG_IGN);
-	struct server s = {.profile = argv[2], .p = {.dirfd = -1}};
+	struct server s = {.profile = argv[2], .p = PROFILE_INIT};
 	struct error err = {{0}};
 	if (settings_load(&s.settings, &err) < 0) {
 		log_error("%s", err.msg);

@@ -9,6 +9,7 @@
 #include "deskcg.h"
 #include "group.h"
 #include "hostscan.h"
+#include "launcher.h"
 #include "parse.h"
 #include "proc.h"
 #include "reap.h"
@@ -60,7 +61,7 @@ static int stop_one(const struct settings *s, const struct host_desktop *d, cons
 	if (d->launcher && proc_stat_read(d->launcher, &st) == 0 &&
 	    st.starttime == d->launcher_start) {
 		/* Its own teardown removes its claim on the display. */
-		r = group_terminate(d->launcher, GROUP_STOP_GRACE_MS, NULL);
+		r = group_terminate(d->launcher, LAUNCHER_STOP_GRACE_MS, NULL);
 	} else if (proc_stat_read(d->server, &st) == 0 && st.starttime == d->server_start) {
 		/* An orphaned server: its dead launcher's group, as reap.c stops it. */
 		r = st.pgid > 1 ? group_terminate(st.pgid, ORPHAN_GRACE_MS, NULL)

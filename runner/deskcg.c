@@ -220,7 +220,7 @@ void deskcg_remove(const char *dir)
 
 void deskcg_sweep(const struct deskcg_base *b)
 {
-	DIR *d = opendir(b->dir);
+	_cleanup_closedir_ DIR *d = opendir(b->dir);
 	if (!d) {
 		return;
 	}
@@ -231,7 +231,6 @@ void deskcg_sweep(const struct deskcg_base *b)
 			(void)unlinkat(dirfd(d), de->d_name, AT_REMOVEDIR);
 		}
 	}
-	closedir(d);
 }
 
 int deskcg_of_pid(const struct settings *s, pid_t pid, char *ret, size_t size)

@@ -13,6 +13,7 @@
 #include "hostscan.h"
 #include "install.h"
 #include "launch.h"
+#include "launcher.h"
 #include "lockfile.h"
 #include "log.h"
 #include "memory.h"
@@ -208,7 +209,7 @@ static int start_locked(const struct settings *s, struct profile *p, uint64_t wa
 		log_warn("the launcher (pid %d) of profile '%s' never published its desktop; "
 			 "stopping it and starting afresh",
 			 (int)probe.launcher.pid, p->name);
-		(void)group_terminate(probe.launcher.pid, GROUP_STOP_GRACE_MS, NULL);
+		(void)group_terminate(probe.launcher.pid, LAUNCHER_STOP_GRACE_MS, NULL);
 		(void)unlink_at_if_exists(p->dirfd, STATE_PIDFILE);
 	}
 	if (access(s->launcher, X_OK) < 0) {
@@ -278,7 +279,7 @@ int desktop_stop(const struct settings *s, struct profile *p, bool *ret_stopped,
 		(void)stopmark_write(p->dirfd, &id);
 		char cg[CGROUP_PATH_MAX] = "";
 		(void)deskcg_of_pid(s, id.pid, cg, sizeof(cg));
-		int r = group_terminate(id.pid, GROUP_STOP_GRACE_MS, &signalled);
+		int r = group_terminate(id.pid, LAUNCHER_STOP_GRACE_MS, &signalled);
 		deskcg_remove(cg);
 		if (r < 0) {
 			stopmark_clear(p->dirfd);

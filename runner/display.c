@@ -35,14 +35,14 @@ bool display_lock_live(const char *x_lock_dir, unsigned n, pid_t *ret_pid)
 
 int display_socket_bound(const char *unix_table, unsigned n)
 {
-	FILE *f = fopen(unix_table, "re");
+	_cleanup_fclose_ FILE *f = fopen(unix_table, "re");
 	if (!f) {
 		return negative_errno();
 	}
 	char abstract[64], path[64];
 	snprintf(abstract, sizeof(abstract), "@/tmp/.X11-unix/X%u", n);
 	snprintf(path, sizeof(path), "/tmp/.X11-unix/X%u", n);
-	char *line = NULL;
+	_cleanup_free_ char *line = NULL;
 	size_t cap = 0;
 	int found = 0;
 	while (!found && getline(&line, &cap, f) >= 0) {
@@ -56,8 +56,6 @@ int display_socket_bound(const char *unix_table, unsigned n)
 			found = 1;
 		}
 	}
-	free(line);
-	fclose(f);
 	return found;
 }
 

@@ -9,13 +9,10 @@
 
 #include "group.h"
 #include "identity.h"
+#include "launcher.h"
 #include "lockfile.h"
 #include "log.h"
 #include "util.h"
-
-/* How long `run` waits for an owner's `botdesk stop` to finish its work (its start lock) after the
- * launcher ended: the stop's grace, its KILL and its tidying, with room to spare. */
-#define STOP_FINISH_WAIT_MS (GROUP_STOP_GRACE_MS + 5000)
 
 /* Reaps every ended child (orphans reparented to us when we are PID 1 included). */
 static void reap_children(void)
@@ -36,7 +33,7 @@ static int stop_now(const struct settings *s, struct profile *p, struct error *e
 int foreground_start(const struct settings *s, struct profile *p, uint64_t wait_ms,
 		     struct foreground *fg, struct error *err)
 {
-	*fg = (struct foreground){.sigfd = -1, .pidfd = -1};
+	*fg = (struct foreground)FOREGROUND_INIT;
 	/* Blocked before the start, so a TERM that arrives during it is not lost. */
 	sigset_t mask;
 	sigemptyset(&mask);
@@ -75,7 +72,7 @@ static int launcher_ended(const struct settings *s, struct profile *p, struct fo
 		/* The stop is still taking the rest of the group down and tidying the profile:
 		 * ending now would let a service manager kill what it is stopping gracefully. It
 		 * holds the start lock until it is done. */
-		int lock = lockfile_take(p->dirfd, STATE_START_LOCK, STOP_FINISH_WAIT_MS);
+		int lock = lockfile_take(p->dirfd, STATE_START_LOCK, LAUNCHER_STOP_FINISH_WAIT_MS);
 		safe_close(lock);
 		*ret = (struct foreground_result){.end = FOREGROUND_STOPPED, .by = m};
 		return 0;

@@ -15,6 +15,12 @@ struct foreground {
 	struct desktop_probe probe; /* the desktop as it was once usable */
 };
 
+/* What foreground_close() finds when foreground_start() failed before opening anything. */
+#define FOREGROUND_INIT                  \
+	{                                \
+		.sigfd = -1, .pidfd = -1 \
+	}
+
 enum foreground_end {
 	FOREGROUND_SIGNAL,  /* TERM, INT or HUP to `run`: it stopped the desktop */
 	FOREGROUND_STOPPED, /* `botdesk stop` by the desktop's owner */

@@ -8,11 +8,6 @@
 
 #define GROUP_MAX_MEMBERS 512
 
-/* How long a launcher's group gets between TERM and KILL, whether it is stopped or a launch is
- * given up on. botdesk-session's own teardown (TERM to its children, a grace, KILL, removing its
- * claim on the display) is bounded well inside this, so a KILL never lands mid-cleanup. */
-#define GROUP_STOP_GRACE_MS 5000
-
 /* The live (non-zombie) members of process group pgid, by a /proc scan. */
 int group_live_members(pid_t pgid, pid_t *out, size_t cap, size_t *ret_n);
 

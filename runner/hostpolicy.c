@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "fileio.h"
+#include "launcher.h"
 #include "parse.h"
 #include "settings.h"
 #include "util.h"
@@ -15,7 +16,6 @@
 #define POLICY_TEXT_MAX 16384
 #define DISPLAY_MAX 32767
 #define DESKTOPS_MAX 1000
-#define GEOMETRY_MAX 8192
 
 static void defaults(const char *path, struct hostpolicy *hp)
 {
@@ -79,7 +79,8 @@ static const char *set_key(struct hostpolicy *hp, const char *key, const char *v
 		return NULL;
 	}
 	if (streq(key, "max_geometry")) {
-		return parse_geometry(value, 64, GEOMETRY_MAX, &hp->max_width, &hp->max_height) < 0
+		return parse_geometry(value, LAUNCHER_GEOMETRY_MIN, LAUNCHER_GEOMETRY_MAX,
+				      &hp->max_width, &hp->max_height) < 0
 			       ? "WIDTHxHEIGHT, each from 64 to 8192"
 			       : NULL;
 	}

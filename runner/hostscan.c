@@ -99,14 +99,13 @@ int hostscan_desktops(const char *x_lock_dir, uid_t uid, struct host_desktop **r
 {
 	*ret = NULL;
 	*ret_n = 0;
-	DIR *d = opendir(x_lock_dir);
+	_cleanup_closedir_ DIR *d = opendir(x_lock_dir);
 	if (!d) {
 		return negative_errno();
 	}
-	struct host_desktop *v = NULL;
+	_cleanup_free_ struct host_desktop *v = NULL;
 	size_t n = 0, cap = 0;
 	struct dirent *de;
-	int r = 0;
 	while ((de = readdir(d))) {
 		struct host_desktop hd;
 		if (!one_desktop(dirfd(d), x_lock_dir, de->d_name, uid, &hd)) {
@@ -116,22 +115,16 @@ int hostscan_desktops(const char *x_lock_dir, uid_t uid, struct host_desktop **r
 			cap = cap ? cap * 2 : 16;
 			struct host_desktop *nv = realloc(v, cap * sizeof(*v));
 			if (!nv) {
-				r = -ENOMEM;
-				break;
+				return -ENOMEM;
 			}
 			v = nv;
 		}
 		v[n++] = hd;
 	}
-	closedir(d);
-	if (r < 0) {
-		free(v);
-		return r;
-	}
 	if (n > 1) {
 		qsort(v, n, sizeof(*v), by_display);
 	}
-	*ret = v;
+	*ret = TAKE_PTR(v);
 	*ret_n = n;
 	return 0;
 }

@@ -20,6 +20,7 @@
 #include "fileio.h"
 #include "group.h"
 #include "hostscan.h"
+#include "launcher.h"
 #include "log.h"
 #include "timeutil.h"
 #include "util.h"
@@ -36,10 +37,11 @@ static const char *const removed_vars[] = {
 	"DISPLAY", "XAUTHORITY", "WAYLAND_DISPLAY", "DBUS_SESSION_BUS_ADDRESS", "SESSION_MANAGER",
 };
 static const char *const contract_vars[] = {
-	"BOTDESK_PROFILE",  "BOTDESK_DISPLAY_NUM",  "BOTDESK_SOCKET",      "BOTDESK_XAUTH",
-	"BOTDESK_ENV_FILE", "BOTDESK_CONFIG_HOME",  "BOTDESK_GEOMETRY",    "BOTDESK_X_LOCK_DIR",
-	"BOTDESK_BROWSER",  "BOTDESK_IDLE_STOP_MS", "BOTDESK_VIEW_SOCKET", "BOTDESK_VIEW_GID",
-	"BOTDESK_PASS_ENV", "BOTDESK_WAIT_MS",      "BOTDESK_DESKTOP",
+	LAUNCHER_ENV_PROFILE,      LAUNCHER_ENV_DISPLAY_NUM, LAUNCHER_ENV_SOCKET,
+	LAUNCHER_ENV_XAUTH,        LAUNCHER_ENV_ENV_FILE,    LAUNCHER_ENV_CONFIG_HOME,
+	LAUNCHER_ENV_GEOMETRY,     LAUNCHER_ENV_X_DIR,       LAUNCHER_ENV_BROWSER,
+	LAUNCHER_ENV_IDLE_STOP_MS, LAUNCHER_ENV_VIEW_SOCKET, LAUNCHER_ENV_VIEW_GID,
+	LAUNCHER_ENV_PASS_ENV,     LAUNCHER_ENV_WAIT_MS,     LAUNCHER_ENV_MARKER,
 };
 
 static bool name_is(const char *entry, size_t name_len, const char *name)
@@ -71,13 +73,13 @@ static bool var_passed(const char *entry, const char *pass)
 	    name_in(entry, len, contract_vars, ARRAY_SIZE(contract_vars))) {
 		return false;
 	}
-	return name_is(entry, len, "BOTDESK_DEBUG") ||
-	       name_is(entry, len, "BOTDESK_DESKTOP_PROFILE") || envallow_keep(entry, pass);
+	return name_is(entry, len, LAUNCHER_ENV_DEBUG) ||
+	       name_is(entry, len, LAUNCHER_ENV_DESKTOP_PROFILE) || envallow_keep(entry, pass);
 }
 
 int launch_marker(const struct settings *s, const char *profile, char *buf, size_t size)
 {
-	int n = snprintf(buf, size, "BOTDESK_DESKTOP=%u:%s:%s", (unsigned)geteuid(), profile,
+	int n = snprintf(buf, size, LAUNCHER_ENV_MARKER "=%u:%s:%s", (unsigned)geteuid(), profile,
 			 s->state_root);
 	return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
 }
@@ -119,31 +121,31 @@ char **launch_environment(const char *const *envp, const struct settings *s,
 		}                                         \
 		k++;                                      \
 	} while (0)
-	ADD("BOTDESK_PROFILE=%s", p->name);
-	ADD("BOTDESK_DISPLAY_NUM=%u", display);
-	ADD("BOTDESK_SOCKET=%s/%s", d, STATE_SOCKET);
-	ADD("BOTDESK_XAUTH=%s/%s", d, STATE_XAUTHORITY);
-	ADD("BOTDESK_ENV_FILE=%s/%s", d, STATE_ENV);
-	ADD("BOTDESK_CONFIG_HOME=%s/%s", d, STATE_XDG);
-	ADD("BOTDESK_GEOMETRY=%s", s->geometry);
-	ADD("BOTDESK_X_LOCK_DIR=%s", s->x_lock_dir);
+	ADD(LAUNCHER_ENV_PROFILE "=%s", p->name);
+	ADD(LAUNCHER_ENV_DISPLAY_NUM "=%u", display);
+	ADD(LAUNCHER_ENV_SOCKET "=%s/%s", d, STATE_SOCKET);
+	ADD(LAUNCHER_ENV_XAUTH "=%s/%s", d, STATE_XAUTHORITY);
+	ADD(LAUNCHER_ENV_ENV_FILE "=%s/%s", d, STATE_ENV);
+	ADD(LAUNCHER_ENV_CONFIG_HOME "=%s/%s", d, STATE_XDG);
+	ADD(LAUNCHER_ENV_GEOMETRY "=%s", s->geometry);
+	ADD(LAUNCHER_ENV_X_DIR "=%s", s->x_lock_dir);
 	if (s->browser) {
-		ADD("BOTDESK_BROWSER=%s", s->browser);
+		ADD(LAUNCHER_ENV_BROWSER "=%s", s->browser);
 	}
 	if (s->pass_env) {
-		ADD("BOTDESK_PASS_ENV=%s", s->pass_env);
+		ADD(LAUNCHER_ENV_PASS_ENV "=%s", s->pass_env);
 	}
-	ADD("BOTDESK_IDLE_STOP_MS=%llu", (unsigned long long)s->idle_stop_ms);
+	ADD(LAUNCHER_ENV_IDLE_STOP_MS "=%llu", (unsigned long long)s->idle_stop_ms);
 	if (s->view_dir) {
-		ADD("BOTDESK_VIEW_SOCKET=%s/%s.sock", s->view_dir, p->name);
+		ADD(LAUNCHER_ENV_VIEW_SOCKET "=%s/%s.sock", s->view_dir, p->name);
 	}
 	if (s->view_group) {
-		ADD("BOTDESK_VIEW_GID=%u", s->view_gid);
+		ADD(LAUNCHER_ENV_VIEW_GID "=%u", s->view_gid);
 	}
 	/* The start's deadline governs the whole bring-up: the session's own stage limits derive
 	 * from what is left of it. */
 	if (wait_ms > 0) {
-		ADD("BOTDESK_WAIT_MS=%llu", (unsigned long long)wait_ms);
+		ADD(LAUNCHER_ENV_WAIT_MS "=%llu", (unsigned long long)wait_ms);
 	}
 	/* The marker that finds this desktop again when its state directory is lost
 	 * (runner/reap.c): the session keeps it in /proc/<pid>/environ for its whole life. */
@@ -293,7 +295,7 @@ static int abandon(struct launch *l)
 {
 	/* The leader is reaped only after its group is gone: while it is an unreaped zombie its
 	 * pid, and so the group id we signal, cannot be recycled. */
-	(void)group_terminate(l->pid, GROUP_STOP_GRACE_MS, NULL);
+	(void)group_terminate(l->pid, LAUNCHER_STOP_GRACE_MS, NULL);
 	int status = 0;
 	if (waitpid(l->pid, &status, WNOHANG) <= 0) {
 		status = 0;
@@ -325,6 +327,11 @@ enum wait_outcome { WAIT_PUBLISHED, WAIT_EXITED, WAIT_TIMEOUT, WAIT_INTERRUPTED 
 static void release_alloc(struct launch *l)
 {
 	l->alloc_fd = safe_close(l->alloc_fd);
+}
+
+static void release_allocp(struct launch **l)
+{
+	release_alloc(*l);
 }
 
 static bool event_names(const struct inotify_event *ev, const char *name)
@@ -438,7 +445,7 @@ static int fail_exited(struct launch *l, bool *ret_taken, struct error *err)
 	char how[128], tail[LOG_TAIL_BYTES + 1], why[1024] = "";
 	int status = abandon(l);
 	describe_exit(status, how, sizeof(how));
-	*ret_taken = WIFEXITED(status) && WEXITSTATUS(status) == LAUNCH_EXIT_DISPLAY_TAKEN;
+	*ret_taken = WIFEXITED(status) && WEXITSTATUS(status) == LAUNCHER_EXIT_COLLISION;
 	log_tail(l->p, tail, sizeof(tail));
 	if (!tail[0]) {
 		why_log_empty(l->p, why, sizeof(why));
@@ -496,24 +503,23 @@ static int one_attempt(struct launch *l, uint64_t deadline, const unsigned *lost
 	if (l->alloc_fd < 0) {
 		return l->alloc_fd;
 	}
+	/* Held until the attempt ends whichever way, unless wait_launch() lets it go sooner. */
+	_unused_ _cleanup_(release_allocp) struct launch *held = l;
 	/* Under the allocation lock every earlier start of ours has its X lock: the count is exact.
 	 */
 	int r = hostscan_check_cap(s, err);
 	if (r < 0) {
-		release_alloc(l);
 		return r;
 	}
 	r = n_lost == 0 ? display_pick(s, p->dirfd, 0, &l->display, err)
 			: display_pick_spread(s, lost, n_lost, &l->display, err);
 	if (r < 0) {
-		release_alloc(l);
 		return r;
 	}
 	char num[16];
 	int nl = snprintf(num, sizeof(num), "%u\n", l->display);
 	r = write_file_atomic_at(p->dirfd, STATE_DISPLAY, num, (size_t)nl, 0600);
 	if (r < 0) {
-		release_alloc(l);
 		return error_set(err, r, "cannot record the display in %s: %s", p->dir,
 				 strerror(-r));
 	}
@@ -522,7 +528,6 @@ static int one_attempt(struct launch *l, uint64_t deadline, const unsigned *lost
 	(void)unlink_at_if_exists(p->dirfd, STATE_SOCKET);
 	r = own_cgroup(l, err);
 	if (r < 0) {
-		release_alloc(l);
 		(void)unlink_at_if_exists(p->dirfd, STATE_DISPLAY);
 		return r;
 	}
@@ -530,30 +535,27 @@ static int one_attempt(struct launch *l, uint64_t deadline, const unsigned *lost
 	/* Watch before spawning, so no event can slip between spawn and watch. */
 	_cleanup_close_ int ifd = inotify_init1(IN_CLOEXEC | IN_NONBLOCK);
 	if (ifd < 0) {
-		release_alloc(l);
 		return error_set(err, negative_errno(), "inotify: %s", strerror(errno));
 	}
 	int wd_x = inotify_add_watch(ifd, s->x_lock_dir,
 				     IN_CREATE | IN_MOVED_TO | IN_CLOSE_WRITE | IN_MODIFY);
 	if (inotify_add_watch(ifd, p->dir, IN_CREATE | IN_MOVED_TO | IN_CLOSE_WRITE) < 0) {
-		release_alloc(l);
 		return error_set(err, negative_errno(), "cannot watch %s: %s", p->dir,
 				 strerror(errno));
 	}
 	r = spawn(l, err);
 	if (r < 0) {
-		release_alloc(l);
 		(void)unlink_at_if_exists(p->dirfd, STATE_DISPLAY);
 		return r;
 	}
 	r = identity_write(p->dirfd, l->pid, ret);
 	if (r < 0) {
 		abandon(l);
-		release_alloc(l);
 		return error_set(err, r, "cannot record the launcher in %s: %s", p->dir,
 				 strerror(-r));
 	}
 	enum wait_outcome w = wait_launch(l, ifd, wd_x, sigfd, deadline);
+	/* Now, not at the return: other starts must not queue behind our failure's teardown. */
 	release_alloc(l);
 	switch (w) {
 	case WAIT_PUBLISHED:

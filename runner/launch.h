@@ -7,12 +7,10 @@
 
 #include "error.h"
 #include "identity.h"
+#include "launcher.h"
 #include "profile.h"
 #include "settings.h"
 
-/* The launcher's exit status that means "the display number was taken under us by another X
- * server": the start retries on a fresh number. */
-#define LAUNCH_EXIT_DISPLAY_TAKEN 75
 /* How many numbers one start tries when other users' servers keep taking them under it (two
  * users' storms of starts race for the same free numbers), within its deadline. */
 #define LAUNCH_MAX_ATTEMPTS 8

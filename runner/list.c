@@ -120,7 +120,7 @@ static int by_profile(const void *a, const void *b)
 
 static int one_profile(const struct settings *s, const char *name, struct list *l, size_t *cap)
 {
-	struct profile p = {.dirfd = -1};
+	struct profile p = PROFILE_INIT;
 	struct error ignored = {{0}};
 	/* A directory we may not use (another's, a symlink) is no profile of ours to list. */
 	if (profile_open(s, name, false, &p, &ignored) < 0 || p.dirfd < 0) {
@@ -156,7 +156,7 @@ static int one_profile(const struct settings *s, const char *name, struct list *
 int list_gather(const struct settings *s, struct list *ret, struct error *err)
 {
 	*ret = (struct list){0};
-	DIR *d = opendir(s->state_root);
+	_cleanup_closedir_ DIR *d = opendir(s->state_root);
 	if (!d) {
 		if (errno == ENOENT) {
 			return 0;
@@ -176,7 +176,6 @@ int list_gather(const struct settings *s, struct list *ret, struct error *err)
 		}
 		r = one_profile(s, de->d_name, ret, &cap);
 	}
-	closedir(d);
 	if (r < 0) {
 		list_free(ret);
 		return r;

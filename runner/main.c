@@ -24,6 +24,7 @@
 #include "foreground.h"
 #include "install.h"
 #include "json.h"
+#include "launcher.h"
 #include "list.h"
 #include "log.h"
 #include "parse.h"
@@ -40,7 +41,7 @@
 
 /* start's default --wait: a desktop is up in about a second; a loaded host can take far longer. */
 #define DEFAULT_WAIT_MS 30000
-#define MAX_WAIT_MS (3600 * 1000)
+static_assert(LAUNCHER_WAIT_MAX_MS == 3600 * 1000, "--wait's message says up to 3600 seconds");
 
 extern char **environ;
 
@@ -186,7 +187,7 @@ static int parse_opts(int argc, char **argv, const char *cmd, unsigned allow, st
 			if (!(allow & OPT_WAIT)) {
 				return usage_error("%s takes no --wait", cmd);
 			}
-			if (parse_seconds_ms(optarg, MAX_WAIT_MS, &o->wait_ms) < 0 ||
+			if (parse_seconds_ms(optarg, LAUNCHER_WAIT_MAX_MS, &o->wait_ms) < 0 ||
 			    o->wait_ms == 0) {
 				return usage_error("--wait takes seconds (up to 3600, e.g. 30 or "
 						   "0.5), not '%s'",
@@ -718,7 +719,7 @@ static int cmd_run(struct cli *c, int argc, char **argv)
 	if (r || (r = setup(c, true))) {
 		return r;
 	}
-	struct foreground fg;
+	struct foreground fg = FOREGROUND_INIT;
 	r = foreground_start(&c->settings, &c->p, o.wait_ms, &fg, &c->err);
 	if (r == -EINTR) {
 		/* Told to stop while starting (a container stopped early): a clean stop. */
@@ -911,7 +912,7 @@ int main(int argc, char **argv)
 		{NULL, 0, NULL, 0},
 	};
 	/* Set but empty is a malformed name, not "unset": it is a usage error below. */
-	struct cli c = {.profile = getenv("BOTDESK_PROFILE"), .p = {.dirfd = -1}};
+	struct cli c = {.profile = getenv("BOTDESK_PROFILE"), .p = PROFILE_INIT};
 	bool from_env = c.profile != NULL;
 	if (!c.profile) {
 		c.profile = "default";

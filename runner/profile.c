@@ -58,7 +58,7 @@ int profile_open(const struct settings *s, const char *name, bool create, struct
 			". _ - not starting with '.'",
 			name);
 	}
-	struct profile p = {.dirfd = -1};
+	struct profile p = PROFILE_INIT;
 	snprintf(p.name, sizeof(p.name), "%s", name);
 	if (asprintf(&p.dir, "%s/%s", s->state_root, name) < 0) {
 		return -ENOMEM;

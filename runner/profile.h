@@ -4,16 +4,17 @@
 #include <stdbool.h>
 
 #include "error.h"
+#include "launcher.h"
 #include "settings.h"
 
 #define PROFILE_NAME_MAX 64
 
 /* The files of a profile's directory. */
 #define STATE_DISPLAY "display"
-#define STATE_SOCKET "rfb.sock"
-#define STATE_VIEW_SOCKET "view.sock"
-/* Xvnc's own RFB socket: only the session's gate connects to it. */
-#define STATE_XVNC_SOCKET "xvnc.sock"
+/* The sockets the launcher publishes there (common/launcher.h). */
+#define STATE_SOCKET LAUNCHER_SOCKET
+#define STATE_VIEW_SOCKET LAUNCHER_VIEW_SOCKET
+#define STATE_XVNC_SOCKET LAUNCHER_XVNC_SOCKET
 #define STATE_XAUTHORITY "Xauthority"
 #define STATE_ENV "env"
 #define STATE_PIDFILE "launcher.pid"
@@ -30,6 +31,13 @@ struct profile {
 	char *dir; /* absolute path of the directory */
 	int dirfd; /* O_PATH-free directory fd, O_CLOEXEC; -1 when the directory does not exist */
 };
+
+/* Every struct profile starts so: profile_close() of one never opened then closes nothing (a
+ * zeroed dirfd would be somebody's stdin). */
+#define PROFILE_INIT        \
+	{                   \
+		.dirfd = -1 \
+	}
 
 /* 1-64 characters of [A-Za-z0-9._-], not starting with '.'. */
 bool profile_name_valid(const char *name);

@@ -12,6 +12,7 @@
 #include "group.h"
 #include "identity.h"
 #include "launch.h"
+#include "launcher.h"
 #include "log.h"
 #include "parse.h"
 #include "proc.h"
@@ -221,7 +222,7 @@ static int stop_lost_launcher(const struct settings *s, const struct profile *p,
 {
 	char cg[CGROUP_PATH_MAX] = "";
 	(void)deskcg_of_pid(s, o->pid, cg, sizeof(cg));
-	int r = group_terminate(o->pid, GROUP_STOP_GRACE_MS, NULL);
+	int r = group_terminate(o->pid, LAUNCHER_STOP_GRACE_MS, NULL);
 	deskcg_remove(cg);
 	if (r < 0 && r != -ESRCH) {
 		return error_set(

@@ -10,6 +10,7 @@
 
 #include "config.h"
 #include "envallow.h"
+#include "launcher.h"
 #include "parse.h"
 #include "profile.h"
 #include "util.h"
@@ -52,14 +53,14 @@ enum {
 
 static const struct setting_def defs[S_COUNT] = {
 	[S_LAUNCHER] = {"BOTDESK_LAUNCHER", "launcher", NULL},
-	[S_X_LOCK_DIR] = {"BOTDESK_X_LOCK_DIR", "x_lock_dir", "/tmp"},
+	[S_X_LOCK_DIR] = {LAUNCHER_ENV_X_DIR, "x_lock_dir", LAUNCHER_X_DIR_DEFAULT},
 	[S_X_UNIX_TABLE] = {"BOTDESK_X_UNIX_TABLE", "x_unix_table", "/proc/net/unix"},
 	[S_ALLOC_LOCK] = {"BOTDESK_ALLOC_LOCK", "alloc_lock", NULL},
 	[S_DISPLAY_BAND] = {"BOTDESK_DISPLAY_BAND", "display_band", "20-89"},
 	[S_MIN_FREE_MB] = {"BOTDESK_MIN_FREE_MB", "min_free_mb", "1536"},
 	[S_MEMINFO] = {"BOTDESK_MEMINFO", "meminfo", "/proc/meminfo"},
 	[S_CGROUP_ROOT] = {"BOTDESK_CGROUP_ROOT", "cgroup_root", "/sys/fs/cgroup"},
-	[S_GEOMETRY] = {"BOTDESK_GEOMETRY", "geometry", "1440x900"},
+	[S_GEOMETRY] = {LAUNCHER_ENV_GEOMETRY, "geometry", LAUNCHER_DEFAULT_GEOMETRY},
 	[S_HELPER] = {"BOTDESK_HELPER", "helper", BOTDESK_HELPER_PATH},
 	[S_THUMBNAILER] = {"BOTDESK_THUMBNAILER", "thumbnailer", BOTDESK_THUMBNAILER_PATH},
 	[S_BROWSER] = {"BOTDESK_BROWSER", "browser", NULL},
@@ -80,10 +81,12 @@ static const struct setting_def defs[S_COUNT] = {
 
 /* The largest display number we hand out: far below where X's TCP port arithmetic breaks. */
 #define DISPLAY_MAX 32767
-#define GEOMETRY_MIN 64
-#define GEOMETRY_MAX 8192
-/* The longest idle stop, in thousandths of a minute: a week. */
-#define IDLE_STOP_MAX (7ULL * 24 * 60 * 1000)
+/* The longest idle stop, in thousandths of a minute: the session's bound. */
+#define IDLE_STOP_MAX (LAUNCHER_IDLE_STOP_MAX_MS / 60)
+static_assert(IDLE_STOP_MAX * 60 == LAUNCHER_IDLE_STOP_MAX_MS, "a whole number of milli-minutes");
+/* The geometry's message names the bounds. */
+static_assert(LAUNCHER_GEOMETRY_MIN == 64 && LAUNCHER_GEOMETRY_MAX == 8192,
+	      "the geometry's message says 64 to 8192");
 /* Below this a desktop cannot even bring up Xvnc and the window manager. */
 #define MAX_MEMORY_MIN_MB 64
 
@@ -151,12 +154,12 @@ static int read_config(const char *path, char *values[S_COUNT], struct error *er
 		return error_set(err, negative_errno(), "cannot read %s: %s", path,
 				 strerror(errno));
 	}
-	FILE *f = fdopen(fd, "re");
+	_cleanup_fclose_ FILE *f = fdopen(fd, "re");
 	if (!f) {
 		return -ENOMEM;
 	}
 	TAKE_FD(fd);
-	char *line = NULL;
+	_cleanup_free_ char *line = NULL;
 	size_t cap = 0;
 	unsigned lineno = 0;
 	int r = 0;
@@ -195,8 +198,6 @@ static int read_config(const char *path, char *values[S_COUNT], struct error *er
 			break;
 		}
 	}
-	free(line);
-	fclose(f);
 	return r;
 }
 
@@ -401,7 +402,8 @@ static int validate(struct settings *s, char *values[S_COUNT], struct error *err
 		return setting_error(err, S_MIN_FREE_MB, values[S_MIN_FREE_MB],
 				     "expected a whole number of megabytes (0 disables the check)");
 	}
-	r = parse_geometry(values[S_GEOMETRY], GEOMETRY_MIN, GEOMETRY_MAX, &s->width, &s->height);
+	r = parse_geometry(values[S_GEOMETRY], LAUNCHER_GEOMETRY_MIN, LAUNCHER_GEOMETRY_MAX,
+			   &s->width, &s->height);
 	if (r < 0) {
 		return setting_error(err, S_GEOMETRY, values[S_GEOMETRY],
 				     "expected WIDTHxHEIGHT, each from 64 to 8192, e.g. 1440x900");

@@ -14,7 +14,7 @@ struct settings {
 	char *config_file; /* $XDG_CONFIG_HOME/botdesk/botdesk.conf (may not exist) */
 	char *launcher;    /* BOTDESK_LAUNCHER, else the installed botdesk-session */
 	bool launcher_is_default;
-	char *x_lock_dir;          /* BOTDESK_X_LOCK_DIR, default /tmp */
+	char *x_lock_dir;          /* BOTDESK_X_LOCK_DIR: the X directory (common/launcher.h) */
 	char *x_unix_table;        /* BOTDESK_X_UNIX_TABLE, default /proc/net/unix */
 	char *alloc_lock;          /* BOTDESK_ALLOC_LOCK */
 	unsigned band_lo, band_hi; /* BOTDESK_DISPLAY_BAND, default 20-89 */

@@ -17,36 +17,38 @@
 
 void claim_init(struct claim *c)
 {
-	*c = (struct claim){.abstract_fd = -1, .path_fd = -1, .lock_dirfd = -1};
+	*c = (struct claim)CLAIM_INIT;
 }
 
 /* The X socket directory is shared by every user. Only root may make it (as the package, the
  * setup script or systemd-tmpfiles do): a directory a user made is that user's to rename other
  * users' sockets in. */
-static int check_socket_dir(struct error *err)
+static int check_socket_dir(const char *dir, struct error *err)
 {
 	uid_t uid = 0;
 	mode_t mode = 0;
-	int r = xsocket_dir_check(XSOCKET_DIR, geteuid() == 0, &uid, &mode);
+	int r = xsocket_dir_check(dir, geteuid() == 0, &uid, &mode);
 	if (r == -ENOENT) {
 		return error_set(
 			err, r,
 			"%s is missing, and only root may create it (a directory a user "
 			"made would let that user hijack other users' X sockets). As root: "
-			"%s",
-			XSOCKET_DIR, XSOCKET_DIR_FIX);
+			"install -d -m 1777 -o root -g root %s",
+			dir, dir);
 	}
 	if (r == -EPERM) {
 		return error_set(
 			err, r,
 			"%s is owned by uid %u with mode %04o, so that owner could rename "
 			"other users' X sockets and serve fake ones; it must be root's with "
-			"mode 1777. As root: rm -rf %s && %s",
-			XSOCKET_DIR, (unsigned)uid, (unsigned)mode, XSOCKET_DIR, XSOCKET_DIR_FIX);
+			"mode 1777. As root: rm -rf %s && install -d -m 1777 -o root -g root %s",
+			dir, (unsigned)uid, (unsigned)mode, dir, dir);
 	}
 	if (r < 0) {
-		return error_set(err, r, "%s is unusable (%s); as root: rm -rf %s && %s",
-				 XSOCKET_DIR, strerror(-r), XSOCKET_DIR, XSOCKET_DIR_FIX);
+		return error_set(err, r,
+				 "%s is unusable (%s); as root: rm -rf %s && install -d -m 1777 -o "
+				 "root -g root %s",
+				 dir, strerror(-r), dir, dir);
 	}
 	return 0;
 }
@@ -105,10 +107,10 @@ static int clear_path(const char *path)
 	return 0;
 }
 
-int claim_sockets(struct claim *c, unsigned display, struct error *err)
+int claim_sockets(struct claim *c, const char *dir, unsigned display, struct error *err)
 {
 	c->display = display;
-	int r = check_socket_dir(err);
+	int r = check_socket_dir(dir, err);
 	if (r < 0) {
 		return r;
 	}
@@ -126,7 +128,10 @@ int claim_sockets(struct claim *c, unsigned display, struct error *err)
 	}
 	c->abstract_fd = fd;
 
-	snprintf(c->path, sizeof(c->path), XSOCKET_DIR "/X%u", display);
+	int n = snprintf(c->path, sizeof(c->path), "%s/X%u", dir, display);
+	if (n < 0 || (size_t)n >= sizeof(c->path)) {
+		return error_set(err, -ENAMETOOLONG, "the X socket directory %s is too long", dir);
+	}
 	r = clear_path(c->path);
 	if (r < 0) {
 		return error_set(err, r, "cannot claim X display :%u (%s): %s", display, c->path,

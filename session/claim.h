@@ -11,6 +11,7 @@
 
 #include <stdbool.h>
 #include <sys/types.h>
+#include <sys/un.h>
 
 #include "error.h"
 #include "xsocket.h"
@@ -19,7 +20,7 @@ struct claim {
 	unsigned display;
 	int abstract_fd; /* bound, never listening: the claim, held until release */
 	int path_fd;     /* listening, until handed over */
-	char path[64];   /* XSOCKET_DIR/X<n> */
+	char path[sizeof(((struct sockaddr_un *)0)->sun_path)]; /* <socket dir>/X<n> */
 	bool path_made;
 	dev_t path_dev;
 	ino_t path_ino;
@@ -31,13 +32,19 @@ struct claim {
 	ino_t lock_ino;
 };
 
+/* A claim that holds nothing: claim_release() of it touches nothing (a zeroed fd is stdin). */
+#define CLAIM_INIT                                                 \
+	{                                                          \
+		.abstract_fd = -1, .path_fd = -1, .lock_dirfd = -1 \
+	}
 void claim_init(struct claim *c);
 
-/* Binds :display's abstract name (the claim) and listens on its 0700 path socket (O_CLOEXEC).
- * Fails unless XSOCKET_DIR is root's with mode 1777 (root alone may create it). -EADDRINUSE when
- * the number is somebody else's: a bound abstract name, a path socket that accepts connections, or
- * a file at the path we may not remove. */
-int claim_sockets(struct claim *c, unsigned display, struct error *err);
+/* Binds :display's abstract name (the claim, always under XSOCKET_DIR, where clients look) and
+ * listens on its 0700 path socket in dir (O_CLOEXEC; XSOCKET_DIR unless the X directory was moved,
+ * common/launcher.h). Fails unless dir is root's with mode 1777 (root alone may create it).
+ * -EADDRINUSE when the number is somebody else's: a bound abstract name, a path socket that
+ * accepts connections, or a file at the path we may not remove. */
+int claim_sockets(struct claim *c, const char *dir, unsigned display, struct error *err);
 
 /* Xvnc compiles its keymap into <dir>/server-<n>.xkm and dies when it cannot create it. A stale
  * file of ours is removed; another user's makes the number taken (-EADDRINUSE). */

@@ -69,7 +69,7 @@ int components_find(struct run *run, struct error *err)
 int components_start_xvnc(struct run *run, struct error *err)
 {
 	const struct session_config *cfg = run->cfg;
-	int r = claim_sockets(&run->claim, cfg->display, err);
+	int r = claim_sockets(&run->claim, cfg->x_socket_dir, cfg->display, err);
 	if (r == 0) {
 		r = claim_keymap(&run->claim, cfg->x_lock_dir, err);
 	}
@@ -126,25 +126,20 @@ int components_start_xvnc(struct run *run, struct error *err)
 
 int components_start_bus(struct run *run, struct error *err)
 {
-	int addr[2], life[2];
-	if (pipe2(addr, O_CLOEXEC) < 0) {
+	/* Ours: addr's reading end and life's writing end; the relay's ends close at return. */
+	_cleanup_close_pair_ int addr[2] = {-1, -1};
+	_cleanup_close_pair_ int life[2] = {-1, -1};
+	if (pipe2(addr, O_CLOEXEC) < 0 || pipe2(life, O_CLOEXEC) < 0) {
 		return error_set(err, negative_errno(), "pipe: %s", strerror(errno));
 	}
-	if (pipe2(life, O_CLOEXEC) < 0) {
-		safe_close(addr[0]);
-		safe_close(addr[1]);
-		return error_set(err, negative_errno(), "pipe: %s", strerror(errno));
-	}
-	run->bus_fd = addr[0];
-	run->lifeline = life[1];
-	_cleanup_close_ int addr_w = addr[1];
-	_cleanup_close_ int life_r = life[0];
+	run->bus_fd = TAKE_FD(addr[0]);
+	run->lifeline = TAKE_FD(life[1]);
 	struct strv argv = {0};
 	int r = strv_push(&argv, run->programs[PROG_DBUS]);
 	r = r < 0 ? r : strv_push(&argv, "--");
 	r = r < 0 ? r : strv_push(&argv, run->self);
 	r = r < 0 ? r : strv_push(&argv, "--bus-relay");
-	struct spawn_fd fds[] = {{addr_w, 3}, {life_r, 4}};
+	struct spawn_fd fds[] = {{addr[1], 3}, {life[0], 4}};
 	struct spawn_opts o = {.fds = fds, .n_fds = ARRAY_SIZE(fds)};
 	pid_t pid;
 	if (r == 0) {

@@ -56,12 +56,12 @@ static int load_doors(const char *(*get)(const char *), struct session_config *c
 	int n = (int)(slash - c->socket_path);
 	snprintf(c->state_dir, sizeof(c->state_dir), "%.*s", n > 0 ? n : 1, c->socket_path);
 	int len = snprintf(c->xvnc_socket_path, sizeof(c->xvnc_socket_path), "%s/%s", c->state_dir,
-			   CONTRACT_XVNC_SOCKET);
-	const char *view = get("BOTDESK_VIEW_SOCKET");
+			   LAUNCHER_XVNC_SOCKET);
+	const char *view = get(LAUNCHER_ENV_VIEW_SOCKET);
 	int vlen = view && view[0]
 			   ? snprintf(c->view_socket_path, sizeof(c->view_socket_path), "%s", view)
 			   : snprintf(c->view_socket_path, sizeof(c->view_socket_path), "%s/%s",
-				      c->state_dir, CONTRACT_VIEW_SOCKET);
+				      c->state_dir, LAUNCHER_VIEW_SOCKET);
 	if (len >= CONTRACT_SOCKET_PATH_MAX || vlen >= CONTRACT_SOCKET_PATH_MAX) {
 		return error_set(err, -ENAMETOOLONG,
 				 "the view or Xvnc socket's path is longer than a unix socket path "
@@ -72,7 +72,7 @@ static int load_doors(const char *(*get)(const char *), struct session_config *c
 	if (c->view_socket_path[0] != '/' || has_control_chars(c->view_socket_path)) {
 		return error_set(err, -EINVAL, "BOTDESK_VIEW_SOCKET must be an absolute path");
 	}
-	const char *gid = get("BOTDESK_VIEW_GID");
+	const char *gid = get(LAUNCHER_ENV_VIEW_GID);
 	unsigned g;
 	if (gid && gid[0]) {
 		/* Never group 0: root's group watching is no use, and a typo must not get it. */
@@ -83,8 +83,8 @@ static int load_doors(const char *(*get)(const char *), struct session_config *c
 		c->view_gid = (gid_t)g;
 		c->view_group = true;
 	}
-	const char *idle = get("BOTDESK_IDLE_STOP_MS");
-	if (idle && idle[0] && parse_u64(idle, CONTRACT_IDLE_STOP_MAX_MS, &c->idle_stop_ms) < 0) {
+	const char *idle = get(LAUNCHER_ENV_IDLE_STOP_MS);
+	if (idle && idle[0] && parse_u64(idle, LAUNCHER_IDLE_STOP_MAX_MS, &c->idle_stop_ms) < 0) {
 		return error_set(err, -EINVAL,
 				 "BOTDESK_IDLE_STOP_MS='%s' is not milliseconds up to a week",
 				 idle);
@@ -96,7 +96,7 @@ static int load_full(const char *(*get)(const char *), struct session_config *c,
 {
 	/* Set on every path that reaches its use; gcc -O3 (a release build) cannot tell. */
 	const char *num = NULL;
-	int r = need(get, "BOTDESK_DISPLAY_NUM", &num, err);
+	int r = need(get, LAUNCHER_ENV_DISPLAY_NUM, &num, err);
 	if (r < 0) {
 		return r;
 	}
@@ -106,7 +106,7 @@ static int load_full(const char *(*get)(const char *), struct session_config *c,
 		return error_set(err, r, "BOTDESK_DISPLAY_NUM='%s' is not a display number 0-65535",
 				 num);
 	}
-	r = need_abs_path(get, "BOTDESK_SOCKET", &c->socket_path, err);
+	r = need_abs_path(get, LAUNCHER_ENV_SOCKET, &c->socket_path, err);
 	if (r < 0) {
 		return r;
 	}
@@ -116,11 +116,11 @@ static int load_full(const char *(*get)(const char *), struct session_config *c,
 				 "bytes): use a shorter BOTDESK_STATE_DIR",
 				 CONTRACT_SOCKET_PATH_MAX - 1);
 	}
-	r = need_abs_path(get, "BOTDESK_XAUTH", &c->xauth_path, err);
+	r = need_abs_path(get, LAUNCHER_ENV_XAUTH, &c->xauth_path, err);
 	if (r < 0) {
 		return r;
 	}
-	r = need_abs_path(get, "BOTDESK_ENV_FILE", &c->env_path, err);
+	r = need_abs_path(get, LAUNCHER_ENV_ENV_FILE, &c->env_path, err);
 	if (r < 0) {
 		return r;
 	}
@@ -128,18 +128,25 @@ static int load_full(const char *(*get)(const char *), struct session_config *c,
 	if (r < 0) {
 		return r;
 	}
-	const char *wait = get("BOTDESK_WAIT_MS");
+	const char *wait = get(LAUNCHER_ENV_WAIT_MS);
 	if (wait && wait[0] &&
-	    (parse_u64(wait, CONTRACT_WAIT_MAX_MS, &c->wait_ms) < 0 || c->wait_ms == 0)) {
+	    (parse_u64(wait, LAUNCHER_WAIT_ACCEPT_MAX_MS, &c->wait_ms) < 0 || c->wait_ms == 0)) {
 		return error_set(
 			err, -EINVAL,
 			"BOTDESK_WAIT_MS='%s' is not a number of milliseconds from 1 to %llu", wait,
-			(unsigned long long)CONTRACT_WAIT_MAX_MS);
+			(unsigned long long)LAUNCHER_WAIT_ACCEPT_MAX_MS);
 	}
-	const char *lock_dir = get("BOTDESK_X_LOCK_DIR");
-	c->x_lock_dir = lock_dir && lock_dir[0] ? lock_dir : "/tmp";
+	const char *x_dir = get(LAUNCHER_ENV_X_DIR);
+	c->x_lock_dir = x_dir && x_dir[0] ? x_dir : LAUNCHER_X_DIR_DEFAULT;
 	if (c->x_lock_dir[0] != '/' || has_control_chars(c->x_lock_dir)) {
 		return error_set(err, -EINVAL, "BOTDESK_X_LOCK_DIR must be an absolute path");
+	}
+	/* The path socket, not the abstract name, follows the X directory (common/launcher.h). */
+	int len = snprintf(c->x_socket_dir, sizeof(c->x_socket_dir), "%s/%s", c->x_lock_dir,
+			   LAUNCHER_X_SOCKET_SUBDIR);
+	if (len < 0 || len >= CONTRACT_SOCKET_PATH_MAX - 8) {
+		return error_set(err, -ENAMETOOLONG,
+				 "BOTDESK_X_LOCK_DIR is too long for an X socket path in it");
 	}
 	return 0;
 }
@@ -148,33 +155,33 @@ int contract_load(const char *(*getenv_fn)(const char *name), bool seed_only,
 		  struct session_config *ret, struct error *err)
 {
 	struct session_config c = {0};
-	int r = need_abs_path(getenv_fn, "BOTDESK_CONFIG_HOME", &c.config_home, err);
+	int r = need_abs_path(getenv_fn, LAUNCHER_ENV_CONFIG_HOME, &c.config_home, err);
 	if (r < 0) {
 		return r;
 	}
-	const char *profile = getenv_fn("BOTDESK_PROFILE");
+	const char *profile = getenv_fn(LAUNCHER_ENV_PROFILE);
 	c.profile = profile && profile[0] ? profile : "default";
 	if (has_control_chars(c.profile)) {
 		return error_set(err, -EINVAL, "BOTDESK_PROFILE holds control characters");
 	}
-	const char *geometry = getenv_fn("BOTDESK_GEOMETRY");
+	const char *geometry = getenv_fn(LAUNCHER_ENV_GEOMETRY);
 	if (!geometry || geometry[0] == '\0') {
-		geometry = CONTRACT_DEFAULT_GEOMETRY;
+		geometry = LAUNCHER_DEFAULT_GEOMETRY;
 	}
-	r = parse_geometry(geometry, CONTRACT_GEOMETRY_MIN, CONTRACT_GEOMETRY_MAX, &c.width,
+	r = parse_geometry(geometry, LAUNCHER_GEOMETRY_MIN, LAUNCHER_GEOMETRY_MAX, &c.width,
 			   &c.height);
 	if (r < 0) {
 		return error_set(err, -EINVAL,
 				 "BOTDESK_GEOMETRY='%s' is not WIDTHxHEIGHT with each side from %d "
 				 "to %d",
-				 geometry, CONTRACT_GEOMETRY_MIN, CONTRACT_GEOMETRY_MAX);
+				 geometry, LAUNCHER_GEOMETRY_MIN, LAUNCHER_GEOMETRY_MAX);
 	}
-	const char *browser = getenv_fn("BOTDESK_BROWSER");
+	const char *browser = getenv_fn(LAUNCHER_ENV_BROWSER);
 	c.browser = browser && browser[0] ? browser : NULL;
 	if (c.browser && has_control_chars(c.browser)) {
 		return error_set(err, -EINVAL, "BOTDESK_BROWSER holds control characters");
 	}
-	const char *pass = getenv_fn("BOTDESK_PASS_ENV");
+	const char *pass = getenv_fn(LAUNCHER_ENV_PASS_ENV);
 	c.pass_env = pass && pass[0] ? pass : NULL;
 	char bad[128];
 	if (c.pass_env && envallow_check_list(c.pass_env, bad, sizeof(bad)) < 0) {
@@ -183,7 +190,7 @@ int contract_load(const char *(*getenv_fn)(const char *name), bool seed_only,
 	}
 	/* The lean desktop is the default; full keeps the component set of before (xfsettingsd,
 	 * xfdesktop, the tray, GLX), to compare them and for programs that need OpenGL. */
-	const char *desktop = getenv_fn("BOTDESK_DESKTOP_PROFILE");
+	const char *desktop = getenv_fn(LAUNCHER_ENV_DESKTOP_PROFILE);
 	if (desktop && desktop[0] && !streq(desktop, "lean") && !streq(desktop, "full")) {
 		return error_set(err, -EINVAL, "BOTDESK_DESKTOP_PROFILE is neither lean nor full");
 	}

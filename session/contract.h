@@ -7,21 +7,10 @@
 #include <sys/types.h>
 
 #include "error.h"
+#include "launcher.h"
 
-/* The runner's own bounds for BOTDESK_GEOMETRY. */
-#define CONTRACT_GEOMETRY_MIN 64
-#define CONTRACT_GEOMETRY_MAX 8192
-#define CONTRACT_DEFAULT_GEOMETRY "1440x900"
 /* The longest path a sockaddr_un holds, terminator included. */
 #define CONTRACT_SOCKET_PATH_MAX 108
-/* Xvnc's own RFB socket, beside rfb.sock: only the gate connects to it. */
-#define CONTRACT_XVNC_SOCKET "xvnc.sock"
-/* The watchers' door, beside rfb.sock unless BOTDESK_VIEW_SOCKET names another place. */
-#define CONTRACT_VIEW_SOCKET "view.sock"
-/* The longest idle stop: a week. */
-#define CONTRACT_IDLE_STOP_MAX_MS (7ULL * 24 * 3600 * 1000)
-/* The runner's longest --wait, with room for its slack. */
-#define CONTRACT_WAIT_MAX_MS (3700ULL * 1000)
 
 struct session_config {
 	const char *profile;     /* BOTDESK_PROFILE */
@@ -31,7 +20,7 @@ struct session_config {
 	const char *env_path;    /* BOTDESK_ENV_FILE */
 	const char *config_home; /* BOTDESK_CONFIG_HOME: the profile's XDG_CONFIG_HOME */
 	unsigned width, height;  /* BOTDESK_GEOMETRY */
-	const char *x_lock_dir;  /* BOTDESK_X_LOCK_DIR, default /tmp */
+	const char *x_lock_dir;  /* BOTDESK_X_LOCK_DIR: the X directory (common/launcher.h) */
 	const char *browser;     /* BOTDESK_BROWSER, NULL when unset */
 	const char *search_path; /* PATH */
 	const char *pass_env;    /* BOTDESK_PASS_ENV, NULL when unset */
@@ -40,6 +29,8 @@ struct session_config {
 	char state_dir[CONTRACT_SOCKET_PATH_MAX];
 	char xvnc_socket_path[CONTRACT_SOCKET_PATH_MAX];
 	char view_socket_path[CONTRACT_SOCKET_PATH_MAX]; /* BOTDESK_VIEW_SOCKET, or beside */
+	/* Derived from BOTDESK_X_LOCK_DIR: where the display's path socket goes. */
+	char x_socket_dir[CONTRACT_SOCKET_PATH_MAX];
 	gid_t view_gid;        /* BOTDESK_VIEW_GID: the group that may watch */
 	bool view_group;       /* ... when set: view.sock is then 0660 and that group's */
 	uint64_t idle_stop_ms; /* BOTDESK_IDLE_STOP_MS: 0 never stops an unused desktop */

@@ -15,6 +15,11 @@ struct idle {
 	time_t started;    /* wall clock: the session's start is a use */
 };
 
+/* An idle watch not opened: idle_close() of it closes nothing. */
+#define IDLE_INIT           \
+	{                   \
+		.dirfd = -1 \
+	}
 /* Opens state_dir; with limit_ms 0 nothing is opened and nothing ever expires. */
 int idle_open(struct idle *i, const char *state_dir, uint64_t limit_ms);
 void idle_close(struct idle *i);

@@ -365,7 +365,7 @@ static int bring_up(struct run *run, struct error *err)
  * status. */
 static int supervise(struct run *run, struct error *err)
 {
-	struct idle idle;
+	struct idle idle = IDLE_INIT;
 	int r = idle_open(&idle, run->cfg->state_dir, run->cfg->idle_stop_ms);
 	if (r < 0) {
 		error_set(err, r, "cannot open %s for the idle stop: %s", run->cfg->state_dir,
@@ -420,7 +420,7 @@ static int supervise(struct run *run, struct error *err)
 	return 1;
 }
 
-static_assert(SESSION_STOP_GRACE_MS + SUPERVISOR_KILL_WAIT_MS + 1000 <= SESSION_RUNNER_GRACE_MS,
+static_assert(SESSION_STOP_GRACE_MS + SUPERVISOR_KILL_WAIT_MS <= LAUNCHER_TEARDOWN_MS,
 	      "the teardown must end well inside the runner's grace");
 
 void session_stop(struct supervisor *sv, struct claim *claim)
@@ -467,13 +467,14 @@ int session_run(const struct session_config *cfg, const struct dock *dock, const
 		.dock = dock,
 		.self = self,
 		.environ_base = environ_base,
+		.sv = SUPERVISOR_INIT,
+		.claim = CLAIM_INIT,
 		.displayfd = -1,
 		.bus_fd = -1,
 		.lifeline = -1,
 		.t0 = now_ms(),
 	};
 	run.deadline = session_deadline(run.t0, cfg->wait_ms);
-	claim_init(&run.claim);
 	snprintf(run.display, sizeof(run.display), ":%u", cfg->display);
 	int r = supervisor_init(&run.sv);
 	if (r < 0) {
@@ -489,7 +490,7 @@ int session_run(const struct session_config *cfg, const struct dock *dock, const
 	r = bring_up(&run, err);
 	int status;
 	if (r == -EADDRINUSE) {
-		status = SESSION_EXIT_COLLISION;
+		status = LAUNCHER_EXIT_COLLISION;
 	} else if (r < 0) {
 		status = 1;
 	} else {

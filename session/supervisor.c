@@ -35,7 +35,7 @@ static void stop_signals(sigset_t *set)
 
 int supervisor_init(struct supervisor *s)
 {
-	*s = (struct supervisor){.sigfd = -1};
+	*s = (struct supervisor)SUPERVISOR_INIT;
 	if (prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) < 0) {
 		return negative_errno();
 	}

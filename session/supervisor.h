@@ -36,6 +36,11 @@ struct supervisor {
 	const struct sv_child *ended; /* the first essential child that ended */
 };
 
+/* A supervisor not yet set up: supervisor_done() of it closes nothing. */
+#define SUPERVISOR_INIT     \
+	{                   \
+		.sigfd = -1 \
+	}
 /* Becomes a subreaper and routes TERM, INT, HUP and CHLD to a signalfd. */
 int supervisor_init(struct supervisor *s);
 void supervisor_done(struct supervisor *s);

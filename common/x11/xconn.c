@@ -31,16 +31,15 @@ static int display_number(const char *display, char *ret, size_t size)
 /* The profile's own cookie, read with libXau from its file (never through a symlink). */
 static int read_cookie(const char *path, const char *number, char *ret, int *ret_len)
 {
-	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	_cleanup_close_ int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0) {
 		return negative_errno();
 	}
-	FILE *f = fdopen(fd, "r");
+	_cleanup_fclose_ FILE *f = fdopen(fd, "r");
 	if (!f) {
-		int r = negative_errno();
-		close(fd);
-		return r;
+		return negative_errno();
 	}
+	TAKE_FD(fd);
 	int r = -ENOENT;
 	Xauth *a;
 	while (r == -ENOENT && (a = XauReadAuth(f))) {
@@ -55,7 +54,6 @@ static int read_cookie(const char *path, const char *number, char *ret, int *ret
 		}
 		XauDisposeAuth(a);
 	}
-	fclose(f);
 	return r;
 }
 

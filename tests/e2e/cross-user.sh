@@ -87,8 +87,13 @@ sock_a=$(stat -c '%i %U' "/tmp/.X11-unix/X$na")
 mkdir -p "$E2E_SCRATCH/blind-locks"
 chmod 0644 "$E2E_SCRATCH/empty-table"
 bd_is_root && chown "$UB:" "$E2E_SCRATCH/blind-locks"
+# Only the runner is blind: its launcher gets the real X directory back, since the session's path
+# socket must be where X clients look (the X directory moves it too: common/launcher.h).
+sighted=$E2E_SCRATCH/sighted-session
+printf '#!/bin/sh\nBOTDESK_X_LOCK_DIR=/tmp exec '"'%s'"' "$@"\n' "$E2E_SESSION" >"$sighted"
+chmod 0755 "$sighted"
 BOTDESK_X_UNIX_TABLE=$E2E_SCRATCH/empty-table BOTDESK_X_LOCK_DIR=$E2E_SCRATCH/blind-locks \
-    BOTDESK_DISPLAY_BAND=$na-$((na + 1)) e2e_bd "$UB" "$STB" --profile forced start --json
+    BOTDESK_LAUNCHER=$sighted BOTDESK_DISPLAY_BAND=$na-$((na + 1)) e2e_bd "$UB" "$STB" --profile forced start --json
 e2e_expect_rc 0 "the forced start of $UB"
 [[ $ERR == *"display :$na was taken by another X server"*"retrying on another number"* ]] ||
     bd_fail "$UB's start did not lose :$na and retry: $ERR"

@@ -37,6 +37,20 @@ static void close_zeroed(void **state)
 	assert_int_equal(p.dirfd, -1);
 }
 
+/* Issue 13: one started with PROFILE_INIT, closed once or twice, closes nothing either. */
+static void close_initialised(void **state)
+{
+	if (fcntl(0, F_GETFD) < 0) {
+		assert_int_equal(open("/dev/null", O_RDONLY), 0);
+	}
+	struct profile p = PROFILE_INIT;
+	profile_close(&p);
+	profile_close(&p);
+	assert_true(fcntl(0, F_GETFD) >= 0);
+	assert_int_equal(p.dirfd, -1);
+	assert_null(p.dir);
+}
+
 static void directories_are_private(void **state)
 {
 	char *root = unit_mkdtemp();
@@ -74,6 +88,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(names),
 		cmocka_unit_test(close_zeroed),
+		cmocka_unit_test(close_initialised),
 		cmocka_unit_test(directories_are_private),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

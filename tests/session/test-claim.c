@@ -4,12 +4,15 @@
 #include "session-test.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stddef.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <sys/wait.h>
 
 #include "claim.h"
+#include "idle.h"
+#include "supervisor.h"
 #include "xlock.h"
 
 struct fixture {
@@ -26,7 +29,7 @@ static int setup(void **state)
 		struct claim c;
 		claim_init(&c);
 		struct error err = {0};
-		int r = claim_sockets(&c, n, &err);
+		int r = claim_sockets(&c, XSOCKET_DIR, n, &err);
 		claim_release(&c);
 		if (r == 0) {
 			f->n = n;
@@ -67,7 +70,7 @@ static void test_second_claim_collides(void **state)
 	claim_init(&a);
 	claim_init(&b);
 	struct error err = {0};
-	assert_int_equal(claim_sockets(&a, f->n, &err), 0);
+	assert_int_equal(claim_sockets(&a, XSOCKET_DIR, f->n, &err), 0);
 	struct stat st;
 	assert_int_equal(lstat(a.path, &st), 0);
 	assert_true(S_ISSOCK(st.st_mode));
@@ -86,7 +89,7 @@ static void test_second_claim_collides(void **state)
 	assert_int_equal(errno, ECONNREFUSED);
 	close(fd);
 	struct error err2 = {0};
-	assert_int_equal(claim_sockets(&b, f->n, &err2), -EADDRINUSE);
+	assert_int_equal(claim_sockets(&b, XSOCKET_DIR, f->n, &err2), -EADDRINUSE);
 	assert_non_null(strstr(err2.msg, "cannot claim X display"));
 	claim_release(&b);
 	/* The loser never touched the winner's path socket. */
@@ -103,7 +106,7 @@ static void test_lock_written_and_released(void **state)
 	struct claim a;
 	claim_init(&a);
 	struct error err = {0};
-	assert_int_equal(claim_sockets(&a, f->n, &err), 0);
+	assert_int_equal(claim_sockets(&a, XSOCKET_DIR, f->n, &err), 0);
 	assert_int_equal(claim_lock(&a, f->locks, getpid(), &err), 0);
 	char name[64], want[32];
 	snprintf(name, sizeof(name), ".X%u-lock", f->n);
@@ -152,7 +155,7 @@ static void test_stale_lock_replaced(void **state)
 	struct claim a;
 	claim_init(&a);
 	struct error err = {0};
-	assert_int_equal(claim_sockets(&a, f->n, &err), 0);
+	assert_int_equal(claim_sockets(&a, XSOCKET_DIR, f->n, &err), 0);
 	assert_int_equal(claim_lock(&a, f->locks, getpid(), &err), 0);
 	char want[32];
 	snprintf(want, sizeof(want), "%10d\n", (int)getpid());
@@ -169,7 +172,7 @@ static void test_release_only_ours(void **state)
 	struct claim a;
 	claim_init(&a);
 	struct error err = {0};
-	assert_int_equal(claim_sockets(&a, f->n, &err), 0);
+	assert_int_equal(claim_sockets(&a, XSOCKET_DIR, f->n, &err), 0);
 	assert_int_equal(claim_lock(&a, f->locks, getpid(), &err), 0);
 	char name[64];
 	snprintf(name, sizeof(name), ".X%u-lock", f->n);
@@ -198,14 +201,14 @@ static void test_path_socket(void **state)
 	struct claim a;
 	claim_init(&a);
 	struct error err = {0};
-	assert_int_equal(claim_sockets(&a, f->n, &err), -EADDRINUSE);
+	assert_int_equal(claim_sockets(&a, XSOCKET_DIR, f->n, &err), -EADDRINUSE);
 	claim_release(&a);
 	struct stat st;
 	assert_int_equal(lstat(path, &st), 0);
 	/* Closed without unlinking: a stale socket file, as a killed server leaves. */
 	close(fd);
 	claim_init(&a);
-	assert_int_equal(claim_sockets(&a, f->n, &err), 0);
+	assert_int_equal(claim_sockets(&a, XSOCKET_DIR, f->n, &err), 0);
 	claim_release(&a);
 	assert_int_equal(lstat(path, &st), -1);
 }
@@ -228,10 +231,27 @@ static void test_keymap_stale_ours(void **state)
 	claim_release(&a);
 }
 
+/* Issue 13: the destructors of what was never set up close nothing (fd 0 stays open). */
+static void test_release_unclaimed(void **state)
+{
+	if (fcntl(0, F_GETFD) < 0) {
+		assert_int_equal(open("/dev/null", O_RDONLY), 0);
+	}
+	struct claim c = CLAIM_INIT;
+	claim_release(&c);
+	claim_release(&c);
+	struct idle i = IDLE_INIT;
+	idle_close(&i);
+	struct supervisor sv = SUPERVISOR_INIT;
+	supervisor_done(&sv);
+	assert_true(fcntl(0, F_GETFD) >= 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse_lock),
+		cmocka_unit_test(test_release_unclaimed),
 		cmocka_unit_test_setup_teardown(test_second_claim_collides, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_lock_written_and_released, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_stale_lock_replaced, setup, teardown),

@@ -5,6 +5,8 @@
 
 #include "contract.h"
 #include "session.h"
+#include "util.h"
+#include "xsocket.h"
 
 static const char *const *table;
 
@@ -128,6 +130,34 @@ static void test_wait(void **state)
 	assert_int_equal(session_deadline(0, 0), SESSION_DEFAULT_WAIT_MS - 1000);
 }
 
+/* Issue 13: one meaning for BOTDESK_X_LOCK_DIR on both sides, the X directory: the lock and
+ * keymap files in it, the path socket in its .X11-unix. */
+static void test_x_dir(void **state)
+{
+	struct session_config c;
+	struct error err = {0};
+	assert_int_equal(load_with(full, false, &c, &err), 0);
+	assert_string_equal(c.x_lock_dir, "/tmp");
+	assert_string_equal(c.x_socket_dir, XSOCKET_DIR);
+	const char *t[16];
+	size_t n = 0;
+	for (size_t i = 0; full[i]; i++) {
+		if (!startswith(full[i], "BOTDESK_X_LOCK_DIR=")) {
+			t[n++] = full[i];
+		}
+	}
+	t[n + 1] = NULL;
+	t[n] = "BOTDESK_X_LOCK_DIR=/scratch/x";
+	assert_int_equal(load_with(t, false, &c, &err), 0);
+	assert_string_equal(c.x_lock_dir, "/scratch/x");
+	assert_string_equal(c.x_socket_dir, "/scratch/x/.X11-unix");
+	t[n] = NULL; /* unset: the default */
+	assert_int_equal(load_with(t, false, &c, &err), 0);
+	assert_string_equal(c.x_socket_dir, XSOCKET_DIR);
+	expect_refused("BOTDESK_X_LOCK_DIR", "rel/x",
+		       "BOTDESK_X_LOCK_DIR must be an absolute path");
+}
+
 static void test_doors_and_idle(void **state)
 {
 	const char *t[16];
@@ -195,6 +225,7 @@ int main(void)
 		cmocka_unit_test(test_full),           cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_wait),           cmocka_unit_test(test_seed_only),
 		cmocka_unit_test(test_doors_and_idle), cmocka_unit_test(test_desktop_profile),
+		cmocka_unit_test(test_x_dir),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -239,7 +239,7 @@ static void test_teardown_releases_claim(void **state)
 	for (unsigned i = 6000 + (unsigned)getpid() % 2000; i < 9000 && n == 0; i++) {
 		claim_init(&c);
 		struct error err = {0};
-		if (claim_sockets(&c, i, &err) == 0) {
+		if (claim_sockets(&c, XSOCKET_DIR, i, &err) == 0) {
 			n = i;
 		} else {
 			claim_release(&c);
@@ -266,7 +266,7 @@ static void test_teardown_releases_claim(void **state)
 	assert_int_equal(supervisor_watch(&sv, "stubborn", pid, true), 0);
 	struct error err = {0};
 	assert_int_equal(claim_lock(&c, locks, pid, &err), 0);
-	char lock[64], path[64];
+	char lock[64], path[sizeof(c.path)];
 	snprintf(lock, sizeof(lock), ".X%u-lock", n);
 	snprintf(path, sizeof(path), "%s", c.path);
 	assert_int_equal(access(st_path(locks, lock), F_OK), 0);
@@ -286,7 +286,7 @@ static void test_teardown_releases_claim(void **state)
 	/* The number is free for the next claim. */
 	struct claim again;
 	claim_init(&again);
-	assert_int_equal(claim_sockets(&again, n, &err), 0);
+	assert_int_equal(claim_sockets(&again, XSOCKET_DIR, n, &err), 0);
 	claim_release(&again);
 	supervisor_done(&sv);
 	st_rm_rf(locks);
