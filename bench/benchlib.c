@@ -1,5 +1,6 @@
 #include "benchlib.h"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <spawn.h>
 #include <stdint.h>
@@ -119,7 +120,7 @@ pid_t bench_launcher_pid(const char *profile_dir)
 	return parse_u64(buf, INT32_MAX, &pid) == 0 ? (pid_t)pid : -1;
 }
 
-bool bench_below(pid_t pid, pid_t ancestor)
+static bool below(pid_t pid, pid_t ancestor)
 {
 	for (int depth = 0; depth < 64 && pid > 1; depth++) {
 		struct proc_stat st;
@@ -132,4 +133,24 @@ bool bench_below(pid_t pid, pid_t ancestor)
 		pid = st.ppid;
 	}
 	return false;
+}
+
+void bench_desktop_each(pid_t launcher, void (*fn)(pid_t pid, void *ctx), void *ctx)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *de;
+	while (d && (de = readdir(d))) {
+		uint64_t v;
+		struct proc_stat st;
+		if (parse_u64(de->d_name, INT32_MAX, &v) < 0 || proc_stat_read((pid_t)v, &st) < 0) {
+			continue;
+		}
+		pid_t pid = (pid_t)v;
+		if (pid == launcher || st.sid == launcher || below(pid, launcher)) {
+			fn(pid, ctx);
+		}
+	}
+	if (d) {
+		closedir(d);
+	}
 }

@@ -32,5 +32,6 @@ double bench_time_quiet(const char *path, char *const argv[], int max_ok);
 int bench_read_env(const char *profile_dir, char *display, char *xauth, size_t size);
 /* The pid in a profile's launcher.pid, or -1. */
 pid_t bench_launcher_pid(const char *profile_dir);
-/* Whether pid descends from ancestor (looked up to 64 generations above it). */
-bool bench_below(pid_t pid, pid_t ancestor);
+/* Calls fn for every process of the desktop whose launcher is launcher: the launcher, its
+ * session and every process below it (looked up to 64 generations above each). */
+void bench_desktop_each(pid_t launcher, void (*fn)(pid_t pid, void *ctx), void *ctx);

@@ -12,7 +12,6 @@
  * One user may run 8 desktops unless the host policy says more: for N=10, run it in a mount
  * namespace whose /etc/botdesk/policy.conf raises max_desktops_per_user (docs/session.md shows
  * how), so the host's /etc stays untouched. */
-#include <dirent.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -123,30 +122,19 @@ static void cpu_add(struct cpu *c, const char *name, double ms)
 	c->total += ms;
 }
 
+static void add_cpu_of(pid_t pid, void *ctx)
+{
+	char comm[64];
+	double ms;
+	if (cpu_of(pid, comm, sizeof(comm), &ms)) {
+		cpu_add(ctx, comm, ms);
+	}
+}
+
 /* Every process of the desktop whose launcher is pid: its session and everything below it. */
 static void desktop_cpu(pid_t launcher, struct cpu *c)
 {
-	DIR *d = opendir("/proc");
-	struct dirent *de;
-	while (d && (de = readdir(d))) {
-		uint64_t v;
-		struct proc_stat st;
-		if (parse_u64(de->d_name, INT32_MAX, &v) < 0 || proc_stat_read((pid_t)v, &st) < 0) {
-			continue;
-		}
-		pid_t pid = (pid_t)v;
-		if (pid != launcher && st.sid != launcher && !bench_below(pid, launcher)) {
-			continue;
-		}
-		char comm[64];
-		double ms;
-		if (cpu_of(pid, comm, sizeof(comm), &ms)) {
-			cpu_add(c, comm, ms);
-		}
-	}
-	if (d) {
-		closedir(d);
-	}
+	bench_desktop_each(launcher, add_cpu_of, c);
 }
 
 static long mem_available_kib(void)

@@ -7,7 +7,6 @@
  *   - thumbnail_png() of the screen fitted to 960x600: the first call of a process, and the
  *     median of repeated calls.
  * Usage: bench-desktop PATH-TO-botdesk PATH-TO-botdesk-session [ROUNDS] [SETTLE-SECONDS] */
-#include <dirent.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
@@ -69,41 +68,36 @@ static bool open_terminal(const char *botdesk)
 	return true;
 }
 
+struct pss {
+	long kib;
+	int count;
+};
+
+static void add_pss_of(pid_t pid, void *ctx)
+{
+	struct pss *p = ctx;
+	char path[64], line[256];
+	snprintf(path, sizeof(path), "/proc/%d/smaps_rollup", pid);
+	FILE *f = fopen(path, "r");
+	while (f && fgets(line, sizeof(line), f)) {
+		long kib;
+		if (sscanf(line, "Pss: %ld kB", &kib) == 1) {
+			p->kib += kib;
+			p->count++;
+		}
+	}
+	if (f) {
+		fclose(f);
+	}
+}
+
 /* Sums Pss over the launcher's session and everything below it. */
 static long desktop_pss_kib(pid_t launcher, int *count)
 {
-	DIR *d = opendir("/proc");
-	long total = 0;
-	*count = 0;
-	struct dirent *de;
-	while (d && (de = readdir(d))) {
-		uint64_t v;
-		struct proc_stat st;
-		if (parse_u64(de->d_name, INT32_MAX, &v) < 0 || proc_stat_read((pid_t)v, &st) < 0) {
-			continue;
-		}
-		pid_t pid = (pid_t)v;
-		if (pid != launcher && st.sid != launcher && !bench_below(pid, launcher)) {
-			continue;
-		}
-		char path[64], line[256];
-		snprintf(path, sizeof(path), "/proc/%d/smaps_rollup", pid);
-		FILE *f = fopen(path, "r");
-		while (f && fgets(line, sizeof(line), f)) {
-			long kib;
-			if (sscanf(line, "Pss: %ld kB", &kib) == 1) {
-				total += kib;
-				(*count)++;
-			}
-		}
-		if (f) {
-			fclose(f);
-		}
-	}
-	if (d) {
-		closedir(d);
-	}
-	return total;
+	struct pss p = {0};
+	bench_desktop_each(launcher, add_pss_of, &p);
+	*count = p.count;
+	return p.kib;
 }
 
 static void wait_gone(pid_t pid)
