@@ -17,13 +17,7 @@ int helper_settings_init(struct helper_settings *ret)
 		.log_path = "/var/log/botdesk-helper.log",
 		.apt_lists_dir = "/var/lib/apt/lists",
 		.forced_manager = -1,
-		.request_timeout_ms = REQUEST_TIMEOUT_MS,
-		.reply_timeout_ms = REPLY_TIMEOUT_MS,
-		.install_timeout_ms = INSTALL_TIMEOUT_MS,
-		.query_timeout_ms = QUERY_TIMEOUT_MS,
-		.install_interval_ms = PROTO_INSTALL_INTERVAL_S * 1000,
-		.grace_ms = GRACE_MS,
-		.dpkg_lock_timeout_s = DPKG_LOCK_TIMEOUT_S,
 	};
+	helper_settings_bounds(ret);
 	return 0;
 }

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "fileio.h"
+#include "kvfile.h"
 #include "launcher.h"
 #include "parse.h"
 #include "settings.h"
@@ -20,19 +21,6 @@
 static void defaults(const char *path, struct hostpolicy *hp)
 {
 	*hp = (struct hostpolicy){.path = path, .max_desktops = HOSTPOLICY_DEFAULT_MAX_DESKTOPS};
-}
-
-static void trim(char **s)
-{
-	char *p = *s;
-	while (*p == ' ' || *p == '\t') {
-		p++;
-	}
-	size_t n = strlen(p);
-	while (n > 0 && (p[n - 1] == ' ' || p[n - 1] == '\t' || p[n - 1] == '\r')) {
-		p[--n] = '\0';
-	}
-	*s = p;
 }
 
 static bool group_name_valid(const char *s)
@@ -51,7 +39,8 @@ static bool group_name_valid(const char *s)
 	return true;
 }
 
-/* One "key = value" line into hp; what the value should have been, or NULL when it is good. */
+/* One "key = value" line into hp; what the value should have been, or NULL when it is good
+ * ("" for a key the policy does not have). */
 static const char *set_key(struct hostpolicy *hp, const char *key, const char *value)
 {
 	uint64_t v;
@@ -94,54 +83,27 @@ static const char *set_key(struct hostpolicy *hp, const char *key, const char *v
 	return "";
 }
 
+static int policy_set(void *ctx, const char *key, const char *value, const char **ret_want)
+{
+	const char *want = set_key(ctx, key, value);
+	if (want && !*want) {
+		return -ENOENT;
+	}
+	if (want) {
+		*ret_want = want;
+		return -EINVAL;
+	}
+	return 0;
+}
+
 int hostpolicy_parse(const char *text, const char *path, struct hostpolicy *ret, struct error *err)
 {
 	struct hostpolicy hp;
 	defaults(path, &hp);
-	_cleanup_free_ char *copy = strdup(text);
-	if (!copy) {
-		return -ENOMEM;
-	}
-	unsigned lineno = 0;
-	char *save = NULL;
-	/* strtok_r would skip empty lines and lose the count, so split by hand. */
-	for (char *line = copy; line; line = save) {
-		save = strchr(line, '\n');
-		if (save) {
-			*save++ = '\0';
-		}
-		lineno++;
-		char *p = line;
-		trim(&p);
-		if (*p == '\0' || *p == '#') {
-			continue;
-		}
-		char *eq = strchr(p, '=');
-		if (!eq) {
-			return error_set(
-				err, -EINVAL,
-				"%s:%u: expected 'key = value'; ask the administrator to fix "
-				"the host's policy",
-				path, lineno);
-		}
-		*eq = '\0';
-		char *key = p, *value = eq + 1;
-		trim(&key);
-		trim(&value);
-		const char *want = set_key(&hp, key, value);
-		if (want && !*want) {
-			return error_set(
-				err, -EINVAL,
-				"%s:%u: unknown setting '%s'; ask the administrator to fix the "
-				"host's policy",
-				path, lineno, key);
-		}
-		if (want) {
-			return error_set(err, -EINVAL,
-					 "%s:%u: %s = '%s' is not valid: expected %s; ask the "
-					 "administrator to fix the host's policy",
-					 path, lineno, key, value, want);
-		}
+	int r = kvfile_parse(text, path, "; ask the administrator to fix the host's policy",
+			     policy_set, &hp, err);
+	if (r < 0) {
+		return r;
 	}
 	hp.loaded = true;
 	*ret = hp;

@@ -10,6 +10,7 @@
 
 #include "config.h"
 #include "envallow.h"
+#include "kvfile.h"
 #include "launcher.h"
 #include "parse.h"
 #include "profile.h"
@@ -126,22 +127,33 @@ static const char *xdg_dir(const char *name)
 	return v && v[0] == '/' ? v : NULL;
 }
 
-static void trim(char **s)
-{
-	char *p = *s;
-	while (*p == ' ' || *p == '\t') {
-		p++;
-	}
-	size_t n = strlen(p);
-	while (n > 0 &&
-	       (p[n - 1] == ' ' || p[n - 1] == '\t' || p[n - 1] == '\r' || p[n - 1] == '\n')) {
-		p[--n] = '\0';
-	}
-	*s = p;
-}
-
 /* Where each value came from, so an error can point at botdesk.conf when that is the culprit. */
 static const char *origin[S_COUNT];
+
+struct config_read {
+	const char *path;
+	char **values;
+};
+
+/* One botdesk.conf line: its value is checked with the environment's, in validate(). */
+static int config_set(void *ctx, const char *key, const char *value, const char **ret_want)
+{
+	struct config_read *c = ctx;
+	(void)ret_want;
+	int which = -1;
+	for (int i = 0; i < S_COUNT; i++) {
+		if (streq(key, defs[i].key)) {
+			which = i;
+		}
+	}
+	if (which < 0) {
+		return -ENOENT;
+	}
+	free(c->values[which]);
+	c->values[which] = strdup(value);
+	origin[which] = c->path;
+	return c->values[which] ? 0 : -ENOMEM;
+}
 
 /* Reads botdesk.conf into values[] (malloc'ed strings). An absent file is no error. */
 static int read_config(const char *path, char *values[S_COUNT], struct error *err)
@@ -159,46 +171,8 @@ static int read_config(const char *path, char *values[S_COUNT], struct error *er
 		return -ENOMEM;
 	}
 	TAKE_FD(fd);
-	_cleanup_free_ char *line = NULL;
-	size_t cap = 0;
-	unsigned lineno = 0;
-	int r = 0;
-	while (getline(&line, &cap, f) >= 0) {
-		lineno++;
-		char *p = line;
-		trim(&p);
-		if (*p == '\0' || *p == '#') {
-			continue;
-		}
-		char *eq = strchr(p, '=');
-		if (!eq) {
-			r = error_set(err, -EINVAL, "%s:%u: expected 'key = value'", path, lineno);
-			break;
-		}
-		*eq = '\0';
-		char *key = p, *value = eq + 1;
-		trim(&key);
-		trim(&value);
-		int which = -1;
-		for (int i = 0; i < S_COUNT; i++) {
-			if (streq(key, defs[i].key)) {
-				which = i;
-			}
-		}
-		if (which < 0) {
-			r = error_set(err, -EINVAL, "%s:%u: unknown setting '%s'", path, lineno,
-				      key);
-			break;
-		}
-		free(values[which]);
-		values[which] = strdup(value);
-		origin[which] = path;
-		if (!values[which]) {
-			r = -ENOMEM;
-			break;
-		}
-	}
-	return r;
+	struct config_read c = {.path = path, .values = values};
+	return kvfile_read(f, path, "", config_set, &c, err);
 }
 
 static int setting_error(struct error *err, int which, const char *value, const char *what)

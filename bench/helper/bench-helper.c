@@ -7,7 +7,6 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <poll.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -15,31 +14,12 @@
 #include <sys/wait.h>
 #include <time.h>
 
+#include "benchlib.h"
 #include "helperclient.h"
 #include "parse.h"
 #include "util.h"
 
 extern char **environ;
-
-static double now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
-static int cmp(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
-static void report(const char *what, double *v, int n)
-{
-	qsort(v, (size_t)n, sizeof(double), cmp);
-	printf("%-44s median %7.2f ms  p90 %7.2f ms  min %7.2f ms  (n=%d)\n", what, v[n / 2],
-	       v[n * 9 / 10], v[0], n);
-}
 
 static long count_lines(const char *path)
 {
@@ -169,22 +149,6 @@ static void report_memory(const char *helper)
 	       (unsigned long long)prss);
 }
 
-static double run_quiet(char *const argv[])
-{
-	posix_spawn_file_actions_t fa;
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
-	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
-	double t0 = now_ms();
-	pid_t pid;
-	int status = -1;
-	if (posix_spawn(&pid, argv[0], &fa, NULL, argv, environ) == 0) {
-		waitpid(pid, &status, 0);
-	}
-	posix_spawn_file_actions_destroy(&fa);
-	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? now_ms() - t0 : -1;
-}
-
 int main(int argc, char **argv)
 {
 	const char *helper = argc > 1 ? argv[1] : BENCH_HELPER;
@@ -203,7 +167,7 @@ int main(int argc, char **argv)
 	}
 	for (unsigned i = 0; i < rounds; i++) {
 		struct helperclient_outcome o;
-		double t0 = now_ms();
+		double t0 = bench_now_ms();
 		if (helperclient_call(helper, PROTO_OP_DECIDE, NULL, NULL, &o) < 0 ||
 		    o.outcome != PROTO_OK) {
 			fprintf(stderr,
@@ -212,9 +176,9 @@ int main(int argc, char **argv)
 				proto_outcome_name(o.outcome));
 			return 1;
 		}
-		t[i] = now_ms() - t0;
+		t[i] = bench_now_ms() - t0;
 	}
-	report("helper decide round trip", t, (int)rounds);
+	bench_report("helper decide round trip", t, rounds);
 
 	setenv("BOTDESK_HELPER", helper, 1);
 	char dir[] = "/tmp/botdesk-bench-helper.XXXXXX";
@@ -225,13 +189,13 @@ int main(int argc, char **argv)
 	snprintf(a0, sizeof(a0), "%s", botdesk);
 	char *const dry[] = {a0, a1, a2, NULL};
 	for (unsigned i = 0; i < rounds; i++) {
-		t[i] = run_quiet(dry);
+		t[i] = bench_time_quiet(dry[0], dry, 0);
 		if (t[i] < 0) {
 			fprintf(stderr, "%s install --dry-run failed\n", botdesk);
 			return 1;
 		}
 	}
-	report("botdesk install --dry-run (whole process)", t, (int)rounds);
+	bench_report("botdesk install --dry-run (whole process)", t, rounds);
 	rmdir(dir);
 	free(t);
 	return 0;

@@ -25,6 +25,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "benchlib.h"
+
 #define BAND "100-199"
 #define BAND_LO 100
 #define BAND_HI 199
@@ -32,19 +34,6 @@
 
 static const char *botdesk, *session;
 static char scratch[256];
-
-static double now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
-static int cmp(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
 
 /* Starts botdesk ARGS as user (NULL: root), output to /dev/null; returns its pid. */
 static pid_t spawn_as(const char *user, const char *const args[])
@@ -96,25 +85,16 @@ static pid_t spawn_as(const char *user, const char *const args[])
 	_exit(127);
 }
 
-static int wait_ok(pid_t pid)
-{
-	int status;
-	if (waitpid(pid, &status, 0) < 0) {
-		return -1;
-	}
-	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-}
-
 static int run_as(const char *user, const char *const args[])
 {
-	return wait_ok(spawn_as(user, args));
+	return bench_wait(spawn_as(user, args));
 }
 
 static double time_as(const char *user, const char *const args[])
 {
-	double t0 = now_ms();
+	double t0 = bench_now_ms();
 	int rc = run_as(user, args);
-	return rc == 0 ? now_ms() - t0 : -1;
+	return rc == 0 ? bench_now_ms() - t0 : -1;
 }
 
 /* A mount namespace whose /etc is an overlay with our policy: the host's /etc is untouched. */
@@ -240,7 +220,7 @@ int main(int argc, char **argv)
 	/* 1. The storm. */
 	pid_t pids[MAX_DESKTOPS];
 	char names[MAX_DESKTOPS][32];
-	double t0 = now_ms(), last = 0;
+	double t0 = bench_now_ms(), last = 0;
 	for (int i = 0; i < storm; i++) {
 		snprintf(names[i], sizeof(names[i]), "s%02d", i);
 		const char *args[] = {"--profile", names[i], "start", "--wait", "300", NULL};
@@ -248,9 +228,9 @@ int main(int argc, char **argv)
 	}
 	int ok = 0;
 	for (int i = 0; i < storm; i++) {
-		if (wait_ok(pids[i]) == 0) {
+		if (bench_wait(pids[i]) == 0) {
 			ok++;
-			double t = now_ms() - t0;
+			double t = bench_now_ms() - t0;
 			last = t > last ? t : last;
 		}
 	}
@@ -302,10 +282,10 @@ int main(int argc, char **argv)
 			lv[n_lv++] = t;
 		}
 	}
-	qsort(lt, (size_t)n_lt, sizeof(double), cmp);
-	qsort(lj, (size_t)n_lj, sizeof(double), cmp);
-	qsort(la, (size_t)n_la, sizeof(double), cmp);
-	qsort(lv, (size_t)n_lv, sizeof(double), cmp);
+	bench_sort(lt, (size_t)n_lt);
+	bench_sort(lj, (size_t)n_lj);
+	bench_sort(la, (size_t)n_la);
+	bench_sort(lv, (size_t)n_lv);
 	if (n_lt && n_lj && n_la) {
 		printf("list with %d desktops of the user running (whole process): median %.2f ms, "
 		       "p90 %.2f ms, min %.2f ms\n",

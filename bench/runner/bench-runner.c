@@ -2,54 +2,20 @@
  * `botdesk start` adds on top of an instant launcher (start wall time minus the launcher's own
  * run time), over scratch state. Usage: bench-runner PATH-TO-botdesk [ROUNDS] */
 #include <fcntl.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
-extern char **environ;
+#include "benchlib.h"
 
-static double now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
-/* Runs argv with stdout/stderr to /dev/null; returns its wall time in ms, or -1. */
+/* Runs argv quietly: its wall time in ms, or -1 when it failed (status and stop may exit 3:
+ * nothing running). */
 static double run(char *const argv[])
 {
-	posix_spawn_file_actions_t fa;
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
-	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
-	double t0 = now_ms();
-	pid_t pid;
-	if (posix_spawn(&pid, argv[0], &fa, NULL, argv, environ) != 0) {
-		return -1;
-	}
-	int status;
-	waitpid(pid, &status, 0);
-	double t = now_ms() - t0;
-	posix_spawn_file_actions_destroy(&fa);
-	return WIFEXITED(status) && WEXITSTATUS(status) <= 3 ? t : -1;
-}
-
-static int cmp(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
-static void report(const char *what, double *v, int n)
-{
-	qsort(v, (size_t)n, sizeof(double), cmp);
-	printf("%-44s median %7.2f ms  p90 %7.2f ms  min %7.2f ms  (n=%d)\n", what, v[n / 2],
-	       v[n * 9 / 10], v[0], n);
+	return bench_time_quiet(argv[0], argv, 3);
 }
 
 int main(int argc, char **argv)
@@ -135,12 +101,12 @@ int main(int argc, char **argv)
 	for (int i = 0; i < rounds; i++) {
 		u[i] = run(instant);
 	}
-	qsort(u, (size_t)rounds, sizeof(double), cmp);
+	bench_sort(u, (size_t)rounds);
 	double launcher_ms = u[rounds / 2];
 	for (int i = 0; i < rounds; i++) {
 		t[i] -= launcher_ms;
 	}
-	report("start: added on top of an instant launcher", t, rounds);
+	bench_report("start: added on top of an instant launcher", t, (size_t)rounds);
 	printf("%-44s median %7.2f ms\n", "  (the launcher itself)", launcher_ms);
 
 	unsetenv("BOTDESK_DISPLAY_NUM");
@@ -150,12 +116,12 @@ int main(int argc, char **argv)
 	for (int i = 0; i < rounds; i++) {
 		t[i] = run(status);
 	}
-	report("status: whole process, desktop running", t, rounds);
+	bench_report("status: whole process, desktop running", t, (size_t)rounds);
 	run(stop);
 	for (int i = 0; i < rounds; i++) {
 		t[i] = run(stop);
 	}
-	report("stop: whole process, nothing running", t, rounds);
+	bench_report("stop: whole process, nothing running", t, (size_t)rounds);
 	char rm[4200];
 	snprintf(rm, sizeof(rm), "rm -rf '%s'", dir);
 	return system(rm) == 0 ? 0 : 1;

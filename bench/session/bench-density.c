@@ -12,9 +12,7 @@
  * One user may run 8 desktops unless the host policy says more: for N=10, run it in a mount
  * namespace whose /etc/botdesk/policy.conf raises max_desktops_per_user (docs/session.md shows
  * how), so the host's /etc stays untouched. */
-#include <dirent.h>
 #include <fcntl.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,10 +21,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "benchlib.h"
 #include "parse.h"
 #include "proc.h"
-
-extern char **environ;
 
 #define MAX_N 32
 #define MAX_ROUNDS 20
@@ -37,13 +34,6 @@ static const char *botdesk;
 static char state[256];
 static unsigned settle = 3;
 
-static double now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
 /* Spawns `botdesk --profile PROFILE COMMAND` with the desktop profile MODE, output to
  * /dev/null. */
 static pid_t spawn_botdesk(const char *profile, const char *command, const char *mode)
@@ -53,65 +43,32 @@ static pid_t spawn_botdesk(const char *profile, const char *command, const char 
 	snprintf(c, sizeof(c), "%s", command);
 	char *argv[] = {(char[]){"botdesk"}, (char[]){"--profile"}, p, c, NULL};
 	setenv("BOTDESK_DESKTOP_PROFILE", mode, 1);
-	posix_spawn_file_actions_t fa;
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
-	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
-	pid_t pid;
-	int r = posix_spawn(&pid, botdesk, &fa, NULL, argv, environ);
-	posix_spawn_file_actions_destroy(&fa);
-	return r == 0 ? pid : -1;
+	return bench_spawn_quiet(botdesk, argv);
 }
 
 static bool reaped_ok(pid_t pid)
 {
-	int status;
-	return pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
-	       WEXITSTATUS(status) == 0;
+	return bench_wait(pid) == 0;
 }
 
 /* Runs one command; its wall time in ms, or -1 when it failed. */
 static double run(const char *profile, const char *command, const char *mode)
 {
-	double t0 = now_ms();
+	double t0 = bench_now_ms();
 	pid_t pid = spawn_botdesk(profile, command, mode);
 	if (!reaped_ok(pid)) {
 		fprintf(stderr, "botdesk --profile %s %s failed; see %s/%s/launcher.log\n", profile,
 			command, state, profile);
 		return -1;
 	}
-	return now_ms() - t0;
+	return bench_now_ms() - t0;
 }
 
 static pid_t launcher_pid(const char *profile)
 {
-	char path[512], buf[64] = {0};
-	snprintf(path, sizeof(path), "%s/%s/launcher.pid", state, profile);
-	FILE *f = fopen(path, "r");
-	if (!f) {
-		return -1;
-	}
-	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[n] = '\0';
-	buf[strcspn(buf, " \n")] = '\0';
-	uint64_t pid;
-	return parse_u64(buf, INT32_MAX, &pid) == 0 ? (pid_t)pid : -1;
-}
-
-static bool below(pid_t pid, pid_t ancestor)
-{
-	for (int depth = 0; depth < 64 && pid > 1; depth++) {
-		struct proc_stat st;
-		if (proc_stat_read(pid, &st) < 0) {
-			return false;
-		}
-		if (st.ppid == ancestor) {
-			return true;
-		}
-		pid = st.ppid;
-	}
-	return false;
+	char dir[512];
+	snprintf(dir, sizeof(dir), "%s/%s", state, profile);
+	return bench_launcher_pid(dir);
 }
 
 /* One process's name and CPU in ms, children it reaped included. */
@@ -165,30 +122,19 @@ static void cpu_add(struct cpu *c, const char *name, double ms)
 	c->total += ms;
 }
 
+static void add_cpu_of(pid_t pid, void *ctx)
+{
+	char comm[64];
+	double ms;
+	if (cpu_of(pid, comm, sizeof(comm), &ms)) {
+		cpu_add(ctx, comm, ms);
+	}
+}
+
 /* Every process of the desktop whose launcher is pid: its session and everything below it. */
 static void desktop_cpu(pid_t launcher, struct cpu *c)
 {
-	DIR *d = opendir("/proc");
-	struct dirent *de;
-	while (d && (de = readdir(d))) {
-		uint64_t v;
-		struct proc_stat st;
-		if (parse_u64(de->d_name, INT32_MAX, &v) < 0 || proc_stat_read((pid_t)v, &st) < 0) {
-			continue;
-		}
-		pid_t pid = (pid_t)v;
-		if (pid != launcher && st.sid != launcher && !below(pid, launcher)) {
-			continue;
-		}
-		char comm[64];
-		double ms;
-		if (cpu_of(pid, comm, sizeof(comm), &ms)) {
-			cpu_add(c, comm, ms);
-		}
-	}
-	if (d) {
-		closedir(d);
-	}
+	bench_desktop_each(launcher, add_cpu_of, c);
 }
 
 static long mem_available_kib(void)
@@ -212,7 +158,7 @@ static long mem_available_kib(void)
 static double all_at_once(const char *prefix, unsigned n, const char *command, const char *mode)
 {
 	pid_t pids[MAX_N];
-	double t0 = now_ms();
+	double t0 = bench_now_ms();
 	for (unsigned i = 0; i < n; i++) {
 		char p[64];
 		snprintf(p, sizeof(p), "%s-%u", prefix, i);
@@ -227,21 +173,7 @@ static double all_at_once(const char *prefix, unsigned n, const char *command, c
 			ok = false;
 		}
 	}
-	return ok ? now_ms() - t0 : -1;
-}
-
-static int cmp(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
-static double median(const double *v, unsigned n)
-{
-	double s[MAX_ROUNDS];
-	memcpy(s, v, n * sizeof(double));
-	qsort(s, n, sizeof(double), cmp);
-	return s[n / 2];
+	return ok ? bench_now_ms() - t0 : -1;
 }
 
 /* One mode's figures, one slot per round. */
@@ -307,7 +239,7 @@ static int one_round(unsigned round, const char *mode, struct figures *f, unsign
 static void line(const char *what, const double *full, const double *lean, unsigned rounds,
 		 const char *unit)
 {
-	double a = median(full, rounds), b = median(lean, rounds);
+	double a = bench_median(full, rounds), b = bench_median(lean, rounds);
 	printf("%-50s full %8.1f %-4s lean %8.1f %-4s lean/full %5.2f\n", what, a, unit, b, unit,
 	       a > 0 ? b / a : 0.0);
 }
@@ -327,7 +259,7 @@ static void per_process(const char *mode, const struct figures *f, unsigned roun
 				}
 			}
 		}
-		printf(" %s %.0f", first->names[k], median(v, rounds));
+		printf(" %s %.0f", first->names[k], bench_median(v, rounds));
 	}
 	printf("\n");
 }
@@ -400,7 +332,8 @@ int main(int argc, char **argv)
 		line(what, f->many_cpu, l->many_cpu, rounds, "ms");
 		double nw[2];
 		for (unsigned m = 0; m < 2; m++) {
-			nw[m] = median(fig[m].new_start, rounds) / median(fig[m].start, rounds);
+			nw[m] = bench_median(fig[m].new_start, rounds) /
+				bench_median(fig[m].start, rounds);
 		}
 		printf("%-50s full %8.2f      lean %8.2f\n",
 		       "new profile's first start / warm start", nw[0], nw[1]);

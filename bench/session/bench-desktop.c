@@ -7,10 +7,8 @@
  *   - thumbnail_png() of the screen fitted to 960x600: the first call of a process, and the
  *     median of repeated calls.
  * Usage: bench-desktop PATH-TO-botdesk PATH-TO-botdesk-session [ROUNDS] [SETTLE-SECONDS] */
-#include <dirent.h>
 #include <fcntl.h>
 #include <signal.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,20 +17,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "benchlib.h"
 #include "parse.h"
 #include "proc.h"
 #include "thumbnail.h"
 
-extern char **environ;
-
-static char state[256];
-
-static double now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
+/* The scratch state root, and its default profile's directory. */
+static char state[256], profile[300];
 
 /* Runs `botdesk COMMAND [ARG...]` (up to three arguments), output to /dev/null; its wall time in
  * ms, or -1 when it failed. */
@@ -43,21 +34,7 @@ static double run_args(const char *botdesk, const char *command, const char *a1,
 	snprintf(x1, sizeof(x1), "%s", a1 ? a1 : "");
 	snprintf(x2, sizeof(x2), "%s", a2 ? a2 : "");
 	char *argv[] = {(char[]){"botdesk"}, cmd, a1 ? x1 : NULL, a2 ? x2 : NULL, NULL};
-	posix_spawn_file_actions_t fa;
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
-	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
-	double t0 = now_ms();
-	pid_t pid;
-	int r = posix_spawn(&pid, botdesk, &fa, NULL, argv, environ);
-	posix_spawn_file_actions_destroy(&fa);
-	if (r != 0) {
-		return -1;
-	}
-	int status;
-	waitpid(pid, &status, 0);
-	double t = now_ms() - t0;
-	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? t : -1;
+	return bench_time_quiet(botdesk, argv, 0);
 }
 
 static double run(const char *botdesk, const char *command)
@@ -83,14 +60,7 @@ static bool open_terminal(const char *botdesk)
 			(char[]){"-c"},
 			(char[]){"ls -l /usr/bin | head -300; exec sleep 600"},
 			NULL};
-	posix_spawn_file_actions_t fa;
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
-	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
-	pid_t pid;
-	int r = posix_spawn(&pid, botdesk, &fa, NULL, argv, environ);
-	posix_spawn_file_actions_destroy(&fa);
-	if (r != 0) {
+	if (bench_spawn_quiet(botdesk, argv) < 0) {
 		return false;
 	}
 	/* Time to map and draw its text. */
@@ -98,72 +68,36 @@ static bool open_terminal(const char *botdesk)
 	return true;
 }
 
-static pid_t launcher_pid(void)
-{
-	char path[512], buf[64] = {0};
-	snprintf(path, sizeof(path), "%s/default/launcher.pid", state);
-	FILE *f = fopen(path, "r");
-	if (!f) {
-		return -1;
-	}
-	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[n] = '\0';
-	buf[strcspn(buf, " \n")] = '\0';
-	uint64_t pid;
-	return parse_u64(buf, INT32_MAX, &pid) == 0 ? (pid_t)pid : -1;
-}
+struct pss {
+	long kib;
+	int count;
+};
 
-static bool below(pid_t pid, pid_t ancestor)
+static void add_pss_of(pid_t pid, void *ctx)
 {
-	for (int depth = 0; depth < 64 && pid > 1; depth++) {
-		struct proc_stat st;
-		if (proc_stat_read(pid, &st) < 0) {
-			return false;
+	struct pss *p = ctx;
+	char path[64], line[256];
+	snprintf(path, sizeof(path), "/proc/%d/smaps_rollup", pid);
+	FILE *f = fopen(path, "r");
+	while (f && fgets(line, sizeof(line), f)) {
+		long kib;
+		if (sscanf(line, "Pss: %ld kB", &kib) == 1) {
+			p->kib += kib;
+			p->count++;
 		}
-		if (st.ppid == ancestor) {
-			return true;
-		}
-		pid = st.ppid;
 	}
-	return false;
+	if (f) {
+		fclose(f);
+	}
 }
 
 /* Sums Pss over the launcher's session and everything below it. */
 static long desktop_pss_kib(pid_t launcher, int *count)
 {
-	DIR *d = opendir("/proc");
-	long total = 0;
-	*count = 0;
-	struct dirent *de;
-	while (d && (de = readdir(d))) {
-		uint64_t v;
-		struct proc_stat st;
-		if (parse_u64(de->d_name, INT32_MAX, &v) < 0 || proc_stat_read((pid_t)v, &st) < 0) {
-			continue;
-		}
-		pid_t pid = (pid_t)v;
-		if (pid != launcher && st.sid != launcher && !below(pid, launcher)) {
-			continue;
-		}
-		char path[64], line[256];
-		snprintf(path, sizeof(path), "/proc/%d/smaps_rollup", pid);
-		FILE *f = fopen(path, "r");
-		while (f && fgets(line, sizeof(line), f)) {
-			long kib;
-			if (sscanf(line, "Pss: %ld kB", &kib) == 1) {
-				total += kib;
-				(*count)++;
-			}
-		}
-		if (f) {
-			fclose(f);
-		}
-	}
-	if (d) {
-		closedir(d);
-	}
-	return total;
+	struct pss p = {0};
+	bench_desktop_each(launcher, add_pss_of, &p);
+	*count = p.count;
+	return p.kib;
 }
 
 static void wait_gone(pid_t pid)
@@ -177,50 +111,24 @@ static void wait_gone(pid_t pid)
 	}
 }
 
-static bool read_env(char *display, char *xauth, size_t size)
-{
-	char path[512], line[4096];
-	snprintf(path, sizeof(path), "%s/default/env", state);
-	FILE *f = fopen(path, "r");
-	if (!f) {
-		return false;
-	}
-	while (fgets(line, sizeof(line), f)) {
-		line[strcspn(line, "\n")] = '\0';
-		if (strncmp(line, "DISPLAY=", 8) == 0) {
-			snprintf(display, size, "%s", line + 8);
-		} else if (strncmp(line, "XAUTHORITY=", 11) == 0) {
-			snprintf(xauth, size, "%s", line + 11);
-		}
-	}
-	fclose(f);
-	return true;
-}
-
 static double thumbnail_once(const char *display, const char *xauth)
 {
 	unsigned char *png;
 	size_t len;
 	struct error err = {0};
-	double t0 = now_ms();
+	double t0 = bench_now_ms();
 	if (thumbnail_png(display, xauth, 960, 600, &png, &len, &err) < 0) {
 		fprintf(stderr, "thumbnail: %s\n", err.msg);
 		return -1;
 	}
-	double t = now_ms() - t0;
+	double t = bench_now_ms() - t0;
 	free(png);
 	return t;
 }
 
-static int cmp(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
 static void report(const char *what, double *v, unsigned n, const char *unit)
 {
-	qsort(v, n, sizeof(double), cmp);
+	bench_sort(v, n);
 	printf("%-52s median %8.1f %s  min %8.1f %s  max %8.1f %s  (n=%u)\n", what, v[n / 2], unit,
 	       v[0], unit, v[n - 1], unit, n);
 }
@@ -241,6 +149,7 @@ int main(int argc, char **argv)
 		perror("mkdtemp");
 		return 1;
 	}
+	snprintf(profile, sizeof(profile), "%s/default", state);
 	setenv("BOTDESK_STATE_DIR", state, 1);
 	setenv("BOTDESK_LAUNCHER", argv[2], 1);
 	setenv("BOTDESK_MIN_FREE_MB", "0", 1);
@@ -263,9 +172,9 @@ int main(int argc, char **argv)
 			return 1;
 		}
 		sleep(settle);
-		pss[i] = (double)desktop_pss_kib(launcher_pid(), &procs) / 1024.0;
+		pss[i] = (double)desktop_pss_kib(bench_launcher_pid(profile), &procs) / 1024.0;
 		char display[4096], xauth[4096];
-		if (read_env(display, xauth, sizeof(display))) {
+		if (bench_read_env(profile, display, xauth, sizeof(display)) == 0) {
 			/* Only round 0's first call is the first of the process (cold). */
 			double t = thumbnail_once(display, xauth);
 			if (i == 0) {
@@ -281,7 +190,8 @@ int main(int argc, char **argv)
 		stop[i] = run(botdesk, "stop");
 		/* A second desktop, with a terminal full of text on it, whose launcher is then
 		 * SIGKILLed. */
-		if (run(botdesk, "start") < 0 || !read_env(display, xauth, sizeof(display))) {
+		if (run(botdesk, "start") < 0 ||
+		    bench_read_env(profile, display, xauth, sizeof(display)) < 0) {
 			return 1;
 		}
 		if (open_terminal(botdesk)) {
@@ -289,7 +199,7 @@ int main(int argc, char **argv)
 				thumb_text[n_text++] = thumbnail_once(display, xauth);
 			}
 		}
-		pid_t l = launcher_pid();
+		pid_t l = bench_launcher_pid(profile);
 		kill(l, SIGKILL);
 		wait_gone(l);
 		restart[i] = run(botdesk, "start");

@@ -19,6 +19,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "benchlib.h"
+
 static double now_s(void)
 {
 	struct timespec ts;
@@ -149,15 +151,9 @@ static size_t update(struct conn *c)
 	return bytes;
 }
 
-static int cmp(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return x < y ? -1 : x > y;
-}
-
 static double pct(double *v, size_t n, double p)
 {
-	qsort(v, n, sizeof(*v), cmp);
+	bench_sort(v, n);
 	return v[(size_t)(p * (double)(n - 1))];
 }
 
@@ -247,14 +243,11 @@ static double run_ms(char *const argv[])
 static pid_t find_gate(const char *dir)
 {
 	char path[4200], buf[64];
-	snprintf(path, sizeof(path), "%s/launcher.pid", dir);
-	FILE *f = fopen(path, "re");
-	int launcher = 0;
-	if (!f || fscanf(f, "%d", &launcher) != 1) {
+	pid_t launcher = bench_launcher_pid(dir);
+	if (launcher < 0) {
 		die("launcher.pid");
 	}
-	fclose(f);
-	snprintf(path, sizeof(path), "pgrep -P %d -x botdesk-gate", launcher);
+	snprintf(path, sizeof(path), "pgrep -P %d -x botdesk-gate", (int)launcher);
 	FILE *p = popen(path, "re");
 	int gate = 0;
 	if (!p || !fgets(buf, sizeof(buf), p) || sscanf(buf, "%d", &gate) != 1) {

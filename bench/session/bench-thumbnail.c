@@ -5,46 +5,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "benchlib.h"
 #include "parse.h"
 #include "thumbnail.h"
-
-static double now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
-static int cmp(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
-/* DISPLAY and XAUTHORITY from the env file. */
-static int read_env(const char *dir, char *display, char *xauth, size_t size)
-{
-	char path[4096];
-	snprintf(path, sizeof(path), "%s/env", dir);
-	FILE *f = fopen(path, "r");
-	if (!f) {
-		return -1;
-	}
-	char line[4096];
-	display[0] = xauth[0] = '\0';
-	while (fgets(line, sizeof(line), f)) {
-		line[strcspn(line, "\n")] = '\0';
-		if (strncmp(line, "DISPLAY=", 8) == 0) {
-			snprintf(display, size, "%s", line + 8);
-		} else if (strncmp(line, "XAUTHORITY=", 11) == 0) {
-			snprintf(xauth, size, "%s", line + 11);
-		}
-	}
-	fclose(f);
-	return display[0] && xauth[0] ? 0 : -1;
-}
 
 int main(int argc, char **argv)
 {
@@ -58,7 +22,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	char display[4096], xauth[4096];
-	if (read_env(argv[1], display, xauth, sizeof(xauth)) < 0) {
+	if (bench_read_env(argv[1], display, xauth, sizeof(xauth)) < 0) {
 		fprintf(stderr, "no DISPLAY/XAUTHORITY in %s/env: is the desktop running?\n",
 			argv[1]);
 		return 1;
@@ -68,12 +32,12 @@ int main(int argc, char **argv)
 	for (unsigned i = 0; i < rounds; i++) {
 		struct error err = {0};
 		unsigned char *png;
-		double t0 = now_ms();
+		double t0 = bench_now_ms();
 		if (thumbnail_png(display, xauth, 960, 600, &png, &len, &err) < 0) {
 			fprintf(stderr, "thumbnail: %s\n", err.msg);
 			return 1;
 		}
-		t[i] = now_ms() - t0;
+		t[i] = bench_now_ms() - t0;
 		if (i == 0 && argc > 3) {
 			FILE *f = fopen(argv[3], "w");
 			if (f) {
@@ -83,7 +47,7 @@ int main(int argc, char **argv)
 		}
 		free(png);
 	}
-	qsort(t, rounds, sizeof(double), cmp);
+	bench_sort(t, rounds);
 	printf("%-44s median %7.2f ms  p90 %7.2f ms  min %7.2f ms  (n=%u, %zu bytes)\n",
 	       "thumbnail fitted to 960x600 (connect..PNG)", t[rounds / 2], t[rounds * 9 / 10],
 	       t[0], rounds, len);

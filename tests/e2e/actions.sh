@@ -13,11 +13,7 @@
 source "$BD_SRCDIR/tests/e2e/e2e-lib.sh"
 e2e_init
 command -v setxkbmap >/dev/null || bd_skip "no setxkbmap: install x11-xkb-utils"
-e2e_user "$BD_USER_A"
-U=$E2E_U
-ST=$E2E_ST
-OUTD=$E2E_SCRATCH/out-$U
-REC=$OUTD/events
+e2e_user_a
 RECORDER=$BD_BUILDDIR/tests/e2e/xrecorder
 
 bd() { e2e_bd "$U" "$ST" "$@"; }
@@ -26,11 +22,7 @@ bd start --json
 e2e_expect_rc 0 "start"
 
 # The recorder, on the desktop, through botdesk exec.
-: >"$REC"
-bd_is_root && chown "$U:" "$REC"
-BOTDESK_STATE_DIR=$ST bd_as "$U" "$BOTDESK_BIN" exec -- "$RECORDER" >>"$REC" 2>"$OUTD/rec.err" &
-RECPID=$!
-trap 'kill $RECPID 2>/dev/null || true; e2e_cleanup' EXIT
+e2e_recorder
 
 # rec_wait PATTERN [FROM_LINE]: waits (bounded; woken by the file growing) until a line after
 # FROM_LINE matches the extended regex PATTERN.
@@ -44,7 +36,6 @@ rec_wait() {
 }
 mark() { wc -l <"$REC"; }
 since() { tail -n +$(($1 + 1)) "$REC"; }
-rec_wait '^ready$'
 
 # A click that is also the marker that everything before it arrived: events come in order.
 SENTINEL=0

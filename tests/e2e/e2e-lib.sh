@@ -78,6 +78,40 @@ e2e_user() {
     E2E_ST=$st
 }
 
+# e2e_user_a: the one user most tests need, as e2e_user "$BD_USER_A", with the short names they
+# use: U (the user), ST (its state root), P (its default profile's directory) and OUTD (its
+# output directory).
+e2e_user_a() {
+    e2e_user "$BD_USER_A"
+    U=$E2E_U
+    ST=$E2E_ST
+    P=$ST/default
+    OUTD=$E2E_SCRATCH/out-$U
+}
+
+# e2e_recorder: starts the suite's recording window (xrecorder) on E2E_U's default desktop
+# through botdesk exec; it prints every event it gets to REC ($E2E_SCRATCH/out-$E2E_U/events,
+# its errors beside it in rec.err) and is killed when the test ends. Sets REC and RECPID and
+# returns once it is ready (bounded, woken by the file growing).
+e2e_recorder() {
+    local outd=$E2E_SCRATCH/out-$E2E_U
+    REC=$outd/events
+    : >"$REC"
+    if bd_is_root; then
+        chown "$E2E_U:" "$REC"
+    fi
+    BOTDESK_STATE_DIR=$E2E_ST bd_as "$E2E_U" "$BOTDESK_BIN" exec -- \
+        "$BD_BUILDDIR/tests/e2e/xrecorder" >>"$REC" 2>"$outd/rec.err" &
+    RECPID=$!
+    trap 'kill $RECPID 2>/dev/null || true; e2e_cleanup' EXIT
+    local deadline=$((SECONDS + 15))
+    until grep -q '^ready$' "$REC"; do
+        ((SECONDS < deadline)) || bd_fail "the recorder never became ready: $(cat "$outd/rec.err")"
+        kill -0 "$RECPID" 2>/dev/null || bd_fail "the recorder died: $(cat "$outd/rec.err")"
+        inotifywait -qq -t 1 -e modify "$REC" 2>/dev/null || true
+    done
+}
+
 # e2e_bd USER STATE ARGS...: botdesk as USER; sets RC, OUT and ERR.
 e2e_bd() {
     local u=$1 st=$2

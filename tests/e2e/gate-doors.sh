@@ -8,14 +8,7 @@
 # members can watch (never type) and reach nothing else; other users reach nothing.
 source "$BD_SRCDIR/tests/e2e/e2e-lib.sh"
 source "$BD_SRCDIR/tests/e2e/gate-lib.sh"
-e2e_init
-e2e_user "$BD_USER_A"
-U=$E2E_U
-ST=$E2E_ST
-P=$ST/default
-
-e2e_bd "$U" "$ST" start --json
-e2e_expect_rc 0 "start"
+gate_open
 [[ $(e2e_json display) =~ ^:([0-9]+)$ ]] || bd_fail "no display: $OUT"
 n=${BASH_REMATCH[1]}
 [ "$(e2e_json view_socket)" = "$P/view.sock" ] || bd_fail "status names no view socket: $OUT"

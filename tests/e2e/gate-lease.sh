@@ -6,14 +6,7 @@
 # lease stops agent actions until a release repairs it. Epochs count real transitions only.
 source "$BD_SRCDIR/tests/e2e/e2e-lib.sh"
 source "$BD_SRCDIR/tests/e2e/gate-lib.sh"
-e2e_init
-e2e_user "$BD_USER_A"
-U=$E2E_U
-ST=$E2E_ST
-P=$ST/default
-
-e2e_bd "$U" "$ST" start --json
-e2e_expect_rc 0 "start"
+gate_open
 [ "$(e2e_json controller)" = agent ] || bd_fail "a new desktop is not the agent's: $OUT"
 gate_record default
 

@@ -1,9 +1,18 @@
 # Shared by the gate's end-to-end tests: a recorder on the desktop (xrecord: what input reaches
 # it), the test's RFB viewer (rfbclient.py), and waits on the recorder's output. Source it after
-# e2e-lib.sh, e2e_init and e2e_user.
+# e2e-lib.sh; call gate_open, or e2e_init and e2e_user, before the rest.
 
 GATE_RFB=$BD_SRCDIR/tests/e2e/rfbclient.py
 GATE_XRECORD=$BD_BUILDDIR/tests/e2e/xrecord
+
+# gate_open: the opening of a gate test: BD_USER_A's default desktop started (see e2e_user_a for
+# U, ST, P and OUTD); its status is in OUT.
+gate_open() {
+    e2e_init
+    e2e_user_a
+    e2e_bd "$U" "$ST" start --json
+    e2e_expect_rc 0 "start"
+}
 
 # gate_rfb SOCKET ARGS...: the test's viewer as the test user; sets RC and OUT.
 gate_rfb() {

@@ -5,24 +5,11 @@
 # request, and every action refused as a tool error while a human holds the lease.
 source "$BD_SRCDIR/tests/e2e/e2e-lib.sh"
 e2e_init
-e2e_user "$BD_USER_A"
-U=$E2E_U
-ST=$E2E_ST
-OUTD=$E2E_SCRATCH/out-$U
-REC=$OUTD/events
+e2e_user_a
 
 e2e_bd "$U" "$ST" start
 e2e_expect_rc 0 "start"
-: >"$REC"
-bd_is_root && chown "$U:" "$REC"
-BOTDESK_STATE_DIR=$ST bd_as "$U" "$BOTDESK_BIN" exec -- "$BD_BUILDDIR/tests/e2e/xrecorder" >>"$REC" 2>"$OUTD/rec.err" &
-RECPID=$!
-trap 'kill $RECPID 2>/dev/null || true; e2e_cleanup' EXIT
-deadline=$((SECONDS + 15))
-until grep -q '^ready$' "$REC"; do
-    ((SECONDS < deadline)) || bd_fail "the recorder never became ready: $(cat "$OUTD/rec.err")"
-    inotifywait -qq -t 1 -e modify "$REC" 2>/dev/null || true
-done
+e2e_recorder
 
 BOTDESK_STATE_DIR=$ST bd_as "$U" "$E2E_PY" "$BD_SRCDIR/tests/e2e/mcp-client.py" "$BOTDESK_BIN" "$REC" ||
     bd_fail "the MCP client"

@@ -5,10 +5,7 @@
 # X lock or X socket is left.
 source "$BD_SRCDIR/tests/e2e/e2e-lib.sh"
 e2e_init
-e2e_user "$BD_USER_A"
-U=$E2E_U
-ST=$E2E_ST
-OUTD=$E2E_SCRATCH/out-$U
+e2e_user_a
 
 # An xfwm4 (both desktops run it) first on PATH that leaves behind a TERM-ignoring daemon in a
 # session of its own, then becomes the real one.

@@ -6,10 +6,7 @@
 # colour; stop leaves no process and no lock.
 source "$BD_SRCDIR/tests/e2e/e2e-lib.sh"
 e2e_init
-e2e_user "$BD_USER_A"
-U=$E2E_U
-ST=$E2E_ST
-OUTD=$E2E_SCRATCH/out-$U
+e2e_user_a
 
 # One of each desktop: "one" the lean default, "two" the full component set of before.
 declare -A DESKTOP=([one]=lean [two]=full)

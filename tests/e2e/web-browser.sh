@@ -10,11 +10,7 @@
 source "$BD_SRCDIR/tests/e2e/e2e-lib.sh"
 source "$BD_SRCDIR/tests/e2e/gate-lib.sh"
 source "$BD_SRCDIR/tests/e2e/web-lib.sh"
-e2e_init
-web_need
-e2e_user "$BD_USER_A"
-U=$E2E_U
-ST=$E2E_ST
+web_open
 
 e2e_bd "$U" "$ST" start
 e2e_expect_rc 0 "start"

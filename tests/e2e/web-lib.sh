@@ -1,6 +1,6 @@
 # Shared by the web tests: botdesk web as the test user, the test's HTTP client (webclient.py)
 # and Debian's headless Chromium on its DevTools pipe (webbrowser.py). Source it after
-# e2e-lib.sh, e2e_init and e2e_user.
+# e2e-lib.sh and gate-lib.sh; call web_open before the rest.
 
 WEB_CLIENT=$BD_SRCDIR/tests/e2e/webclient.py
 WEB_BROWSER=$BD_SRCDIR/tests/e2e/webbrowser.py
@@ -10,6 +10,14 @@ web_need() {
     [ -n "${BOTDESK_WEB:-}" ] && [ -x "$BOTDESK_WEB" ] ||
         bd_skip "botdesk-web was not built: install libwebsockets-dev (scripts/build-deps.txt)"
     [ -f /usr/share/novnc/core/rfb.js ] || bd_skip "no noVNC: install novnc"
+}
+
+# web_open: the opening of a web test: a scratch directory, botdesk-web and noVNC there (or a
+# skip), and BD_USER_A (see e2e_user_a for U, ST, P and OUTD).
+web_open() {
+    e2e_init
+    web_need
+    e2e_user_a
 }
 
 # web_start PROFILE ARGS...: botdesk web as the test user in the background; waits (bounded, on

@@ -28,6 +28,7 @@
 
 #include "parse.h"
 #include "proto.h"
+#include "rlimits.h"
 
 #define MAX_RAW 8
 
@@ -90,28 +91,13 @@ static int serve(const char *name)
 
 static int parse_limit(const char *spec, struct opts *o)
 {
-	static const struct {
-		const char *name;
-		int res;
-	} names[] = {{"fsize", RLIMIT_FSIZE},
-		     {"nofile", RLIMIT_NOFILE},
-		     {"nproc", RLIMIT_NPROC},
-		     {"stack", RLIMIT_STACK},
-		     {"core", RLIMIT_CORE},
-		     {"cpu", RLIMIT_CPU},
-		     {"as", RLIMIT_AS},
-		     {"data", RLIMIT_DATA},
-		     {"sigpending", RLIMIT_SIGPENDING},
-		     {"msgqueue", RLIMIT_MSGQUEUE},
-		     {"rttime", RLIMIT_RTTIME},
-		     {"memlock", RLIMIT_MEMLOCK}};
 	const char *eq = strchr(spec, '=');
 	if (!eq || o->nlimits >= sizeof(o->limits) / sizeof(o->limits[0])) {
 		return -1;
 	}
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		if (strncmp(spec, names[i].name, (size_t)(eq - spec)) == 0 &&
-		    names[i].name[eq - spec] == '\0') {
+	for (size_t i = 0; i < TEST_LIMITS_COUNT; i++) {
+		if (strncmp(spec, test_limits[i].name, (size_t)(eq - spec)) == 0 &&
+		    test_limits[i].name[eq - spec] == '\0') {
 			const char *value = eq + 1, *colon = strchr(value, ':');
 			uint64_t soft, hard;
 			size_t n = colon ? (size_t)(colon - value) : strlen(value);
@@ -122,7 +108,7 @@ static int parse_limit(const char *spec, struct opts *o)
 			if (colon && parse_u64(colon + 1, UINT64_MAX, &hard) < 0) {
 				return -1;
 			}
-			o->limits[o->nlimits].res = names[i].res;
+			o->limits[o->nlimits].res = test_limits[i].res;
 			o->limits[o->nlimits].soft = (rlim_t)soft;
 			o->limits[o->nlimits].hard = (rlim_t)hard;
 			o->nlimits++;

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "parse.h"
+#include "rlimits.h"
 
 static void report_argv(int argc, char **argv)
 {
@@ -87,25 +88,10 @@ static void report_status(void)
 
 static void report_limits(void)
 {
-	static const struct {
-		const char *name;
-		int res;
-	} lims[] = {{"fsize", RLIMIT_FSIZE},
-		    {"nofile", RLIMIT_NOFILE},
-		    {"nproc", RLIMIT_NPROC},
-		    {"stack", RLIMIT_STACK},
-		    {"core", RLIMIT_CORE},
-		    {"cpu", RLIMIT_CPU},
-		    {"as", RLIMIT_AS},
-		    {"data", RLIMIT_DATA},
-		    {"sigpending", RLIMIT_SIGPENDING},
-		    {"msgqueue", RLIMIT_MSGQUEUE},
-		    {"rttime", RLIMIT_RTTIME},
-		    {"memlock", RLIMIT_MEMLOCK}};
-	for (size_t i = 0; i < sizeof(lims) / sizeof(lims[0]); i++) {
+	for (size_t i = 0; i < TEST_LIMITS_COUNT; i++) {
 		struct rlimit rl;
-		getrlimit(lims[i].res, &rl);
-		printf("stub-limit: %s %lld %lld\n", lims[i].name,
+		getrlimit(test_limits[i].res, &rl);
+		printf("stub-limit: %s %lld %lld\n", test_limits[i].name,
 		       rl.rlim_cur == RLIM_INFINITY ? -1LL : (long long)rl.rlim_cur,
 		       rl.rlim_max == RLIM_INFINITY ? -1LL : (long long)rl.rlim_max);
 	}

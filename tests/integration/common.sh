@@ -108,6 +108,22 @@ it_fake() {
     echo "$f"
 }
 
+# it_fake_desktop BAND: the display band and a launcher like the real session's: an "Xvnc"
+# naming its profile and the profile's socket, whose pid is in the X lock, then the published
+# files; it waits to be stopped.
+it_fake_desktop() {
+    export BOTDESK_DISPLAY_BAND=$1
+    BOTDESK_LAUNCHER=$(it_fake desk <<'FAKE'
+( exec -a Xvnc perl -e 'sleep 300' -- ":$BOTDESK_DISPLAY_NUM" -rfbunixpath "$BOTDESK_SOCKET" \
+    -desktop "botdesk:$BOTDESK_PROFILE" ) &
+fake_xlock $!
+fake_publish
+wait
+FAKE
+)
+    export BOTDESK_LAUNCHER
+}
+
 # it_fifo NAME: a FIFO a fake can block on; prints its path.
 it_fifo() {
     mkfifo "$S/$1"

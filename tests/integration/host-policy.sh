@@ -24,16 +24,7 @@ POLICY=/etc/botdesk/policy.conf
 
 source "$BD_SRCDIR/tests/integration/common.sh"
 it_init
-export BOTDESK_DISPLAY_BAND=40-49
-# Like the real session: an "Xvnc" naming its profile, whose pid is in the X lock.
-export BOTDESK_LAUNCHER=$(it_fake desk <<'FAKE'
-( exec -a Xvnc perl -e 'sleep 300' -- ":$BOTDESK_DISPLAY_NUM" -rfbunixpath "$BOTDESK_SOCKET" \
-    -desktop "botdesk:$BOTDESK_PROFILE" ) &
-fake_xlock $!
-fake_publish
-wait
-FAKE
-)
+it_fake_desktop 40-49
 
 policy() { # TEXT [MODE] [OWNER]
     printf '%s\n' "$1" >"$POLICY"

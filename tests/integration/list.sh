@@ -4,16 +4,7 @@
 # desktop on the host, from X locks and /proc) and `stop --user U --profile P` (root).
 source "$BD_SRCDIR/tests/integration/common.sh"
 it_init
-export BOTDESK_DISPLAY_BAND=40-49
-# Like the real session: an "Xvnc" naming its profile, whose pid is in the X lock.
-export BOTDESK_LAUNCHER=$(it_fake desk <<'FAKE'
-( exec -a Xvnc perl -e 'sleep 300' -- ":$BOTDESK_DISPLAY_NUM" -rfbunixpath "$BOTDESK_SOCKET" \
-    -desktop "botdesk:$BOTDESK_PROFILE" ) &
-fake_xlock $!
-fake_publish
-wait
-FAKE
-)
+it_fake_desktop 40-49
 
 # list_json_get PROFILE KEY: a key of one profile's entry in the JSON in $OUT.
 list_get() {

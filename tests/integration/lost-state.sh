@@ -6,18 +6,9 @@
 # however the directory was lost, and end it. Another profile's desktop is never touched.
 source "$BD_SRCDIR/tests/integration/common.sh"
 it_init
-export BOTDESK_DISPLAY_BAND=40-45
-
-# Like the real session: a server of its group (an "Xvnc" naming the profile's socket) whose pid
-# is in the X lock, then the published files.
-export BOTDESK_LAUNCHER=$(it_fake desk <<'FAKE'
-( exec -a Xvnc perl -e 'sleep 300' -- ":$BOTDESK_DISPLAY_NUM" -rfbunixpath "$BOTDESK_SOCKET" \
-    -desktop "botdesk:$BOTDESK_PROFILE" ) &
-fake_xlock $!
-fake_publish
-wait
-FAKE
-)
+# A server of the launcher's group (an "Xvnc" naming the profile's socket) whose pid is in the X
+# lock, then the published files.
+it_fake_desktop 40-45
 
 # desktop PROFILE: starts it; sets LAUNCHER and SERVER.
 desktop() {

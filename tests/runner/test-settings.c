@@ -109,8 +109,15 @@ static void config_file_and_environment_wins(void **state)
 
 	unit_write(dir, "botdesk.conf", "geometry = 800x600\nbogus = 1\n");
 	assert_int_equal(settings_load(&s, &err), -EINVAL);
-	assert_non_null(strstr(err.msg, "botdesk.conf:2"));
-	assert_non_null(strstr(err.msg, "bogus"));
+	char want[4400];
+	snprintf(want, sizeof(want), "%s/botdesk.conf:2: unknown setting 'bogus'", dir);
+	assert_string_equal(err.msg, want);
+	memset(&err, 0, sizeof(err));
+	/* The line number counts the comment and blank lines, and a CRLF ending is no value. */
+	unit_write(dir, "botdesk.conf", "# c\r\n\r\ngeometry = 800x600\r\njust words\r\n");
+	assert_int_equal(settings_load(&s, &err), -EINVAL);
+	snprintf(want, sizeof(want), "%s/botdesk.conf:4: expected 'key = value'", dir);
+	assert_string_equal(err.msg, want);
 	memset(&err, 0, sizeof(err));
 	unit_write(dir, "botdesk.conf", "geometry = huge\n");
 	assert_int_equal(settings_load(&s, &err), -EINVAL);

@@ -1,0 +1,156 @@
+#include "benchlib.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <spawn.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+
+#include "parse.h"
+#include "proc.h"
+
+extern char **environ;
+
+double bench_now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+int bench_cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+void bench_sort(double *v, size_t n)
+{
+	qsort(v, n, sizeof(double), bench_cmp);
+}
+
+double bench_median(const double *v, size_t n)
+{
+	double *s = malloc(n * sizeof(double));
+	if (!s) {
+		abort();
+	}
+	memcpy(s, v, n * sizeof(double));
+	bench_sort(s, n);
+	double m = s[n / 2];
+	free(s);
+	return m;
+}
+
+void bench_report(const char *what, double *v, size_t n)
+{
+	bench_sort(v, n);
+	printf("%-44s median %7.2f ms  p90 %7.2f ms  min %7.2f ms  (n=%zu)\n", what, v[n / 2],
+	       v[n * 9 / 10], v[0], n);
+}
+
+pid_t bench_spawn_quiet(const char *path, char *const argv[])
+{
+	posix_spawn_file_actions_t fa;
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+	pid_t pid;
+	int r = posix_spawn(&pid, path, &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	return r == 0 ? pid : -1;
+}
+
+int bench_wait(pid_t pid)
+{
+	int status;
+	if (pid < 0 || waitpid(pid, &status, 0) < 0) {
+		return -1;
+	}
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+double bench_time_quiet(const char *path, char *const argv[], int max_ok)
+{
+	double t0 = bench_now_ms();
+	int rc = bench_wait(bench_spawn_quiet(path, argv));
+	double t = bench_now_ms() - t0;
+	return rc >= 0 && rc <= max_ok ? t : -1;
+}
+
+int bench_read_env(const char *profile_dir, char *display, char *xauth, size_t size)
+{
+	char path[4096];
+	snprintf(path, sizeof(path), "%s/env", profile_dir);
+	FILE *f = fopen(path, "re");
+	if (!f) {
+		return -1;
+	}
+	char line[4096];
+	display[0] = xauth[0] = '\0';
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		if (strncmp(line, "DISPLAY=", 8) == 0) {
+			snprintf(display, size, "%s", line + 8);
+		} else if (strncmp(line, "XAUTHORITY=", 11) == 0) {
+			snprintf(xauth, size, "%s", line + 11);
+		}
+	}
+	fclose(f);
+	return display[0] && xauth[0] ? 0 : -1;
+}
+
+pid_t bench_launcher_pid(const char *profile_dir)
+{
+	char path[4096], buf[64] = {0};
+	snprintf(path, sizeof(path), "%s/launcher.pid", profile_dir);
+	FILE *f = fopen(path, "re");
+	if (!f) {
+		return -1;
+	}
+	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	buf[strcspn(buf, " \n")] = '\0';
+	uint64_t pid;
+	return parse_u64(buf, INT32_MAX, &pid) == 0 ? (pid_t)pid : -1;
+}
+
+static bool below(pid_t pid, pid_t ancestor)
+{
+	for (int depth = 0; depth < 64 && pid > 1; depth++) {
+		struct proc_stat st;
+		if (proc_stat_read(pid, &st) < 0) {
+			return false;
+		}
+		if (st.ppid == ancestor) {
+			return true;
+		}
+		pid = st.ppid;
+	}
+	return false;
+}
+
+void bench_desktop_each(pid_t launcher, void (*fn)(pid_t pid, void *ctx), void *ctx)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *de;
+	while (d && (de = readdir(d))) {
+		uint64_t v;
+		struct proc_stat st;
+		if (parse_u64(de->d_name, INT32_MAX, &v) < 0 || proc_stat_read((pid_t)v, &st) < 0) {
+			continue;
+		}
+		pid_t pid = (pid_t)v;
+		if (pid == launcher || st.sid == launcher || below(pid, launcher)) {
+			fn(pid, ctx);
+		}
+	}
+	if (d) {
+		closedir(d);
+	}
+}
