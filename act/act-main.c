@@ -1,27 +1,38 @@
 /* botdesk-act PROFILE DIR DIRFD DISPLAY XAUTHORITY LOG_TEXT ACTION [ARG...]: one action on a
  * desktop, run by `botdesk ACTION` once it has checked the arguments, that the desktop runs and
- * that the agent holds it. A program of its own so that only the actions load X libraries, and
- * a small one: the pointer commands (click, move, drag, scroll) go through XCB (xptr.h), two
- * libraries; everything else is handed, arguments and directory as they are, to
- * botdesk-act-full beside it, which loads Xlib, XKB and the encoders. Exit 0; 1 failure; 2 bad
- * input; 4 a human holds the desktop. */
+ * that the agent holds it. A program of its own so that only the actions load the X libraries.
+ * The runner runs botdesk-act-pointer for the pointer commands instead (it loads two X
+ * libraries, not ten); this one takes them too. Exit 0; 1 failure; 2 bad input (off the
+ * screen, an unknown key, text that is not UTF-8); 4 a human holds the desktop. */
 #include <fcntl.h>
-#include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
+#include <sys/signalfd.h>
+#include <sys/stat.h>
 
+#include <X11/XKBlib.h>
+
+#include "act.h"
 #include "actargs.h"
 #include "actlog.h"
 #include "actprint.h"
 #include "control.h"
 #include "desktop.h"
+#include "fileio.h"
+#include "keys.h"
 #include "log.h"
 #include "parse.h"
 #include "util.h"
-#include "xptr.h"
 
-#define FULL_PROGRAM "botdesk-act-full"
+#define EXIT_USAGE 2
+
+static int usage(const char *msg)
+{
+	log_error("%s", msg);
+	fputs("Try 'botdesk --help'.\n", stderr);
+	return EXIT_USAGE;
+}
 
 /* The lease, read again right before the desktop is touched. */
 static int lease_check(void *ctx, struct error *err)
@@ -30,32 +41,71 @@ static int lease_check(void *ctx, struct error *err)
 	return control_need_agent(ctx, &l, err);
 }
 
-static bool is_pointer(enum act_cmd cmd)
+/* The text of `type`: its argument, a file, or standard input; at most ACT_TEXT_MAX bytes. */
+static int read_text(struct act_req *rq, char **ret, struct error *err)
 {
-	return cmd == ACT_CLICK || cmd == ACT_MOVE || cmd == ACT_DRAG || cmd == ACT_SCROLL;
+	if (rq->text) {
+		return 0;
+	}
+	int fd = 0;
+	if (rq->file) {
+		fd = open(rq->file, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+		if (fd < 0) {
+			return error_set(err, negative_errno(), "cannot read --file %s: %s",
+					 rq->file, strerror(errno));
+		}
+	}
+	char *buf = malloc(ACT_TEXT_MAX + 2);
+	ssize_t n = buf ? read_all(fd, buf, ACT_TEXT_MAX + 1) : -ENOMEM;
+	if (fd > 0) {
+		close(fd);
+	}
+	if (n < 0) {
+		free(buf);
+		return error_set(err, (int)n, "cannot read the text: %s", strerror((int)-n));
+	}
+	rq->text = buf;
+	rq->text_len = (size_t)n;
+	*ret = buf;
+	size_t chars;
+	return act_check_text(buf, (size_t)n, rq->file ? rq->file : "standard input", &chars, err);
 }
 
-/* botdesk-act-full from the directory this program runs from: the build tree's beside the
- * build tree's, the installed one beside the installed one. Returns only on failure. */
-static int exec_full(char **argv, struct error *err)
+static void print_data_url(const struct grab_result *pic, const char *mime)
 {
-	char path[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", path, sizeof(path) - 1);
-	if (n < 0) {
-		return error_set(err, negative_errno(), "cannot find %s: %s", FULL_PROGRAM,
-				 strerror(errno));
+	static const char b64[] =
+		"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+	printf("data:%s;base64,", mime);
+	const unsigned char *d = pic->data;
+	for (size_t i = 0; i < pic->len; i += 3) {
+		uint32_t v = (uint32_t)d[i] << 16;
+		v |= i + 1 < pic->len ? (uint32_t)d[i + 1] << 8 : 0;
+		v |= i + 2 < pic->len ? d[i + 2] : 0;
+		char out[4] = {b64[(v >> 18) & 63], b64[(v >> 12) & 63],
+			       i + 1 < pic->len ? b64[(v >> 6) & 63] : '=',
+			       i + 2 < pic->len ? b64[v & 63] : '='};
+		fwrite(out, 1, 4, stdout);
 	}
-	path[n] = '\0';
-	char *slash = strrchr(path, '/');
-	if (!slash || (size_t)(slash + 1 - path) + sizeof(FULL_PROGRAM) > sizeof(path)) {
-		return error_set(err, -ENAMETOOLONG, "cannot find %s", FULL_PROGRAM);
+	fputc('\n', stdout);
+}
+
+/* FILE by a temporary beside it and a rename, so a reader never sees half; "-" is stdout. */
+static int write_output(const char *path, const struct grab_result *pic, struct error *err)
+{
+	if (streq(path, "-")) {
+		int r = write_all(1, pic->data, pic->len);
+		return r < 0 ? error_set(err, r, "cannot write the picture: %s", strerror(-r)) : 0;
 	}
-	memcpy(slash + 1, FULL_PROGRAM, sizeof(FULL_PROGRAM));
-	argv[0] = path;
-	execv(path, argv);
-	int r = negative_errno();
-	return error_set(err, r, "cannot run %s: %s; is botdesk installed completely?", path,
-			 strerror(-r));
+	/* A screenshot can show anything on the desktop: its mode follows the user's umask, as
+	 * any file the user creates does. */
+	int r = write_user_file(path, pic->data, pic->len);
+	if (r == -EISDIR) {
+		return error_set(err, r, "--output '%s' names a directory, not a file", path);
+	}
+	if (r < 0) {
+		return error_set(err, r, "cannot write %s: %s", path, strerror(-r));
+	}
+	return 0;
 }
 
 int main(int argc, char **argv)
@@ -64,32 +114,58 @@ int main(int argc, char **argv)
 	unsigned dirfd;
 	if (argc < 8 || strlen(argv[1]) > PROFILE_NAME_MAX ||
 	    parse_uint_range(argv[3], 3, 65535, &dirfd) < 0 || fcntl((int)dirfd, F_GETFD) < 0) {
-		log_error("usage: botdesk-act PROFILE DIR DIRFD DISPLAY XAUTHORITY LOG_TEXT ACTION "
+		log_error("usage: botdesk-act PROFILE DIR DIRFD DISPLAY XAUTHORITY LOG_TEXT "
+			  "ACTION "
 			  "[ARG...] (run by 'botdesk ACTION')");
-		return ACTPRINT_EXIT_USAGE;
-	}
-	struct error err = {{0}};
-	struct act_req rq;
-	if (act_parse_argv(argc - 7, argv + 7, &rq, &err) < 0) {
-		log_error("%s", err.msg);
-		fputs("Try 'botdesk --help'.\n", stderr);
-		return ACTPRINT_EXIT_USAGE;
-	}
-	if (!is_pointer(rq.cmd)) {
-		(void)exec_full(argv, &err);
-		log_error("%s", err.msg);
-		return EXIT_FAILURE;
+		return EXIT_USAGE;
 	}
 	/* From here on the directory is ours alone: no child of ours inherits it. */
 	(void)fcntl((int)dirfd, F_SETFD, FD_CLOEXEC);
 	struct profile p = {.dir = argv[2], .dirfd = (int)dirfd};
 	snprintf(p.name, sizeof(p.name), "%s", argv[1]);
+	const char *display = argv[4], *xauth = argv[5];
 	bool log_text = streq(argv[6], "1");
-	struct xptr x;
-	int r = xptr_open(&x, argv[4], argv[5], &err);
+	struct error err = {{0}};
+	struct act_req rq;
+	if (act_parse_argv(argc - 7, argv + 7, &rq, &err) < 0) {
+		return usage(err.msg);
+	}
+	_cleanup_free_ char *text = NULL;
+	if (rq.cmd == ACT_TYPE && read_text(&rq, &text, &err) < 0) {
+		if (error_isset(&err) && rq.text) {
+			return usage(err.msg);
+		}
+		log_error("%s", err.msg);
+		return EXIT_FAILURE;
+	}
+	for (size_t i = 0; i < rq.n_keys; i++) {
+		struct combo c;
+		if (keys_parse_combo(rq.keys[i], &c, &err) < 0) {
+			return usage(err.msg);
+		}
+	}
+	/* Typing and waits stop cleanly on Ctrl-C: the spare keycodes are given back first. */
+	sigset_t mask;
+	sigemptyset(&mask);
+	sigaddset(&mask, SIGINT);
+	sigaddset(&mask, SIGTERM);
+	sigaddset(&mask, SIGHUP);
+	bool stoppable = rq.cmd == ACT_TYPE || rq.cmd == ACT_KEY;
+	int sigfd = -1;
+	if (stoppable) {
+		sigprocmask(SIG_BLOCK, &mask, NULL);
+		sigfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
+	}
+	/* Only typing needs XKB: without it, the connection's set-up takes two round trips
+	 * less. */
+	if (rq.cmd != ACT_TYPE && rq.cmd != ACT_KEY) {
+		XkbIgnoreExtension(True);
+	}
+	struct act a = {.check = lease_check, .ctx = &p, .sigfd = sigfd, .dirfd = p.dirfd};
+	int r = act_open(&a, display, xauth, &err);
 	if (r == 0) {
 		struct act_out out;
-		r = xptr_run(&x, &rq, &out, lease_check, &p, &err);
+		r = act_run(&a, &rq, &out, &err);
 		if (r != -EACCES) {
 			actlog_stamp_activity(&p);
 			_cleanup_free_ char *line = actlog_line("cli", &rq, &out, r, log_text);
@@ -97,13 +173,23 @@ int main(int argc, char **argv)
 				log_warn("cannot append to %s/%s", p.dir, ACTLOG_FILE);
 			}
 		}
-		if (r == 0) {
+		if (r == 0 && rq.cmd == ACT_SCREENSHOT) {
+			if (rq.output) {
+				r = write_output(rq.output, &out.pic, &err);
+			} else {
+				print_data_url(&out.pic, rq.format == ACT_FORMAT_JPEG
+								 ? "image/jpeg"
+								 : "image/png");
+			}
+		} else if (r == 0) {
 			actprint_result(&rq, &out);
 		}
-		/* Not closed: the server frees everything of ours when the process ends, and the
-		 * events were synced. A sanitizer build closes it, for the leak checker. */
+		free(out.pic.data);
+		/* Not closed: the server frees everything of ours when the process ends, and
+		 * XCloseDisplay would wait for one more round trip. Everything was synced. A
+		 * sanitizer build closes it, so the leak checker sees Xlib's memory given back. */
 #ifdef BOTDESK_SANITIZED
-		xcb_disconnect(x.c);
+		act_close(&a);
 #endif
 	}
 	fflush(stdout);

@@ -1,4 +1,4 @@
-/* What botdesk-act and botdesk-act-full print when an action is done, and how its outcome
+/* What botdesk-act and botdesk-act-pointer print when an action is done, and how its outcome
  * becomes the exit status: the same for every action, whichever program ran it. */
 #pragma once
 

@@ -647,7 +647,8 @@ static void print_run_end(const struct cli *c, const struct foreground_result *r
 	fflush(stdout);
 }
 
-/* Every action: checked here (usage, running, the lease), then done by botdesk-act. */
+/* Every action: checked here (usage, running, the lease), then done by botdesk-act or, for the
+ * pointer commands, botdesk-act-pointer. */
 static int cmd_act(struct cli *c, int argc, char **argv)
 {
 	struct act_req rq;
@@ -663,7 +664,7 @@ static int cmd_act(struct cli *c, int argc, char **argv)
 		return fail(c, r);
 	}
 	fflush(stdout);
-	return fail(c, actions_exec(&c->settings, &c->p, &probe, argc, argv, &c->err));
+	return fail(c, actions_exec(&c->settings, &c->p, &probe, rq.cmd, argc, argv, &c->err));
 }
 
 static int cmd_mcp(struct cli *c, int argc, char **argv)

@@ -254,14 +254,19 @@ for a in "click 10 10" "move 20 20" "drag 1 1 5 5" "scroll 5 5 --down" "cursor" 
     [[ $ERR == *"a human holds the desktop of profile 'default' since "*"(typing a password)"* ]] ||
         bd_fail "$a: the message: $ERR"
 done
-# botdesk-act reads the lease again itself (a human may take the desktop between the runner's
-# check and the action): run directly, it refuses too.
+# botdesk-act and botdesk-act-pointer read the lease again themselves (a human may take the
+# desktop between the runner's check and the action): run directly, they refuse too.
 disp=$(sed -n 's/^DISPLAY=//p' "$ST/default/env")
 RC=0
 # shellcheck disable=SC2016 # expanded by the inner shell
 bd_as "$U" bash -c 'exec 3<"$1"; exec "$2" default "$1" 3 "$3" "$1/Xauthority" 0 click 10 10' \
     _ "$ST/default" "${BOTDESK_ACT:-/usr/lib/botdesk/botdesk-act}" "$disp" 2>"$OUTD/act.err" || RC=$?
 [ "$RC" = 4 ] || bd_fail "botdesk-act under a human's lease: exit $RC: $(cat "$OUTD/act.err")"
+RC=0
+# shellcheck disable=SC2016 # expanded by the inner shell
+bd_as "$U" bash -c 'exec 3<"$1"; exec "$2" default "$1" 3 "$3" "$1/Xauthority" 0 click 10 10' \
+    _ "$ST/default" "${BOTDESK_ACT_POINTER:-/usr/lib/botdesk/botdesk-act-pointer}" "$disp" 2>"$OUTD/act.err" || RC=$?
+[ "$RC" = 4 ] || bd_fail "botdesk-act-pointer under a human's lease: exit $RC: $(cat "$OUTD/act.err")"
 [ ! -e "$OUTD/no.png" ] || bd_fail "a screenshot was written while a human held the desktop"
 [ "$(wc -l <"$ST/default/actions.jsonl")" = "$lines_before" ] || bd_fail "refused actions were logged as done"
 bd release
