@@ -55,7 +55,7 @@ int main(int argc, char **argv)
 	snprintf(p.name, sizeof(p.name), "%s", argv[1]);
 	bool log_text = streq(argv[6], "1");
 	struct xptr x;
-	int r = xptr_open(&x, argv[4], argv[5], &err);
+	int r = xptr_open(&x, p.name, argv[4], argv[5], &err);
 	if (r == 0) {
 		struct act_out out;
 		r = xptr_run(&x, &rq, &out, lease_check, &p, &err);

@@ -56,22 +56,28 @@ static int peer_is_us(int fd, uid_t *ret_uid)
 	return cred.uid == geteuid() ? 0 : -EPERM;
 }
 
-static int open_socket(unsigned n, struct error *err)
+/* The messages are the runner's (desktop.h), whose check this replaces for these commands. */
+static int open_socket(const char *profile, unsigned n, struct error *err)
 {
 	int fd = connect_display(n);
 	if (fd < 0) {
-		return error_set(err, fd, "cannot connect to the desktop's X server :%u: %s", n,
-				 strerror(-fd));
+		return error_set(
+			err, fd,
+			"the X server of profile '%s' on :%u does not answer (%s); restart "
+			"it with 'botdesk stop' and 'botdesk start'",
+			profile, n, strerror(-fd));
 	}
 	uid_t owner = 0;
 	int r = peer_is_us(fd, &owner);
 	if (r == -EPERM) {
 		error_set(err, r,
 			  "refusing to use :%u: the X server answering there runs as uid %u, not "
-			  "as you. Stop it with 'botdesk stop' and start it again",
-			  n, (unsigned)owner);
+			  "as you, so it is not the desktop of profile '%s'. Stop it with 'botdesk "
+			  "stop' and start it again",
+			  n, (unsigned)owner, profile);
 	} else if (r < 0) {
-		error_set(err, r, "cannot tell who runs the X server :%u: %s", n, strerror(-r));
+		error_set(err, r, "cannot tell who runs the X server of profile '%s' on :%u: %s",
+			  profile, n, strerror(-r));
 	}
 	if (r < 0) {
 		close(fd);
@@ -80,20 +86,29 @@ static int open_socket(unsigned n, struct error *err)
 	return fd;
 }
 
-int xptr_open(struct xptr *x, const char *display, const char *xauthority, struct error *err)
+int xptr_open(struct xptr *x, const char *profile, const char *display, const char *xauthority,
+	      struct error *err)
 {
 	x->c = NULL;
+	unsigned n;
+	if (xcookie_display_number(display, &n) < 0) {
+		return error_set(err, -ENXIO,
+				 "the desktop of profile '%s' published DISPLAY='%s', which is no "
+				 "local display; stop and start it again",
+				 profile, display);
+	}
+	/* Checked before the cookie is even read: it goes out only on this socket, and only
+	 * when the server at the other end runs as us. */
+	int fd = open_socket(profile, n, err);
+	if (fd < 0) {
+		return fd;
+	}
 	char cookie[XCOOKIE_MAX];
 	int cookie_len = 0;
-	unsigned n;
 	int r = xcookie_read(display, xauthority, cookie, &cookie_len, err);
-	if (r < 0 || (r = xcookie_display_number(display, &n)) < 0) {
+	if (r < 0) {
+		close(fd);
 		return r;
-	}
-	int fd = open_socket(n, err);
-	if (fd < 0) {
-		explicit_bzero(cookie, sizeof(cookie));
-		return fd;
 	}
 	char name[] = XCOOKIE_NAME;
 	xcb_auth_info_t auth = {
@@ -111,8 +126,7 @@ int xptr_open(struct xptr *x, const char *display, const char *xauthority, struc
 				 "cannot connect to the desktop's X server %s with its cookie",
 				 display);
 	}
-	/* Botdesk's desktops have one screen; ":N.S" names another only on a server that is
-	 * not one of them. */
+	/* The first screen: botdesk's desktops have one. */
 	xcb_screen_iterator_t it = xcb_setup_roots_iterator(xcb_get_setup(c));
 	if (!it.rem) {
 		xcb_disconnect(c);
@@ -123,8 +137,9 @@ int xptr_open(struct xptr *x, const char *display, const char *xauthority, struc
 	x->sw = it.data->width_in_pixels;
 	x->sh = it.data->height_in_pixels;
 	snprintf(x->display, sizeof(x->display), "%s", display);
-	/* Asked now, answered while the caller reads the lease. */
+	/* Asked now, answered while the caller reads the lease: a question, no action yet. */
 	xcb_prefetch_extension_data(c, &xcb_test_id);
+	xcb_flush(c);
 	return 0;
 }
 

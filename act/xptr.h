@@ -18,9 +18,13 @@ struct xptr {
 };
 
 /* Connects to display (":N" or ":N.S") where libxcb would (the abstract socket name, else the
- * path in /tmp/.X11-unix), refuses with -EPERM a server that does not run as our user, then
- * authenticates with the profile's cookie (xcookie.h). */
-int xptr_open(struct xptr *x, const char *display, const char *xauthority, struct error *err);
+ * path in /tmp/.X11-unix), refuses a server that does not run as our user (-EPERM) before
+ * anything is sent, then authenticates with the profile's cookie (xcookie.h). This is the
+ * runner's server check (desktop_verify_server()) on the very socket used, so the runner skips
+ * its own for these commands; its messages name profile, as the runner's do. -ENXIO for a
+ * DISPLAY that is no local display; -ECONNREFUSED when none answers. */
+int xptr_open(struct xptr *x, const char *profile, const char *display, const char *xauthority,
+	      struct error *err);
 
 /* Runs one pointer request: check is called right before the first event is sent (non-zero
  * refuses: the lease). Returns 0; -EINVAL for points off the screen, with the message; -ENOTSUP
