@@ -32,8 +32,7 @@ int main(int argc, char **argv)
 	if (argc < 8 || strlen(argv[1]) > PROFILE_NAME_MAX ||
 	    parse_uint_range(argv[3], 3, 65535, &dirfd) < 0 || fcntl((int)dirfd, F_GETFD) < 0) {
 		log_error("usage: botdesk-act-pointer PROFILE DIR DIRFD DISPLAY XAUTHORITY "
-			  "LOG_TEXT ACTION "
-			  "[ARG...] (run by 'botdesk ACTION')");
+			  "LOG_TEXT ACTION [ARG...] (run by 'botdesk ACTION')");
 		return ACTPRINT_EXIT_USAGE;
 	}
 	struct error err = {{0}};
