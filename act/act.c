@@ -17,6 +17,7 @@
 /* One `type` or `key` at a time per desktop: two would hand out the same spare keycodes. */
 #define TYPING_LOCK "typing.lock"
 #define TYPING_LOCK_WAIT_MS 10000
+
 int act_open(struct act *a, const char *display, const char *xauthority, struct error *err)
 {
 	a->dpy = NULL;
