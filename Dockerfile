@@ -16,7 +16,8 @@ RUN apt-get update \
     && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
        build-essential meson ninja-build pkg-config python3 \
        libseccomp-dev libcap-dev libx11-dev libxau-dev libxext-dev libxrandr-dev libpng-dev \
-       libjpeg62-turbo-dev libxtst-dev libxdamage-dev libxkbcommon-dev libjansson-dev \
+       libjpeg62-turbo-dev libxtst-dev libxcb1-dev libxcb-xtest0-dev libxdamage-dev \
+       libxkbcommon-dev libjansson-dev \
        libwebsockets-dev \
     && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
@@ -30,7 +31,8 @@ FROM debian:12-slim AS runtime
 RUN apt-get update \
     && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
        libseccomp2 libcap2 libx11-6 libxau6 libxext6 libxrandr2 libpng16-16 ca-certificates \
-       libjpeg62-turbo libxtst6 libxdamage1 libxfixes3 libxkbcommon0 libjansson4 \
+       libjpeg62-turbo libxtst6 libxcb1 libxcb-xtest0 libxdamage1 libxfixes3 libxkbcommon0 \
+       libjansson4 \
        libwebsockets17 \
     && rm -rf /var/lib/apt/lists/*
 

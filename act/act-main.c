@@ -1,8 +1,9 @@
 /* botdesk-act PROFILE DIR DIRFD DISPLAY XAUTHORITY LOG_TEXT ACTION [ARG...]: one action on a
  * desktop, run by `botdesk ACTION` once it has checked the arguments, that the desktop runs and
  * that the agent holds it. A program of its own so that only the actions load the X libraries.
- * Exit 0; 1 failure; 2 bad input (off the screen, an unknown key, text that is not UTF-8); 4 a
- * human holds the desktop. */
+ * The runner runs botdesk-act-pointer for the pointer commands instead (it loads two X
+ * libraries, not ten); this one takes them too. Exit 0; 1 failure; 2 bad input (off the
+ * screen, an unknown key, text that is not UTF-8); 4 a human holds the desktop. */
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
@@ -15,6 +16,7 @@
 #include "act.h"
 #include "actargs.h"
 #include "actlog.h"
+#include "actprint.h"
 #include "control.h"
 #include "desktop.h"
 #include "fileio.h"
@@ -24,7 +26,6 @@
 #include "util.h"
 
 #define EXIT_USAGE 2
-#define EXIT_HUMAN 4
 
 static int usage(const char *msg)
 {
@@ -107,68 +108,14 @@ static int write_output(const char *path, const struct grab_result *pic, struct 
 	return 0;
 }
 
-static void print_result(const struct act_req *rq, const struct act_out *out)
-{
-	unsigned x = out->x, y = out->y;
-	if (rq->cmd == ACT_CURSOR && rq->from_w) {
-		x = act_to_picture(x, out->sw, rq->from_w);
-		y = act_to_picture(y, out->sh, rq->from_h);
-	}
-	switch (rq->cmd) {
-	case ACT_CURSOR:
-		if (rq->json) {
-			printf("{\"x\":%u,\"y\":%u,\"screen\":\"%ux%u\"}\n", x, y, out->sw,
-			       out->sh);
-		} else {
-			printf("%u %u\n", x, y);
-		}
-		break;
-	case ACT_CLICK:
-	case ACT_MOVE:
-	case ACT_SCROLL:
-	case ACT_DRAG:
-		if (rq->json && rq->cmd == ACT_DRAG) {
-			printf("{\"x\":%u,\"y\":%u,\"x2\":%u,\"y2\":%u,\"screen\":\"%ux%u\"}\n",
-			       out->x, out->y, out->x2, out->y2, out->sw, out->sh);
-		} else if (rq->json) {
-			printf("{\"x\":%u,\"y\":%u,\"screen\":\"%ux%u\"}\n", out->x, out->y,
-			       out->sw, out->sh);
-		}
-		break;
-	case ACT_TYPE:
-		if (rq->json) {
-			printf("{\"characters\":%zu,\"remapped\":%zu}\n", out->chars,
-			       out->remapped);
-		}
-		break;
-	case ACT_KEY:
-		if (rq->json) {
-			printf("{\"keys\":%zu}\n", out->keys);
-		}
-		break;
-	case ACT_WAIT_IDLE:
-	case ACT_WAIT_CHANGE:
-		if (rq->json) {
-			printf("{\"%s\":true,\"waited_ms\":%llu}\n",
-			       rq->cmd == ACT_WAIT_IDLE ? "idle" : "changed",
-			       (unsigned long long)out->waited_ms);
-		} else {
-			printf("%s after %llu ms\n", rq->cmd == ACT_WAIT_IDLE ? "idle" : "changed",
-			       (unsigned long long)out->waited_ms);
-		}
-		break;
-	default:
-		break;
-	}
-}
-
 int main(int argc, char **argv)
 {
 	log_set_program("botdesk");
 	unsigned dirfd;
 	if (argc < 8 || strlen(argv[1]) > PROFILE_NAME_MAX ||
 	    parse_uint_range(argv[3], 3, 65535, &dirfd) < 0 || fcntl((int)dirfd, F_GETFD) < 0) {
-		log_error("usage: botdesk-act PROFILE DIR DIRFD DISPLAY XAUTHORITY LOG_TEXT ACTION "
+		log_error("usage: botdesk-act PROFILE DIR DIRFD DISPLAY XAUTHORITY LOG_TEXT "
+			  "ACTION "
 			  "[ARG...] (run by 'botdesk ACTION')");
 		return EXIT_USAGE;
 	}
@@ -235,7 +182,7 @@ int main(int argc, char **argv)
 								 : "image/png");
 			}
 		} else if (r == 0) {
-			print_result(&rq, &out);
+			actprint_result(&rq, &out);
 		}
 		free(out.pic.data);
 		/* Not closed: the server frees everything of ours when the process ends, and
@@ -246,13 +193,5 @@ int main(int argc, char **argv)
 #endif
 	}
 	fflush(stdout);
-	if (r == 0) {
-		return 0;
-	}
-	log_error("%s", error_isset(&err) ? err.msg : strerror(-r));
-	if (r == -EINVAL) {
-		fputs("Try 'botdesk --help'.\n", stderr);
-		return EXIT_USAGE;
-	}
-	return r == -EACCES ? EXIT_HUMAN : r == -EINTR ? 130 : EXIT_FAILURE;
+	return actprint_exit(r, &err);
 }

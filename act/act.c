@@ -8,6 +8,7 @@
 
 #include "keys.h"
 #include "lockfile.h"
+#include "ptrseq.h"
 #include "typing.h"
 #include "utf8.h"
 #include "util.h"
@@ -16,9 +17,6 @@
 /* One `type` or `key` at a time per desktop: two would hand out the same spare keycodes. */
 #define TYPING_LOCK "typing.lock"
 #define TYPING_LOCK_WAIT_MS 10000
-/* Intermediate pointer positions of a drag: toolkits start a drag only after the pointer moved
- * past a threshold while the button was down, and some need motion events to follow it. */
-#define DRAG_STEPS 10
 
 int act_open(struct act *a, const char *display, const char *xauthority, struct error *err)
 {
@@ -82,17 +80,23 @@ static bool motion(struct act *a, unsigned x, unsigned y)
 	return XTestFakeMotionEvent(a->dpy, -1, (int)x, (int)y, CurrentTime) != 0;
 }
 
+static void seq_motion(void *ctx, unsigned x, unsigned y)
+{
+	motion(ctx, x, y);
+}
+
+static void seq_button(void *ctx, unsigned b, bool down)
+{
+	struct act *a = ctx;
+	XTestFakeButtonEvent(a->dpy, b, down, CurrentTime);
+}
+
 static int no_xtest(struct act *a, struct error *err)
 {
 	return error_set(err, -ENOTSUP,
 			 "the desktop's X server %s has no XTEST extension: botdesk's own Xvnc "
 			 "always has it; is this display botdesk's?",
 			 a->display);
-}
-
-static void button(struct act *a, unsigned b, bool down)
-{
-	XTestFakeButtonEvent(a->dpy, b, down, CurrentTime);
 }
 
 static int pointer(struct act *a, const struct act_req *rq, struct act_out *out, struct error *err)
@@ -104,34 +108,8 @@ static int pointer(struct act *a, const struct act_req *rq, struct act_out *out,
 	if (!motion(a, out->x, out->y)) {
 		return no_xtest(a, err);
 	}
-	switch (rq->cmd) {
-	case ACT_CLICK:
-		for (int i = 0; i < (rq->dbl ? 2 : 1); i++) {
-			button(a, rq->button, true);
-			button(a, rq->button, false);
-		}
-		break;
-	case ACT_DRAG:
-		button(a, rq->button, true);
-		for (int i = 1; i <= DRAG_STEPS; i++) {
-			int dx = (int)out->x2 - (int)out->x, dy = (int)out->y2 - (int)out->y;
-			motion(a, (unsigned)((int)out->x + dx * i / DRAG_STEPS),
-			       (unsigned)((int)out->y + dy * i / DRAG_STEPS));
-		}
-		button(a, rq->button, false);
-		break;
-	case ACT_SCROLL: {
-		/* X's wheel: buttons 4 up, 5 down, 6 left, 7 right, one press per step. */
-		static const unsigned wheel[] = {4, 5, 6, 7};
-		for (unsigned i = 0; i < rq->amount; i++) {
-			button(a, wheel[rq->dir], true);
-			button(a, wheel[rq->dir], false);
-		}
-		break;
-	}
-	default:
-		break;
-	}
+	static const struct ptrseq_ops ops = {.motion = seq_motion, .button = seq_button};
+	ptrseq_emit(rq, out->x, out->y, out->x2, out->y2, &ops, a);
 	XSync(a->dpy, False);
 	return 0;
 }

@@ -26,6 +26,11 @@ const char *act_cmd_name(enum act_cmd cmd)
 	return cmd < ACT_CMD_COUNT ? cmd_names[cmd] : "?";
 }
 
+bool act_is_pointer(enum act_cmd cmd)
+{
+	return cmd == ACT_CLICK || cmd == ACT_MOVE || cmd == ACT_DRAG || cmd == ACT_SCROLL;
+}
+
 int act_cmd_from_name(const char *name, enum act_cmd *ret)
 {
 	for (int i = 0; i < ACT_CMD_COUNT; i++) {

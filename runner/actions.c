@@ -8,9 +8,20 @@
 #include "util.h"
 
 int actions_exec(const struct settings *s, struct profile *p, const struct desktop_probe *probe,
-		 int argc, char **argv, struct error *err)
+		 enum act_cmd cmd, int argc, char **argv, struct error *err)
 {
+	/* The pointer commands, the ones agents call most, have a program of their own that
+	 * loads two X libraries instead of ten. */
+	char *program = act_is_pointer(cmd) ? s->act_pointer : s->act;
 	const char *display = envfile_get(&probe->env, "DISPLAY");
+	if (!display) {
+		/* The runner's server check says so for the other actions; an argument list
+		 * must not end early here. */
+		return error_set(err, -EINVAL,
+				 "the desktop of profile '%s' published DISPLAY='', which is no "
+				 "local display; stop and start it again",
+				 p->name);
+	}
 	const char *xauth = envfile_get(&probe->env, "XAUTHORITY");
 	_cleanup_free_ char *fallback = xauth ? NULL : profile_path(p, STATE_XAUTHORITY);
 	if (!xauth && !fallback) {
@@ -31,7 +42,7 @@ int actions_exec(const struct settings *s, struct profile *p, const struct deskt
 		close(fd);
 		return -ENOMEM;
 	}
-	args[n++] = s->act;
+	args[n++] = program;
 	args[n++] = p->name;
 	args[n++] = p->dir;
 	args[n++] = fdnum;
@@ -43,10 +54,10 @@ int actions_exec(const struct settings *s, struct profile *p, const struct deskt
 		args[n++] = argv[i];
 	}
 	args[n] = NULL;
-	execv(s->act, args);
+	execv(program, args);
 	int r = negative_errno();
 	close(fd);
-	return error_set(err, r, "cannot run %s: %s; is botdesk installed completely?", s->act,
+	return error_set(err, r, "cannot run %s: %s; is botdesk installed completely?", program,
 			 strerror(-r));
 }
 

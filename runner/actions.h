@@ -1,17 +1,20 @@
 /* The runner's side of the agent's actions and of the MCP server: once main() has checked the
  * arguments, that the desktop runs and that the agent holds it, hand over to the program that
- * loads the X libraries (botdesk-act, botdesk-mcp) by exec: one short process per command. */
+ * loads the X libraries (botdesk-act or botdesk-act-pointer, botdesk-mcp) by exec: one short
+ * process per command. */
 #pragma once
 
+#include "actargs.h"
 #include "desktop.h"
 #include "error.h"
 #include "profile.h"
 #include "settings.h"
 
-/* Execs s->act for the action in argv (argv[0] its name) on the probed desktop: the profile's
- * directory goes along as an open descriptor. Returns only on failure. */
+/* Execs the program for the action cmd in argv (argv[0] its name) on the probed desktop:
+ * s->act_pointer for the pointer commands, s->act for the rest. The profile's directory goes
+ * along as an open descriptor. Returns only on failure. */
 int actions_exec(const struct settings *s, struct profile *p, const struct desktop_probe *probe,
-		 int argc, char **argv, struct error *err);
+		 enum act_cmd cmd, int argc, char **argv, struct error *err);
 
 /* Execs s->mcp for profile. Returns only on failure. */
 int actions_exec_mcp(const struct settings *s, const char *profile, struct error *err);

@@ -44,6 +44,7 @@ enum {
 	S_IMAGE_MARKER,
 	S_MAX_MEMORY_MB,
 	S_ACT,
+	S_ACT_POINTER,
 	S_MCP,
 	S_WEB,
 	S_WEB_DATA,
@@ -73,6 +74,7 @@ static const struct setting_def defs[S_COUNT] = {
 	[S_IMAGE_MARKER] = {"BOTDESK_IMAGE_MARKER", "image_marker", BOTDESK_IMAGE_MARKER_PATH},
 	[S_MAX_MEMORY_MB] = {"BOTDESK_MAX_MEMORY_MB", "max_memory_mb", "0"},
 	[S_ACT] = {"BOTDESK_ACT", "act", BOTDESK_ACT_PATH},
+	[S_ACT_POINTER] = {"BOTDESK_ACT_POINTER", "act_pointer", BOTDESK_ACT_POINTER_PATH},
 	[S_MCP] = {"BOTDESK_MCP", "mcp", BOTDESK_MCP_PATH},
 	[S_WEB] = {"BOTDESK_WEB", "web", BOTDESK_WEB_PATH},
 	[S_WEB_DATA] = {"BOTDESK_WEB_DATA", "web_data", BOTDESK_WEB_DATA_DIR},
@@ -358,8 +360,8 @@ static int validate(struct settings *s, char *values[S_COUNT], struct error *err
 	}
 	static const int paths[] = {S_X_LOCK_DIR,  S_X_UNIX_TABLE, S_ALLOC_LOCK,  S_MEMINFO,
 				    S_CGROUP_ROOT, S_HELPER,       S_THUMBNAILER, S_IMAGE_MARKER,
-				    S_ACT,         S_MCP,          S_WEB,         S_WEB_DATA,
-				    S_NOVNC};
+				    S_ACT,         S_ACT_POINTER,  S_MCP,         S_WEB,
+				    S_WEB_DATA,    S_NOVNC};
 	for (size_t i = 0; i < ARRAY_SIZE(paths); i++) {
 		if ((r = need_absolute(err, paths[i], values[paths[i]])) < 0) {
 			return r;
@@ -439,6 +441,7 @@ static int validate(struct settings *s, char *values[S_COUNT], struct error *err
 	s->package_manager = TAKE_PTR(values[S_PACKAGE_MANAGER]);
 	s->image_marker = TAKE_PTR(values[S_IMAGE_MARKER]);
 	s->act = TAKE_PTR(values[S_ACT]);
+	s->act_pointer = TAKE_PTR(values[S_ACT_POINTER]);
 	s->mcp = TAKE_PTR(values[S_MCP]);
 	s->web = TAKE_PTR(values[S_WEB]);
 	s->web_data = TAKE_PTR(values[S_WEB_DATA]);
@@ -514,6 +517,7 @@ void settings_free(struct settings *s)
 	free(s->package_manager);
 	free(s->image_marker);
 	free(s->act);
+	free(s->act_pointer);
 	free(s->mcp);
 	free(s->web);
 	free(s->web_data);

@@ -39,9 +39,10 @@ struct settings {
 	bool band_explicit, geometry_explicit; /* set by the user, not defaults */
 	struct hostpolicy policy;              /* /etc/botdesk/policy.conf, already applied */
 	char *act;                             /* BOTDESK_ACT, default the installed botdesk-act */
-	char *mcp;                             /* BOTDESK_MCP, default the installed botdesk-mcp */
-	char *web;                             /* BOTDESK_WEB, default the installed botdesk-web */
-	char *web_data;                        /* BOTDESK_WEB_DATA: the web page's own files */
+	char *act_pointer; /* BOTDESK_ACT_POINTER, default the installed botdesk-act-pointer */
+	char *mcp;         /* BOTDESK_MCP, default the installed botdesk-mcp */
+	char *web;         /* BOTDESK_WEB, default the installed botdesk-web */
+	char *web_data;    /* BOTDESK_WEB_DATA: the web page's own files */
 	char *novnc; /* BOTDESK_NOVNC: Debian's noVNC, which botdesk web serves and install --web
 		      * installs */
 	bool log_typed_text; /* BOTDESK_LOG_TYPED_TEXT: the action log keeps typed text */

@@ -1,61 +1,13 @@
 #include "xconn.h"
 
-#include <X11/Xauth.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "parse.h"
 #include "util.h"
-
-#define COOKIE_NAME "MIT-MAGIC-COOKIE-1"
-#define COOKIE_MAX 64
-
-/* ":N" or ":N.S", the number the Xauthority entries are keyed by. */
-static int display_number(const char *display, char *ret, size_t size)
-{
-	if (display[0] != ':') {
-		return -EINVAL;
-	}
-	size_t len = strcspn(display + 1, ".");
-	uint64_t n;
-	if (len >= size || parse_u64_n(display + 1, len, 65535, &n) < 0) {
-		return -EINVAL;
-	}
-	snprintf(ret, size, "%u", (unsigned)n);
-	return 0;
-}
-
-/* The profile's own cookie, read with libXau from its file (never through a symlink). */
-static int read_cookie(const char *path, const char *number, char *ret, int *ret_len)
-{
-	_cleanup_close_ int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0) {
-		return negative_errno();
-	}
-	_cleanup_fclose_ FILE *f = fdopen(fd, "r");
-	if (!f) {
-		return negative_errno();
-	}
-	TAKE_FD(fd);
-	int r = -ENOENT;
-	Xauth *a;
-	while (r == -ENOENT && (a = XauReadAuth(f))) {
-		if (a->number_length == strlen(number) &&
-		    memcmp(a->number, number, a->number_length) == 0 &&
-		    a->name_length == strlen(COOKIE_NAME) &&
-		    memcmp(a->name, COOKIE_NAME, a->name_length) == 0 && a->data_length > 0 &&
-		    a->data_length <= COOKIE_MAX) {
-			memcpy(ret, a->data, a->data_length);
-			*ret_len = a->data_length;
-			r = 0;
-		}
-		XauDisposeAuth(a);
-	}
-	return r;
-}
+#include "xcookie.h"
 
 /* libX11 reports errors through process-wide handlers: a protocol error only sets a flag (the
  * caller decides what it means, e.g. MIT-SHM refused: fall back to XGetImage), and a broken
@@ -103,14 +55,14 @@ void xconn_guard_pop(struct xconn_guard *g)
 
 int xconn_open_cookie(const char *display, const void *cookie, size_t len, Display **ret)
 {
-	if (len == 0 || len > COOKIE_MAX) {
+	if (len == 0 || len > XCOOKIE_MAX) {
 		return -EINVAL;
 	}
 	XSetErrorHandler(on_error);
 	XSetIOErrorHandler(on_io_error);
 	/* Xlib keeps pointers to both until XOpenDisplay returns; it wants them mutable. */
-	char name[] = COOKIE_NAME;
-	char data[COOKIE_MAX];
+	char name[] = XCOOKIE_NAME;
+	char data[XCOOKIE_MAX];
 	memcpy(data, cookie, len);
 	/* The authorization applies to the connections opened until it is reset: this one. */
 	XSetAuthorization(name, (int)strlen(name), data, (int)len);
@@ -126,16 +78,11 @@ int xconn_open_cookie(const char *display, const void *cookie, size_t len, Displ
 
 int xconn_open(const char *display, const char *xauthority, Display **ret, struct error *err)
 {
-	char number[16];
-	if (!display || display_number(display, number, sizeof(number)) < 0) {
-		return error_set(err, -EINVAL, "'%s' is not a local X display", display);
-	}
-	char cookie[COOKIE_MAX];
+	char cookie[XCOOKIE_MAX];
 	int cookie_len = 0;
-	int r = read_cookie(xauthority, number, cookie, &cookie_len);
+	int r = xcookie_read(display, xauthority, cookie, &cookie_len, err);
 	if (r < 0) {
-		return error_set(err, r, "no X cookie for %s in %s: %s", display, xauthority,
-				 strerror(-r));
+		return r;
 	}
 	r = xconn_open_cookie(display, cookie, (size_t)cookie_len, ret);
 	explicit_bzero(cookie, sizeof(cookie));

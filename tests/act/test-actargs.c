@@ -1,5 +1,6 @@
 /* The actions' one argument parser (runner/actargs.c), the picture-to-screen scaling against the
- * thumbnail's own scaler, strict UTF-8, and the action log's lines and rotation. */
+ * thumbnail's own scaler, strict UTF-8, the action log's lines and rotation, and the pointer
+ * commands' event sequence (act/ptrseq.c) that both X paths send. */
 #include "unit.h"
 
 #include <fcntl.h>
@@ -8,6 +9,7 @@
 
 #include "actargs.h"
 #include "actlog.h"
+#include "ptrseq.h"
 #include "thumbscale.h"
 #include "utf8.h"
 
@@ -70,6 +72,55 @@ static void test_pointer(void **state)
 	assert_int_equal(parse(&rq, &err, "click", "1", "2", "--from", "0x600", NULL), -EINVAL);
 	assert_int_equal(parse(&rq, &err, "click", "1", "2", "--button", "up", NULL), -EINVAL);
 	assert_int_equal(parse(&rq, &err, "teleport", NULL), -EINVAL);
+}
+
+/* The events after the first motion, as text: "b1+" a press, "b1-" a release, "m5,6" a motion. */
+static void rec_motion(void *ctx, unsigned x, unsigned y)
+{
+	char *buf = ctx;
+	snprintf(buf + strlen(buf), 512 - strlen(buf), "m%u,%u ", x, y);
+}
+
+static void rec_button(void *ctx, unsigned b, bool down)
+{
+	char *buf = ctx;
+	snprintf(buf + strlen(buf), 512 - strlen(buf), "b%u%c ", b, down ? '+' : '-');
+}
+
+static const char *events(const struct act_req *rq, unsigned x, unsigned y, unsigned x2,
+			  unsigned y2)
+{
+	static char buf[512];
+	static const struct ptrseq_ops ops = {.motion = rec_motion, .button = rec_button};
+	buf[0] = '\0';
+	ptrseq_emit(rq, x, y, x2, y2, &ops, buf);
+	return buf;
+}
+
+static void test_ptrseq(void **state)
+{
+	struct act_req rq;
+	struct error err;
+	assert_int_equal(parse(&rq, &err, "click", "1", "2", NULL), 0);
+	assert_true(act_is_pointer(rq.cmd));
+	assert_string_equal(events(&rq, 1, 2, 0, 0), "b1+ b1- ");
+	assert_int_equal(parse(&rq, &err, "click", "1", "2", "--double", "--button", "right", NULL),
+			 0);
+	assert_string_equal(events(&rq, 1, 2, 0, 0), "b3+ b3- b3+ b3- ");
+	assert_int_equal(parse(&rq, &err, "move", "1", "2", NULL), 0);
+	assert_true(act_is_pointer(rq.cmd));
+	assert_string_equal(events(&rq, 1, 2, 0, 0), "");
+	assert_int_equal(parse(&rq, &err, "scroll", "1", "2", "--left", "2", NULL), 0);
+	assert_string_equal(events(&rq, 1, 2, 0, 0), "b6+ b6- b6+ b6- ");
+	/* Ten steps from the start to the end, the last one on the end. */
+	assert_int_equal(parse(&rq, &err, "drag", "0", "100", "100", "0", NULL), 0);
+	assert_string_equal(events(&rq, 0, 100, 100, 0),
+			    "b1+ m10,90 m20,80 m30,70 m40,60 m50,50 m60,40 m70,30 m80,20 m90,10 "
+			    "m100,0 b1- ");
+	assert_int_equal(parse(&rq, &err, "cursor", NULL), 0);
+	assert_false(act_is_pointer(rq.cmd));
+	assert_int_equal(parse(&rq, &err, "type", "x", NULL), 0);
+	assert_false(act_is_pointer(rq.cmd));
 }
 
 static void test_keyboard_and_screen(void **state)
@@ -240,7 +291,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_pointer), cmocka_unit_test(test_keyboard_and_screen),
 		cmocka_unit_test(test_scaling), cmocka_unit_test(test_utf8),
-		cmocka_unit_test(test_actlog),
+		cmocka_unit_test(test_actlog),  cmocka_unit_test(test_ptrseq),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

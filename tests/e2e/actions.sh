@@ -245,14 +245,19 @@ for a in "click 10 10" "move 20 20" "drag 1 1 5 5" "scroll 5 5 --down" "cursor" 
     [[ $ERR == *"a human holds the desktop of profile 'default' since "*"(typing a password)"* ]] ||
         bd_fail "$a: the message: $ERR"
 done
-# botdesk-act reads the lease again itself (a human may take the desktop between the runner's
-# check and the action): run directly, it refuses too.
+# botdesk-act and botdesk-act-pointer read the lease again themselves (a human may take the
+# desktop between the runner's check and the action): run directly, they refuse too.
 disp=$(sed -n 's/^DISPLAY=//p' "$ST/default/env")
 RC=0
 # shellcheck disable=SC2016 # expanded by the inner shell
 bd_as "$U" bash -c 'exec 3<"$1"; exec "$2" default "$1" 3 "$3" "$1/Xauthority" 0 click 10 10' \
     _ "$ST/default" "${BOTDESK_ACT:-/usr/lib/botdesk/botdesk-act}" "$disp" 2>"$OUTD/act.err" || RC=$?
 [ "$RC" = 4 ] || bd_fail "botdesk-act under a human's lease: exit $RC: $(cat "$OUTD/act.err")"
+RC=0
+# shellcheck disable=SC2016 # expanded by the inner shell
+bd_as "$U" bash -c 'exec 3<"$1"; exec "$2" default "$1" 3 "$3" "$1/Xauthority" 0 click 10 10' \
+    _ "$ST/default" "${BOTDESK_ACT_POINTER:-/usr/lib/botdesk/botdesk-act-pointer}" "$disp" 2>"$OUTD/act.err" || RC=$?
+[ "$RC" = 4 ] || bd_fail "botdesk-act-pointer under a human's lease: exit $RC: $(cat "$OUTD/act.err")"
 [ ! -e "$OUTD/no.png" ] || bd_fail "a screenshot was written while a human held the desktop"
 [ "$(wc -l <"$ST/default/actions.jsonl")" = "$lines_before" ] || bd_fail "refused actions were logged as done"
 bd release
@@ -283,5 +288,47 @@ touch -d '2001-01-01' "$ST/default/activity"
 bd cursor
 bd status --json
 (($(e2e_json idle_seconds) < 100)) || bd_fail "an action did not stamp the activity: $OUT"
+
+# botdesk-act-pointer checks who runs the X server on the very socket it connects, before it
+# sends anything (the runner leaves that check to it): a stranger listening on a display number
+# gets refused, and never sees the cookie.
+if bd_is_root; then
+    B=$(bd_test_user "$BD_USER_B")
+    n=32000
+    while [ -e "/tmp/.X11-unix/X$n" ]; do n=$((n + 1)); done
+    GOT=$OUTD/stranger-got
+    : >"$GOT"
+    chown "$B:" "$GOT"
+    exec {stranger}< <(exec setpriv --reuid="$B" --regid="$(id -g "$B")" --clear-groups "$E2E_PY" -c '
+import os, socket, sys
+os.umask(0)  # connectable by anyone, as an X server makes its socket
+s = socket.socket(socket.AF_UNIX)
+s.bind(sys.argv[1])
+s.listen(4)
+print("ok", flush=True)
+c, _ = s.accept()
+c.settimeout(2)
+got = b""
+try:
+    while True:
+        d = c.recv(4096)
+        if not d:
+            break
+        got += d
+except socket.timeout:
+    pass
+open(sys.argv[2], "w").write(str(len(got)))
+os.unlink(sys.argv[1])' "/tmp/.X11-unix/X$n" "$GOT" 2>/dev/null)
+    stranger_pid=$!
+    read -r -u "$stranger" _ || bd_fail "the stranger's listener did not start"
+    RC=0
+    # shellcheck disable=SC2016 # expanded by the inner shell
+    bd_as "$U" bash -c 'exec 3<"$1"; exec "$2" default "$1" 3 "$3" "$1/Xauthority" 0 click 10 10' \
+        _ "$ST/default" "${BOTDESK_ACT_POINTER:-/usr/lib/botdesk/botdesk-act-pointer}" ":$n" 2>"$OUTD/act.err" || RC=$?
+    [ "$RC" = 1 ] || bd_fail "botdesk-act-pointer against a stranger's server: exit $RC: $(cat "$OUTD/act.err")"
+    grep -q "runs as uid $(id -u "$B")" "$OUTD/act.err" || bd_fail "the refusal names no uid: $(cat "$OUTD/act.err")"
+    tail --pid="$stranger_pid" -f /dev/null
+    [ "$(cat "$GOT")" = 0 ] || bd_fail "the stranger's server got $(cat "$GOT") bytes"
+fi
 bd stop
 echo "ok: actions"

@@ -4,11 +4,13 @@
 # a human's lease (or an unreadable one) is exit 4 and botdesk-act is never run; otherwise the
 # runner execs it with the verified profile directory as an open descriptor, the desktop's
 # DISPLAY and XAUTHORITY, the log_typed_text setting and the action's arguments untouched, and
-# no other descriptor of its own. `botdesk mcp` execs botdesk-mcp for the profile.
+# no other descriptor of its own; the pointer commands run botdesk-act-pointer the same way.
+# `botdesk mcp` execs botdesk-mcp for the profile.
 source "$BD_SRCDIR/tests/integration/common.sh"
 it_init
 export BOTDESK_LAUNCHER=$(it_fake up <<<'fake_xlock; fake_xserver; fake_publish; fake_hold')
-ACT=$(it_fake act <<'FAKE'
+# The stand-in for both programs; the pointer commands' one says which ran.
+FAKE_ACT=$(cat <<'FAKE'
 # What is open in this shell (255 is the script bash reads): listed by a plain child, so no pipe
 # or saved descriptor of the shell's own shows.
 ls "/proc/$$/fd" >|"$BD_MARKS/act.fds"
@@ -17,15 +19,19 @@ ls "/proc/$$/fd" >|"$BD_MARKS/act.fds"
     echo "dirfd $(readlink "/proc/self/fd/$3")"
     sort -n "$BD_MARKS/act.fds" | tr '\n' ' '
     echo
+    echo "program ${BD_FAKE_PROGRAM:-act}"
 } >|"$BD_MARKS/act"
 exit 0
 FAKE
 )
+ACT=$(it_fake act <<<"$FAKE_ACT")
+POINTER=$(it_fake pointer <<<"BD_FAKE_PROGRAM=pointer
+$FAKE_ACT")
 MCP=$(it_fake mcp <<'FAKE'
 printf '%s\n' "$@" >|"$BD_MARKS/mcp"
 FAKE
 )
-export BOTDESK_ACT=$ACT BOTDESK_MCP=$MCP
+export BOTDESK_ACT=$ACT BOTDESK_ACT_POINTER=$POINTER BOTDESK_MCP=$MCP
 
 # Usage errors: exit 2, named, nothing run (not even the desktop looked at).
 for args in "click 1" "click 1 2 --double --button up" "scroll 1 2" "type --delay 5000 x" \
@@ -74,11 +80,15 @@ it_expect_eq "${got[5]}" 0 "log_typed_text is off by default"
 it_expect_eq "${got[*]:6:3}" "type -- -a b" "the action's arguments, untouched"
 it_expect_eq "${got[9]}" "dirfd $P" "the descriptor is the profile's directory"
 it_expect_eq "${got[10]}" "0 1 2 ${got[2]} 255 " "no other descriptor crosses the exec"
+it_expect_eq "${got[11]}" "program act" "type runs botdesk-act"
 export BOTDESK_LOG_TYPED_TEXT=yes
 it_bd click 1 2
 it_expect_rc 0 "click with log_typed_text=yes ($ERR)"
 mapfile -t got <"$S/marks/act"
 it_expect_eq "${got[5]}" 1 "log_typed_text=yes reaches botdesk-act"
+it_expect_eq "${got[6]}" click "click's arguments"
+it_expect_eq "${got[9]}" "dirfd $P" "botdesk-act-pointer gets the profile's directory"
+it_expect_eq "${got[11]}" "program pointer" "click runs botdesk-act-pointer"
 export BOTDESK_LOG_TYPED_TEXT=maybe
 it_bd click 1 2
 it_expect_rc 1 "a bad log_typed_text"

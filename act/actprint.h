@@ -1,0 +1,18 @@
+/* What botdesk-act and botdesk-act-pointer print when an action is done, and how its outcome
+ * becomes the exit status: the same for every action, whichever program ran it. */
+#pragma once
+
+#include "act.h"
+#include "actargs.h"
+#include "error.h"
+
+#define ACTPRINT_EXIT_USAGE 2
+#define ACTPRINT_EXIT_HUMAN 4
+
+/* The result on stdout: the point, the position, the counts (or nothing without --json, but for
+ * cursor and the waits). Screenshots are the caller's. */
+void actprint_result(const struct act_req *rq, const struct act_out *out);
+
+/* The exit status for r: 0; 2 bad input; 4 a human holds the desktop; 130 interrupted; 1 any
+ * other failure, whose message (err's, else r's) goes to stderr. */
+int actprint_exit(int r, const struct error *err);

@@ -1,0 +1,79 @@
+/* botdesk-act-pointer PROFILE DIR DIRFD DISPLAY XAUTHORITY LOG_TEXT ACTION [ARG...]: botdesk-act
+ * for the pointer commands alone (click, move, drag, scroll), run by `botdesk ACTION` for them
+ * once it has checked the arguments, that the desktop runs and that the agent holds it. Through
+ * XCB (xptr.h): two X libraries to load instead of Xlib's ten, three round trips instead of
+ * nine, for the action agents call most. Exit 0; 1 failure; 2 bad input; 4 a human holds the
+ * desktop. */
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "actargs.h"
+#include "actlog.h"
+#include "actprint.h"
+#include "control.h"
+#include "desktop.h"
+#include "log.h"
+#include "parse.h"
+#include "util.h"
+#include "xptr.h"
+
+/* The lease, read again right before the desktop is touched. */
+static int lease_check(void *ctx, struct error *err)
+{
+	struct lease l;
+	return control_need_agent(ctx, &l, err);
+}
+
+int main(int argc, char **argv)
+{
+	log_set_program("botdesk");
+	unsigned dirfd;
+	if (argc < 8 || strlen(argv[1]) > PROFILE_NAME_MAX ||
+	    parse_uint_range(argv[3], 3, 65535, &dirfd) < 0 || fcntl((int)dirfd, F_GETFD) < 0) {
+		log_error("usage: botdesk-act-pointer PROFILE DIR DIRFD DISPLAY XAUTHORITY "
+			  "LOG_TEXT ACTION [ARG...] (run by 'botdesk ACTION')");
+		return ACTPRINT_EXIT_USAGE;
+	}
+	struct error err = {{0}};
+	struct act_req rq;
+	if (act_parse_argv(argc - 7, argv + 7, &rq, &err) < 0) {
+		log_error("%s", err.msg);
+		fputs("Try 'botdesk --help'.\n", stderr);
+		return ACTPRINT_EXIT_USAGE;
+	}
+	if (!act_is_pointer(rq.cmd)) {
+		log_error("botdesk-act-pointer does click, move, drag and scroll; '%s' is "
+			  "botdesk-act's",
+			  act_cmd_name(rq.cmd));
+		return ACTPRINT_EXIT_USAGE;
+	}
+	/* From here on the directory is ours alone: no child of ours inherits it. */
+	(void)fcntl((int)dirfd, F_SETFD, FD_CLOEXEC);
+	struct profile p = {.dir = argv[2], .dirfd = (int)dirfd};
+	snprintf(p.name, sizeof(p.name), "%s", argv[1]);
+	bool log_text = streq(argv[6], "1");
+	struct xptr x;
+	int r = xptr_open(&x, p.name, argv[4], argv[5], &err);
+	if (r == 0) {
+		struct act_out out;
+		r = xptr_run(&x, &rq, &out, lease_check, &p, &err);
+		if (r != -EACCES) {
+			actlog_stamp_activity(&p);
+			_cleanup_free_ char *line = actlog_line("cli", &rq, &out, r, log_text);
+			if (line && actlog_append(p.dirfd, line) < 0) {
+				log_warn("cannot append to %s/%s", p.dir, ACTLOG_FILE);
+			}
+		}
+		if (r == 0) {
+			actprint_result(&rq, &out);
+		}
+		/* Not closed: the server frees everything of ours when the process ends, and the
+		 * events were synced. A sanitizer build closes it, for the leak checker. */
+#ifdef BOTDESK_SANITIZED
+		xcb_disconnect(x.c);
+#endif
+	}
+	fflush(stdout);
+	return actprint_exit(r, &err);
+}

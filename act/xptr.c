@@ -1,0 +1,203 @@
+#include "xptr.h"
+
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+#include <xcb/xtest.h>
+
+#include "ptrseq.h"
+#include "util.h"
+#include "xcookie.h"
+
+/* Where X clients find a local display: libxcb's and Xlib's fixed directory. */
+#define X_SOCKET_DIR "/tmp/.X11-unix"
+
+/* Connects to one address: the fd, 0 when nothing is there (refused, missing, or not ours to
+ * reach, as for the runner's check), or -errno. */
+static int connect_to(const struct sockaddr_un *sa, socklen_t len)
+{
+	_cleanup_close_ int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0) {
+		return negative_errno();
+	}
+	if (connect(fd, (const struct sockaddr *)sa, len) < 0) {
+		return errno == ECONNREFUSED || errno == ENOENT || errno == EACCES
+			       ? 0
+			       : negative_errno();
+	}
+	return TAKE_FD(fd);
+}
+
+/* libxcb's order: the abstract name first, the path only when nothing listens there. */
+static int connect_display(unsigned n)
+{
+	struct sockaddr_un sa = {.sun_family = AF_UNIX};
+	int len = snprintf(sa.sun_path + 1, sizeof(sa.sun_path) - 1, X_SOCKET_DIR "/X%u", n);
+	int fd = connect_to(&sa,
+			    (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 + (size_t)len));
+	if (fd != 0) {
+		return fd;
+	}
+	sa = (struct sockaddr_un){.sun_family = AF_UNIX};
+	snprintf(sa.sun_path, sizeof(sa.sun_path), X_SOCKET_DIR "/X%u", n);
+	fd = connect_to(&sa, sizeof(sa));
+	return fd == 0 ? -ECONNREFUSED : fd;
+}
+
+/* The peer of the very socket the cookie and the events will go through. */
+static int peer_is_us(int fd, uid_t *ret_uid)
+{
+	struct ucred cred;
+	socklen_t cl = sizeof(cred);
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &cl) < 0) {
+		return negative_errno();
+	}
+	*ret_uid = cred.uid;
+	return cred.uid == geteuid() ? 0 : -EPERM;
+}
+
+/* The messages are the runner's (desktop.h), whose check this replaces for these commands. */
+static int open_socket(const char *profile, unsigned n, struct error *err)
+{
+	int fd = connect_display(n);
+	if (fd < 0) {
+		return error_set(
+			err, fd,
+			"the X server of profile '%s' on :%u does not answer (%s); restart "
+			"it with 'botdesk stop' and 'botdesk start'",
+			profile, n, strerror(-fd));
+	}
+	uid_t owner = 0;
+	int r = peer_is_us(fd, &owner);
+	if (r == -EPERM) {
+		error_set(err, r,
+			  "refusing to use :%u: the X server answering there runs as uid %u, not "
+			  "as you, so it is not the desktop of profile '%s'. Stop it with 'botdesk "
+			  "stop' and start it again",
+			  n, (unsigned)owner, profile);
+	} else if (r < 0) {
+		error_set(err, r, "cannot tell who runs the X server of profile '%s' on :%u: %s",
+			  profile, n, strerror(-r));
+	}
+	if (r < 0) {
+		close(fd);
+		return r;
+	}
+	return fd;
+}
+
+int xptr_open(struct xptr *x, const char *profile, const char *display, const char *xauthority,
+	      struct error *err)
+{
+	x->c = NULL;
+	unsigned n;
+	if (xcookie_display_number(display, &n) < 0) {
+		return error_set(err, -ENXIO,
+				 "the desktop of profile '%s' published DISPLAY='%s', which is no "
+				 "local display; stop and start it again",
+				 profile, display);
+	}
+	/* Checked before the cookie is even read: it goes out only on this socket, and only
+	 * when the server at the other end runs as us. */
+	int fd = open_socket(profile, n, err);
+	if (fd < 0) {
+		return fd;
+	}
+	char cookie[XCOOKIE_MAX];
+	int cookie_len = 0;
+	int r = xcookie_read(display, xauthority, cookie, &cookie_len, err);
+	if (r < 0) {
+		close(fd);
+		return r;
+	}
+	char name[] = XCOOKIE_NAME;
+	xcb_auth_info_t auth = {
+		.namelen = (int)strlen(name),
+		.name = name,
+		.datalen = cookie_len,
+		.data = cookie,
+	};
+	/* From here the connection owns fd, and closes it even when the set-up fails. */
+	xcb_connection_t *c = xcb_connect_to_fd(fd, &auth);
+	explicit_bzero(cookie, sizeof(cookie));
+	if (xcb_connection_has_error(c)) {
+		xcb_disconnect(c);
+		return error_set(err, -ECONNREFUSED,
+				 "cannot connect to the desktop's X server %s with its cookie",
+				 display);
+	}
+	/* The first screen: botdesk's desktops have one. */
+	xcb_screen_iterator_t it = xcb_setup_roots_iterator(xcb_get_setup(c));
+	if (!it.rem) {
+		xcb_disconnect(c);
+		return error_set(err, -EIO, "the desktop's X server %s has no screen", display);
+	}
+	x->c = c;
+	x->root = it.data->root;
+	x->sw = it.data->width_in_pixels;
+	x->sh = it.data->height_in_pixels;
+	snprintf(x->display, sizeof(x->display), "%s", display);
+	/* Asked now, answered while the caller reads the lease: a question, no action yet. */
+	xcb_prefetch_extension_data(c, &xcb_test_id);
+	xcb_flush(c);
+	return 0;
+}
+
+static void fake(struct xptr *x, uint8_t type, uint8_t detail, unsigned px, unsigned py)
+{
+	xcb_test_fake_input(x->c, type, detail, XCB_CURRENT_TIME, x->root, (int16_t)px, (int16_t)py,
+			    0);
+}
+
+static void seq_motion(void *ctx, unsigned px, unsigned py)
+{
+	fake(ctx, XCB_MOTION_NOTIFY, 0, px, py);
+}
+
+static void seq_button(void *ctx, unsigned b, bool down)
+{
+	fake(ctx, down ? XCB_BUTTON_PRESS : XCB_BUTTON_RELEASE, (uint8_t)b, 0, 0);
+}
+
+static int gone(struct xptr *x, struct error *err)
+{
+	return error_set(err, -ECONNRESET, "the desktop's X server %s went away", x->display);
+}
+
+int xptr_run(struct xptr *x, const struct act_req *rq, struct act_out *out,
+	     int (*check)(void *ctx, struct error *err), void *ctx, struct error *err)
+{
+	*out = (struct act_out){.sw = x->sw, .sh = x->sh};
+	int r = act_resolve_points(rq, x->sw, x->sh, &out->x, &out->y, &out->x2, &out->y2, err);
+	if (r < 0 || (check && (r = check(ctx, err)) < 0)) {
+		return r;
+	}
+	const xcb_query_extension_reply_t *ext = xcb_get_extension_data(x->c, &xcb_test_id);
+	if (xcb_connection_has_error(x->c)) {
+		return gone(x, err);
+	}
+	if (!ext || !ext->present) {
+		return error_set(err, -ENOTSUP,
+				 "the desktop's X server %s has no XTEST extension: botdesk's own "
+				 "Xvnc always has it; is this display botdesk's?",
+				 x->display);
+	}
+	seq_motion(x, out->x, out->y);
+	static const struct ptrseq_ops ops = {.motion = seq_motion, .button = seq_button};
+	ptrseq_emit(rq, out->x, out->y, out->x2, out->y2, &ops, x);
+	/* The reply comes after the server has handled every event before it: they arrived. */
+	xcb_generic_error_t *e = NULL;
+	free(xcb_get_input_focus_reply(x->c, xcb_get_input_focus(x->c), &e));
+	if (xcb_connection_has_error(x->c)) {
+		return gone(x, err);
+	}
+	if (e) {
+		free(e);
+		return error_set(err, -EIO, "the desktop's X server %s refused an event",
+				 x->display);
+	}
+	return 0;
+}
