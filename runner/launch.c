@@ -17,6 +17,7 @@
 #include "display.h"
 #include "envallow.h"
 #include "envfile.h"
+#include "exitstatus.h"
 #include "fileio.h"
 #include "group.h"
 #include "hostscan.h"
@@ -308,18 +309,6 @@ static int abandon(struct launch *l)
 	return status;
 }
 
-static void describe_exit(int status, char *buf, size_t size)
-{
-	if (WIFEXITED(status)) {
-		snprintf(buf, size, "exited with status %d", WEXITSTATUS(status));
-	} else if (WIFSIGNALED(status)) {
-		snprintf(buf, size, "was killed by signal %d (%s)", WTERMSIG(status),
-			 strsignal(WTERMSIG(status)));
-	} else {
-		snprintf(buf, size, "ended");
-	}
-}
-
 enum wait_outcome { WAIT_PUBLISHED, WAIT_EXITED, WAIT_TIMEOUT, WAIT_INTERRUPTED };
 
 static void release_alloc(struct launch *l)
@@ -437,7 +426,7 @@ static int fail_exited(struct launch *l, bool *ret_taken, struct error *err)
 {
 	char how[128], tail[LOG_TAIL_BYTES + 1], why[1024];
 	int status = abandon(l);
-	describe_exit(status, how, sizeof(how));
+	exit_status_describe(status, EXIT_STATUS_SENTENCE, how, sizeof(how));
 	*ret_taken = WIFEXITED(status) && WEXITSTATUS(status) == LAUNCH_EXIT_DISPLAY_TAKEN;
 	log_tail(l->p, tail, sizeof(tail));
 	if (!tail[0]) {

@@ -276,15 +276,3 @@ void supervisor_stop_all(struct supervisor *s, uint64_t grace_ms)
 		}
 	}
 }
-
-void supervisor_describe(int status, char *buf, size_t size)
-{
-	if (WIFEXITED(status)) {
-		snprintf(buf, size, "exit status %d", WEXITSTATUS(status));
-	} else if (WIFSIGNALED(status)) {
-		snprintf(buf, size, "signal %d (%s)", WTERMSIG(status),
-			 strsignal(WTERMSIG(status)));
-	} else {
-		snprintf(buf, size, "wait status %d", status);
-	}
-}
