@@ -1,6 +1,5 @@
 #include "group.h"
 
-#include <dirent.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -8,37 +7,37 @@
 #include <sys/pidfd.h>
 #include <time.h>
 
-#include "parse.h"
 #include "proc.h"
+#include "procwalk.h"
 #include "timeutil.h"
 #include "util.h"
 
 /* After KILL, the kernel needs only to schedule the victims; a second is generous. */
 #define KILL_WAIT_MS 2000
 
+struct members {
+	pid_t pgid;
+	pid_t *out;
+	size_t cap, n;
+};
+
+static int add_member(pid_t pid, const struct proc_stat *st, void *userdata)
+{
+	struct members *m = userdata;
+	if (st->pgid == m->pgid && m->n < m->cap) {
+		m->out[m->n++] = pid;
+	}
+	return 0;
+}
+
 int group_live_members(pid_t pgid, pid_t *out, size_t cap, size_t *ret_n)
 {
-	DIR *d = opendir("/proc");
-	if (!d) {
-		return negative_errno();
+	struct members m = {.pgid = pgid, .out = out, .cap = cap};
+	int r = proc_walk(add_member, &m);
+	if (r < 0) {
+		return r;
 	}
-	size_t n = 0;
-	struct dirent *de;
-	while ((de = readdir(d))) {
-		uint64_t pid;
-		if (parse_u64(de->d_name, UINT64_MAX, &pid) < 0 || !pid_is_plausible(pid)) {
-			continue;
-		}
-		struct proc_stat st;
-		if (proc_stat_read((pid_t)pid, &st) < 0) {
-			continue;
-		}
-		if (st.pgid == pgid && proc_stat_is_live(&st) && n < cap) {
-			out[n++] = (pid_t)pid;
-		}
-	}
-	closedir(d);
-	*ret_n = n;
+	*ret_n = m.n;
 	return 0;
 }
 

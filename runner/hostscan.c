@@ -9,6 +9,7 @@
 #include "fileio.h"
 #include "parse.h"
 #include "proc.h"
+#include "procwalk.h"
 #include "reap.h"
 #include "util.h"
 #include "xlock.h"
@@ -178,38 +179,34 @@ static int by_pid(const void *a, const void *b)
 	return (x->pid > y->pid) - (x->pid < y->pid);
 }
 
+struct table_fill {
+	struct proctable *t;
+	size_t cap;
+};
+
+static int add_entry(pid_t pid, const struct proc_stat *st, void *userdata)
+{
+	struct table_fill *f = userdata;
+	struct proctable *t = f->t;
+	if (t->n == f->cap) {
+		size_t cap = f->cap ? f->cap * 2 : 256;
+		struct proc_entry *nv = realloc(t->v, cap * sizeof(*nv));
+		if (!nv) {
+			return -ENOMEM;
+		}
+		t->v = nv;
+		f->cap = cap;
+	}
+	t->v[t->n++] = (struct proc_entry){
+		.pid = pid, .ppid = st->ppid, .sid = st->sid, .starttime = st->starttime};
+	return 0;
+}
+
 int proctable_read(struct proctable *t)
 {
 	*t = (struct proctable){0};
-	DIR *d = opendir("/proc");
-	if (!d) {
-		return negative_errno();
-	}
-	size_t cap = 0;
-	struct dirent *de;
-	int r = 0;
-	while ((de = readdir(d))) {
-		uint64_t pid;
-		struct proc_stat st;
-		if (parse_u64(de->d_name, UINT64_MAX, &pid) < 0 || !pid_is_plausible(pid) ||
-		    proc_stat_read((pid_t)pid, &st) < 0 || !proc_stat_is_live(&st)) {
-			continue;
-		}
-		if (t->n == cap) {
-			cap = cap ? cap * 2 : 256;
-			struct proc_entry *nv = realloc(t->v, cap * sizeof(*nv));
-			if (!nv) {
-				r = -ENOMEM;
-				break;
-			}
-			t->v = nv;
-		}
-		t->v[t->n++] = (struct proc_entry){.pid = (pid_t)pid,
-						   .ppid = st.ppid,
-						   .sid = st.sid,
-						   .starttime = st.starttime};
-	}
-	closedir(d);
+	struct table_fill f = {.t = t};
+	int r = proc_walk(add_entry, &f);
 	if (r < 0) {
 		proctable_free(t);
 		return r;

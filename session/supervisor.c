@@ -1,6 +1,5 @@
 #include "supervisor.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <poll.h>
 #include <signal.h>
@@ -14,8 +13,8 @@
 #include <unistd.h>
 
 #include "log.h"
-#include "parse.h"
 #include "proc.h"
+#include "procwalk.h"
 #include "timeutil.h"
 #include "util.h"
 
@@ -156,33 +155,34 @@ size_t supervisor_descendants(struct sv_proc *out, size_t max)
 	return collect_descendants(getpid(), out, max);
 }
 
+struct proc_list {
+	struct sv_proc *v;
+	size_t n, cap;
+};
+
+static int add_proc(pid_t pid, const struct proc_stat *st, void *userdata)
+{
+	struct proc_list *l = userdata;
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? l->cap * 2 : 256;
+		struct sv_proc *grown = realloc(l->v, cap * sizeof(*l->v));
+		if (!grown) {
+			/* Short of memory, work with what the walk found so far. */
+			return -ENOMEM;
+		}
+		l->v = grown;
+		l->cap = cap;
+	}
+	l->v[l->n++] = (struct sv_proc){pid, st->ppid, st->starttime};
+	return 0;
+}
+
 static size_t collect_descendants(pid_t root, struct sv_proc *out, size_t max)
 {
-	DIR *d = opendir("/proc");
-	if (!d) {
-		return 0;
-	}
-	struct sv_proc *procs = NULL;
-	size_t n = 0, cap = 0;
-	struct dirent *de;
-	while ((de = readdir(d))) {
-		uint64_t pid;
-		struct proc_stat st;
-		if (parse_u64(de->d_name, INT32_MAX, &pid) < 0 ||
-		    proc_stat_read((pid_t)pid, &st) < 0 || !proc_stat_is_live(&st)) {
-			continue;
-		}
-		if (n == cap) {
-			cap = cap ? cap * 2 : 256;
-			struct sv_proc *grown = realloc(procs, cap * sizeof(*procs));
-			if (!grown) {
-				break;
-			}
-			procs = grown;
-		}
-		procs[n++] = (struct sv_proc){(pid_t)pid, st.ppid, st.starttime};
-	}
-	closedir(d);
+	struct proc_list l = {0};
+	(void)proc_walk(add_proc, &l);
+	struct sv_proc *procs = l.v;
+	size_t n = l.n;
 	/* Breadth-first from root: out[] doubles as the queue of parents still to expand. */
 	size_t found = 0, next = 0;
 	pid_t parent = root;
