@@ -7,6 +7,7 @@
 #include <sys/pidfd.h>
 #include <time.h>
 
+#include "pidpin.h"
 #include "proc.h"
 #include "procwalk.h"
 #include "timeutil.h"
@@ -117,25 +118,23 @@ static int wait_pidfd(int fd, uint64_t timeout_ms)
 
 int process_terminate(pid_t pid, uint64_t starttime, uint64_t grace_ms)
 {
-	/* Pin the process with a pidfd first, then check its identity: from here on a signal can
-	 * only reach the process we checked, even if the pid is recycled meanwhile. */
-	_cleanup_close_ int fd = pidfd_open(pid, 0);
-	if (fd < 0) {
-		return errno == ESRCH ? 0 : negative_errno();
-	}
+	/* From here on a signal can only reach the process we checked, even if the pid is recycled
+	 * meanwhile. */
 	struct proc_stat st;
-	if (proc_stat_read(pid, &st) < 0 || st.starttime != starttime) {
-		return -ESRCH;
+	_cleanup_close_ int fd = pidpin_open(pid, starttime, &st);
+	if (fd < 0) {
+		return fd;
 	}
 	if (!proc_stat_is_live(&st)) {
 		return 0;
 	}
-	if (pidfd_send_signal(fd, SIGTERM, NULL, 0) < 0) {
-		return errno == ESRCH ? 0 : negative_errno();
+	int r = pidpin_send(fd, SIGTERM);
+	if (r < 0) {
+		return r == -ESRCH ? 0 : r;
 	}
 	if (wait_pidfd(fd, grace_ms) == 0) {
 		return 0;
 	}
-	(void)pidfd_send_signal(fd, SIGKILL, NULL, 0);
+	(void)pidpin_send(fd, SIGKILL);
 	return wait_pidfd(fd, KILL_WAIT_MS);
 }

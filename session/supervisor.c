@@ -6,13 +6,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/pidfd.h>
 #include <sys/prctl.h>
 #include <sys/signalfd.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "log.h"
+#include "pidpin.h"
 #include "proc.h"
 #include "procwalk.h"
 #include "timeutil.h"
@@ -203,20 +203,19 @@ static size_t collect_descendants(pid_t root, struct sv_proc *out, size_t max)
 
 int supervisor_signal(const struct sv_proc *p, int sig)
 {
-	/* Pin the pid first, then check it still names the process the scan found: the same start
-	 * time, and still below us (the parent the scan saw, or us once that parent is gone and we
-	 * inherited it as the subreaper). From then on the signal can only reach that process, even
-	 * if it ends and its pid is recycled meanwhile. */
-	_cleanup_close_ int fd = pidfd_open(p->pid, 0);
-	if (fd < 0) {
-		return negative_errno();
-	}
+	/* Pinned to the process the scan found (the same start time), and still below us: the
+	 * parent the scan saw, or us once that parent is gone and we inherited it as the
+	 * subreaper. From then on the signal can only reach that process, even if it ends and its
+	 * pid is recycled meanwhile. */
 	struct proc_stat st;
-	if (proc_stat_read(p->pid, &st) < 0 || st.starttime != p->starttime ||
-	    (st.ppid != p->ppid && st.ppid != getpid()) || !proc_stat_is_live(&st)) {
+	_cleanup_close_ int fd = pidpin_open(p->pid, p->starttime, &st);
+	if (fd < 0) {
+		return fd;
+	}
+	if ((st.ppid != p->ppid && st.ppid != getpid()) || !proc_stat_is_live(&st)) {
 		return -ESRCH;
 	}
-	return pidfd_send_signal(fd, sig, NULL, 0) < 0 ? negative_errno() : 0;
+	return pidpin_send(fd, sig);
 }
 
 static bool has_children(void)
