@@ -22,6 +22,7 @@
 #include "group.h"
 #include "hostscan.h"
 #include "log.h"
+#include "spawnproc.h"
 #include "timeutil.h"
 #include "util.h"
 
@@ -160,33 +161,29 @@ oom:
 	return NULL;
 }
 
-/* In the child: never returns. Only async-signal-safe calls between fork and exec. */
-_noreturn_ static void exec_launcher(char *const *argv, char **env, int nullfd, int logfd, int cgfd)
+/* In the child, its fds in place, before the exec: only async-signal-safe calls. userdata is
+ * the cgroup.procs fd, or -1. */
+static int launcher_setup(void *userdata)
 {
-	sigset_t none;
-	sigemptyset(&none);
-	sigprocmask(SIG_SETMASK, &none, NULL);
-	signal(SIGPIPE, SIG_DFL);
+	const int *cgfd = userdata;
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
 	signal(SIGHUP, SIG_DFL);
 	/* A session of its own: its process group is its whole desktop, which stop and the
 	 * deadline signal as one, and no terminal of ours can signal it. */
-	if (setsid() < 0 || dup2(nullfd, 0) < 0 || dup2(logfd, 1) < 0 || dup2(logfd, 2) < 0) {
-		_exit(127);
+	if (setsid() < 0) {
+		return negative_errno();
 	}
 	/* Into the desktop's own cgroup before exec: everything the desktop starts is born there,
 	 * under its limit. A desktop that cannot get in must not run unlimited. */
-	if (cgfd >= 0 && write(cgfd, "0", 1) != 1) {
+	ssize_t n = *cgfd >= 0 ? write(*cgfd, "0", 1) : 1;
+	if (n != 1) {
+		int r = n < 0 ? negative_errno() : -EIO;
 		static const char msg[] = "botdesk: cannot move the launcher into its cgroup\n";
 		(void)!write(2, msg, sizeof(msg) - 1);
-		_exit(127);
+		return r;
 	}
-	close_range(3, ~0U, 0);
-	execve(argv[0], argv, env);
-	static const char msg[] = "botdesk: cannot execute the launcher\n";
-	(void)!write(2, msg, sizeof(msg) - 1);
-	_exit(127);
+	return 0;
 }
 
 struct launch {
@@ -221,14 +218,21 @@ static int spawn(struct launch *l, struct error *err)
 		r = error_set(err, -ENOMEM, "cannot prepare the launcher's environment");
 		goto out;
 	}
-	pid_t pid = fork();
-	if (pid < 0) {
-		r = error_set(err, negative_errno(), "cannot start the launcher: %s",
-			      strerror(errno));
+	const struct spawn_fd fds[] = {{nullfd, 0}, {logfd, 1}, {logfd, 2}};
+	bool in_setup = false;
+	const struct spawn_opts o = {.fds = fds,
+				     .n_fds = ARRAY_SIZE(fds),
+				     .child_setup = launcher_setup,
+				     .userdata = &l->cgfd,
+				     .ret_setup_failed = &in_setup};
+	pid_t pid;
+	r = spawn_program(path, argv, env, &o, &pid);
+	if (r < 0) {
+		r = error_set(err, r,
+			      in_setup ? "cannot move the launcher into its cgroup: %s"
+				       : "cannot start the launcher: %s",
+			      strerror(-r));
 		goto out;
-	}
-	if (pid == 0) {
-		exec_launcher(argv, env, nullfd, logfd, l->cgfd);
 	}
 	l->pid = pid;
 	/* Our own unreaped child cannot be recycled, so this pidfd is the launcher's. */

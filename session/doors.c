@@ -12,7 +12,7 @@
 #include "lease.h"
 #include "log.h"
 #include "run.h"
-#include "spawn.h"
+#include "spawnproc.h"
 #include "util.h"
 
 #define BACKLOG 16
