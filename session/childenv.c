@@ -1,7 +1,6 @@
 #include "childenv.h"
 
 #include <fcntl.h>
-#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -151,14 +150,5 @@ int childenv_format_file(const struct desktop_vars *v, char **ret, size_t *ret_l
 
 int childenv_publish(const char *path, const char *text, size_t len)
 {
-	_cleanup_free_ char *d = strdup(path);
-	_cleanup_free_ char *b = strdup(path);
-	if (!d || !b) {
-		return -ENOMEM;
-	}
-	_cleanup_close_ int dirfd = open(dirname(d), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (dirfd < 0) {
-		return negative_errno();
-	}
-	return write_file_atomic_at(dirfd, basename(b), text, len, 0600);
+	return write_file_atomic(path, text, len, 0600);
 }
