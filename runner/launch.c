@@ -32,11 +32,6 @@
 
 extern char **environ;
 
-/* Never passed on, even when the user names them: the desktop sets them itself, and a caller's
- * value would point its programs at somebody else's display, bus or session. */
-static const char *const removed_vars[] = {
-	"DISPLAY", "XAUTHORITY", "WAYLAND_DISPLAY", "DBUS_SESSION_BUS_ADDRESS", "SESSION_MANAGER",
-};
 static const char *const contract_vars[] = {
 	"BOTDESK_PROFILE",  "BOTDESK_DISPLAY_NUM",  "BOTDESK_SOCKET",      "BOTDESK_XAUTH",
 	"BOTDESK_ENV_FILE", "BOTDESK_CONFIG_HOME",  "BOTDESK_GEOMETRY",    "BOTDESK_X_LOCK_DIR",
@@ -49,16 +44,6 @@ static bool name_is(const char *entry, size_t name_len, const char *name)
 	return strlen(name) == name_len && strncmp(entry, name, name_len) == 0;
 }
 
-static bool name_in(const char *entry, size_t len, const char *const *names, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		if (name_is(entry, len, names[i])) {
-			return true;
-		}
-	}
-	return false;
-}
-
 /* The launcher gets the allowlist (common/envallow.h), BOTDESK_DEBUG and the desktop's component
  * set (BOTDESK_DESKTOP_PROFILE); the contract variables are always ours, whatever the caller
  * had. */
@@ -69,8 +54,9 @@ static bool var_passed(const char *entry, const char *pass)
 		return false;
 	}
 	size_t len = (size_t)(eq - entry);
-	if (name_in(entry, len, removed_vars, ARRAY_SIZE(removed_vars)) ||
-	    name_in(entry, len, contract_vars, ARRAY_SIZE(contract_vars))) {
+	/* What the desktop sets itself never passes, even when the user names it. */
+	if (envallow_is_desktop_own(entry) ||
+	    envallow_name_in(entry, contract_vars, ARRAY_SIZE(contract_vars))) {
 		return false;
 	}
 	return name_is(entry, len, "BOTDESK_DEBUG") ||

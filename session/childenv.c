@@ -9,14 +9,10 @@
 #include "fileio.h"
 #include "util.h"
 
-/* Names the desktop sets itself, or that point at somebody else's desktop, bus, session or
- * socket activation: dropped even when the user names them in BOTDESK_PASS_ENV. */
+/* Beyond what the desktop sets itself (common/envallow.h), names that point at somebody else's
+ * desktop, session or socket activation: dropped even when the user names them in
+ * BOTDESK_PASS_ENV. */
 static const char *const dropped[] = {
-	"DISPLAY",
-	"XAUTHORITY",
-	"WAYLAND_DISPLAY",
-	"DBUS_SESSION_BUS_ADDRESS",
-	"SESSION_MANAGER",
 	"LISTEN_FDS",
 	"LISTEN_PID",
 	"LISTEN_FDNAMES",
@@ -40,16 +36,9 @@ static const char *const dropped[] = {
 
 static bool is_dropped(const char *entry, const char *pass)
 {
-	if (startswith(entry, "BOTDESK_") || !envallow_keep(entry, pass)) {
-		return true;
-	}
-	for (size_t i = 0; i < ARRAY_SIZE(dropped); i++) {
-		size_t len = strlen(dropped[i]);
-		if (strncmp(entry, dropped[i], len) == 0 && entry[len] == '=') {
-			return true;
-		}
-	}
-	return false;
+	return startswith(entry, "BOTDESK_") || !envallow_keep(entry, pass) ||
+	       envallow_is_desktop_own(entry) ||
+	       envallow_name_in(entry, dropped, ARRAY_SIZE(dropped));
 }
 
 struct var {
