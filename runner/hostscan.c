@@ -8,6 +8,7 @@
 
 #include "fileio.h"
 #include "parse.h"
+#include "pathjoin.h"
 #include "proc.h"
 #include "procwalk.h"
 #include "reap.h"
@@ -163,7 +164,9 @@ int hostscan_check_cap(const struct settings *s, struct error *err)
 void hostscan_stamp(const struct settings *s, unsigned display)
 {
 	char path[4096];
-	snprintf(path, sizeof(path), "%s/.X%u-lock", s->x_lock_dir, display);
+	if (path_format(path, sizeof(path), "%s/.X%u-lock", s->x_lock_dir, display) < 0) {
+		return;
+	}
 	/* Read-only is enough: the owner may set the times of its own file. */
 	_cleanup_close_ int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
 	struct stat st;
@@ -226,8 +229,8 @@ void proctable_free(struct proctable *t)
 static int64_t pss_kb(pid_t pid)
 {
 	char path[64], buf[2048];
-	snprintf(path, sizeof(path), "/proc/%d/smaps_rollup", (int)pid);
-	if (read_file_at(AT_FDCWD, path, buf, sizeof(buf), NULL) < 0) {
+	if (path_format(path, sizeof(path), "/proc/%d/smaps_rollup", (int)pid) < 0 ||
+	    read_file_at(AT_FDCWD, path, buf, sizeof(buf), NULL) < 0) {
 		return -1;
 	}
 	const char *l = strstr(buf, "\nPss:");

@@ -13,6 +13,7 @@
 #include "launch.h"
 #include "log.h"
 #include "parse.h"
+#include "pathjoin.h"
 #include "proc.h"
 #include "procwalk.h"
 #include "util.h"
@@ -85,10 +86,11 @@ static bool names_socket(pid_t pid, const char *socket_path, int *ret_display)
 	/* Xvnc serves the gate on xvnc.sock beside rfb.sock; a server of an older botdesk still
 	 * names rfb.sock itself. */
 	char xvnc[4096];
-	snprintf(xvnc, sizeof(xvnc), "%.*s%s", (int)(strrchr(socket_path, '/') + 1 - socket_path),
-		 socket_path, STATE_XVNC_SOCKET);
+	bool have_xvnc = path_format(xvnc, sizeof(xvnc), "%.*s%s",
+				     (int)(strrchr(socket_path, '/') + 1 - socket_path),
+				     socket_path, STATE_XVNC_SOCKET) == 0;
 	if (!reap_cmdline_is_our_server(cmd, len, socket_path) &&
-	    !reap_cmdline_is_our_server(cmd, len, xvnc)) {
+	    !(have_xvnc && reap_cmdline_is_our_server(cmd, len, xvnc))) {
 		return false;
 	}
 	if (ret_display) {
@@ -140,7 +142,9 @@ static bool find_by_lock(const struct settings *s, struct profile *p, pid_t dead
 static bool environ_has(pid_t pid, const char *want)
 {
 	char path[64];
-	snprintf(path, sizeof(path), "/proc/%d/environ", (int)pid);
+	if (path_format(path, sizeof(path), "/proc/%d/environ", (int)pid) < 0) {
+		return false;
+	}
 	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
 	if (fd < 0) {
 		return false;
@@ -211,8 +215,10 @@ void reap_drop_x_files(const struct settings *s, int n, pid_t server)
 		return;
 	}
 	char lock[4096], sock[4096];
-	snprintf(lock, sizeof(lock), "%s/.X%d-lock", s->x_lock_dir, n);
-	snprintf(sock, sizeof(sock), "%s/.X11-unix/X%d", s->x_lock_dir, n);
+	if (path_format(lock, sizeof(lock), "%s/.X%d-lock", s->x_lock_dir, n) < 0 ||
+	    path_format(sock, sizeof(sock), "%s/.X11-unix/X%d", s->x_lock_dir, n) < 0) {
+		return;
+	}
 	pid_t pid;
 	if (xlock_read(s->x_lock_dir, (unsigned)n, &pid) < 0 || pid != server) {
 		return;

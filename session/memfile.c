@@ -8,6 +8,7 @@
 
 #include "fileio.h"
 #include "parse.h"
+#include "pathjoin.h"
 #include "util.h"
 
 #define MAX_PROCS 256
@@ -16,8 +17,8 @@
 static uint64_t pss_of(pid_t pid)
 {
 	char path[64], buf[2048];
-	snprintf(path, sizeof(path), "/proc/%d/smaps_rollup", (int)pid);
-	if (read_file_at(AT_FDCWD, path, buf, sizeof(buf), NULL) < 0) {
+	if (path_format(path, sizeof(path), "/proc/%d/smaps_rollup", (int)pid) < 0 ||
+	    read_file_at(AT_FDCWD, path, buf, sizeof(buf), NULL) < 0) {
 		return 0;
 	}
 	const char *l = strstr(buf, "\nPss:");

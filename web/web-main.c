@@ -14,6 +14,7 @@
 
 #include "config.h"
 #include "log.h"
+#include "pathjoin.h"
 #include "request.h"
 #include "server.h"
 #include "util.h"
@@ -197,12 +198,16 @@ int main(int argc, char **argv)
 	}
 	/* The page is nothing without noVNC: say so before anything listens. */
 	char rfbjs[512];
-	snprintf(rfbjs, sizeof(rfbjs), "%s/core/rfb.js", cfg.novnc);
-	if (access(rfbjs, R_OK) < 0) {
+	/* A path too long to build is named by its directory: a cut one would be checked instead.
+	 */
+	int e = path_join(rfbjs, sizeof(rfbjs), cfg.novnc, "core/rfb.js") < 0 ? ENAMETOOLONG
+		: access(rfbjs, R_OK) < 0                                     ? errno
+									      : 0;
+	if (e != 0) {
 		log_error("noVNC is missing (%s: %s): install Debian's novnc package (apt-get "
 			  "install "
 			  "novnc), then run botdesk web again",
-			  rfbjs, strerror(errno));
+			  e == ENAMETOOLONG ? cfg.novnc : rfbjs, strerror(e));
 		return 1;
 	}
 	_cleanup_close_ int lock = webctl_lock(dirfd);
