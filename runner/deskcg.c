@@ -185,8 +185,7 @@ static int set_limit(const char *dir, const char *name, uint64_t bytes)
 int deskcg_create(const struct deskcg_base *b, unsigned display, const char *profile,
 		  uint64_t max_mb, char *ret_dir, size_t size, struct error *err)
 {
-	int n = snprintf(ret_dir, size, "%s/" DESKCG_PREFIX "%u-%s", b->dir, display, profile);
-	if (n < 0 || (size_t)n >= size) {
+	if (path_format(ret_dir, size, "%s/" DESKCG_PREFIX "%u-%s", b->dir, display, profile) < 0) {
 		return error_set(err, -ENAMETOOLONG, "the desktop's cgroup path is too long");
 	}
 	/* A killed desktop's leftover of that name goes first, if it is empty. */

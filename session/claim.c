@@ -176,8 +176,7 @@ int claim_keymap(struct claim *c, const char *dir, struct error *err)
 	/* Ours (or, for root, anybody's) and left by a server that was killed mid-start: the
 	 * compiler refuses to overwrite it. */
 	char path[4096];
-	int len = snprintf(path, sizeof(path), "%s/server-%u.xkm", dir, c->display);
-	if (len < 0 || (size_t)len >= sizeof(path)) {
+	if (path_format(path, sizeof(path), "%s/server-%u.xkm", dir, c->display) < 0) {
 		return error_set(err, -ENAMETOOLONG, "the keymap path in %s is too long", dir);
 	}
 	if (unlink(path) < 0 && errno != ENOENT) {

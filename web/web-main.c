@@ -223,8 +223,7 @@ int main(int argc, char **argv)
 	}
 	char unix_path[sizeof(((struct sockaddr_un *)0)->sun_path)];
 	if (!listen) {
-		int n = snprintf(unix_path, sizeof(unix_path), "%s/%s", cfg.state, WEB_SOCK);
-		if (n < 0 || (size_t)n >= sizeof(unix_path)) {
+		if (path_join(unix_path, sizeof(unix_path), cfg.state, WEB_SOCK) < 0) {
 			log_error("the socket path %s/%s is longer than a unix socket allows (%zu "
 				  "bytes); set BOTDESK_STATE_DIR to a shorter directory",
 				  cfg.state, WEB_SOCK, sizeof(unix_path) - 1);
