@@ -28,6 +28,24 @@ static void an_exec_failure_is_the_callers_error(void **state)
 	assert_int_equal(waitpid(-1, NULL, WNOHANG), -1);
 }
 
+/* The error pipe gets the lowest free fds in the parent, so one of 3..10 is its number in the
+ * child: placing fds there must not silence the report. */
+static void an_exec_failure_is_told_whatever_the_targets(void **state)
+{
+	int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	assert_true(null >= 0);
+	struct spawn_fd fds[8];
+	for (size_t i = 0; i < ARRAY_SIZE(fds); i++) {
+		fds[i] = (struct spawn_fd){null, 3 + (int)i};
+	}
+	const struct spawn_opts o = {.fds = fds, .n_fds = ARRAY_SIZE(fds)};
+	char path[] = "/nonexistent/botdesk-unit";
+	char *argv[] = {path, NULL};
+	pid_t pid = -1;
+	assert_int_equal(spawn_program(argv[0], argv, environ, &o, &pid), -ENOENT);
+	close(null);
+}
+
 static int refuse(void *userdata)
 {
 	(*(int *)userdata)++;
@@ -62,7 +80,7 @@ static void only_the_given_fds_are_inherited(void **state)
 	snprintf(script, sizeof(script), "test -e /proc/self/fd/%d && exit 9; echo hi >&5", leak);
 	char sh[] = "/bin/sh", c[] = "-c";
 	char *argv[] = {sh, c, script, NULL};
-	/* fd 3 may be the spawn's own error pipe in the child: asking for it must still work. */
+	/* One fd may go to several numbers. */
 	const struct spawn_fd fds[] = {{p[1], 5}, {p[1], 3}};
 	const struct spawn_opts o = {.fds = fds, .n_fds = ARRAY_SIZE(fds)};
 	pid_t pid;
@@ -80,6 +98,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(an_exec_failure_is_the_callers_error),
+		cmocka_unit_test(an_exec_failure_is_told_whatever_the_targets),
 		cmocka_unit_test(a_setup_failure_says_so),
 		cmocka_unit_test(only_the_given_fds_are_inherited),
 	};
