@@ -166,6 +166,33 @@ int proc_cmdline_read(pid_t pid, char **ret_buf, size_t *ret_len)
 	return 0;
 }
 
+int proc_pss_kb(pid_t pid, uint64_t *ret)
+{
+	if (!pid_is_plausible((uint64_t)pid)) {
+		return -ESRCH;
+	}
+	char path[64], buf[2048];
+	int r = path_format(path, sizeof(path), "/proc/%d/smaps_rollup", (int)pid);
+	if (r == 0) {
+		r = read_file_at(AT_FDCWD, path, buf, sizeof(buf), NULL);
+	}
+	if (r < 0) {
+		return r;
+	}
+	const char *l = strstr(buf, "\nPss:");
+	if (!l) {
+		return -EINVAL;
+	}
+	for (l += 5; *l == ' '; l++) {
+	}
+	uint64_t kb;
+	if (parse_u64_n(l, strcspn(l, " \n"), UINT64_MAX / 4, &kb) < 0) {
+		return -EINVAL;
+	}
+	*ret = kb;
+	return 0;
+}
+
 int proc_owner(pid_t pid, uid_t *ret)
 {
 	if (!pid_is_plausible((uint64_t)pid)) {

@@ -225,24 +225,11 @@ void proctable_free(struct proctable *t)
 	*t = (struct proctable){0};
 }
 
-/* "Pss:   1234 kB" of /proc/<pid>/smaps_rollup; -1 when unreadable. */
+/* The PSS of pid in kB; -1 when unreadable. */
 static int64_t pss_kb(pid_t pid)
 {
-	char path[64], buf[2048];
-	if (path_format(path, sizeof(path), "/proc/%d/smaps_rollup", (int)pid) < 0 ||
-	    read_file_at(AT_FDCWD, path, buf, sizeof(buf), NULL) < 0) {
-		return -1;
-	}
-	const char *l = strstr(buf, "\nPss:");
-	if (!l) {
-		return -1;
-	}
-	l += 5;
-	while (*l == ' ') {
-		l++;
-	}
 	uint64_t kb;
-	return parse_u64_n(l, strcspn(l, " \n"), INT64_MAX, &kb) < 0 ? -1 : (int64_t)kb;
+	return proc_pss_kb(pid, &kb) < 0 ? -1 : (int64_t)kb;
 }
 
 /* Whether e is in the session or below a member of it (a component that left the session stays
