@@ -43,6 +43,31 @@ static bool in_list(const char *name, size_t len, const char *list)
 	return false;
 }
 
+/* Kept in step with envallow_is_desktop_own's comment in envallow.h. */
+static const char *const desktop_own[] = {
+	"DISPLAY", "XAUTHORITY", "WAYLAND_DISPLAY", "DBUS_SESSION_BUS_ADDRESS", "SESSION_MANAGER",
+};
+
+bool envallow_name_in(const char *entry, const char *const *names, size_t n)
+{
+	const char *eq = strchr(entry, '=');
+	if (!eq) {
+		return false;
+	}
+	size_t len = (size_t)(eq - entry);
+	for (size_t i = 0; i < n; i++) {
+		if (strlen(names[i]) == len && strncmp(entry, names[i], len) == 0) {
+			return true;
+		}
+	}
+	return false;
+}
+
+bool envallow_is_desktop_own(const char *entry)
+{
+	return envallow_name_in(entry, desktop_own, ARRAY_SIZE(desktop_own));
+}
+
 bool envallow_keep(const char *entry, const char *pass)
 {
 	const char *eq = strchr(entry, '=');

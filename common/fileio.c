@@ -155,7 +155,7 @@ int mkdir_p(const char *path, mode_t mode)
 	return mkdir_one(p, mode);
 }
 
-int write_user_file(const char *path, const void *data, size_t len)
+int write_file_atomic(const char *path, const void *data, size_t len, mode_t mode)
 {
 	_cleanup_free_ char *copy = strdup(path);
 	if (!copy) {
@@ -170,11 +170,16 @@ int write_user_file(const char *path, const void *data, size_t len)
 	if (!*base) {
 		return -EISDIR;
 	}
-	mode_t mask = umask(0);
-	umask(mask);
 	_cleanup_close_ int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (dfd < 0) {
 		return negative_errno();
 	}
-	return write_file_atomic_at(dfd, base, data, len, 0666 & ~mask);
+	return write_file_atomic_at(dfd, base, data, len, mode);
+}
+
+int write_user_file(const char *path, const void *data, size_t len)
+{
+	mode_t mask = umask(0);
+	umask(mask);
+	return write_file_atomic(path, data, len, 0666 & ~mask);
 }

@@ -12,8 +12,11 @@ int read_file_at(int dirfd, const char *name, char *buf, size_t size, size_t *re
  * runtime state, not data), and renames it over name. A symlink at name is replaced, never
  * followed. */
 int write_file_atomic_at(int dirfd, const char *name, const void *data, size_t len, mode_t mode);
-/* The same for a path the user named (a picture, say): a temporary beside it and a rename, mode
- * 0666 less the umask as any file the user creates. -EISDIR when path names no file ("dir/"). */
+/* The same by path: the parent directory is opened (following symlinks, as any path the caller
+ * names) and the last component published in it. -EISDIR when path names no file ("dir/"). */
+int write_file_atomic(const char *path, const void *data, size_t len, mode_t mode);
+/* write_file_atomic for a path the user named (a picture, say), mode 0666 less the umask as any
+ * file the user creates. */
 int write_user_file(const char *path, const void *data, size_t len);
 
 /* Opens an existing or new regular file for writing without following a symlink. */

@@ -7,6 +7,7 @@
 
 #include "fileio.h"
 #include "parse.h"
+#include "pathjoin.h"
 #include "util.h"
 
 /* PID_MAX_LIMIT on 64-bit Linux. */
@@ -94,9 +95,12 @@ int proc_stat_read(pid_t pid, struct proc_stat *ret)
 		return -ESRCH;
 	}
 	char path[64];
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	int r = path_format(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	if (r < 0) {
+		return r;
+	}
 	char buf[1024];
-	int r = read_file_at(AT_FDCWD, path, buf, sizeof(buf), NULL);
+	r = read_file_at(AT_FDCWD, path, buf, sizeof(buf), NULL);
 	if (r < 0) {
 		return r;
 	}
@@ -114,7 +118,10 @@ int proc_cmdline_read(pid_t pid, char **ret_buf, size_t *ret_len)
 		return -ESRCH;
 	}
 	char path[64];
-	snprintf(path, sizeof(path), "/proc/%d/cmdline", (int)pid);
+	int r = path_format(path, sizeof(path), "/proc/%d/cmdline", (int)pid);
+	if (r < 0) {
+		return r;
+	}
 	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
 	if (fd < 0) {
 		return negative_errno();
@@ -159,13 +166,43 @@ int proc_cmdline_read(pid_t pid, char **ret_buf, size_t *ret_len)
 	return 0;
 }
 
+int proc_pss_kb(pid_t pid, uint64_t *ret)
+{
+	if (!pid_is_plausible((uint64_t)pid)) {
+		return -ESRCH;
+	}
+	char path[64], buf[2048];
+	int r = path_format(path, sizeof(path), "/proc/%d/smaps_rollup", (int)pid);
+	if (r == 0) {
+		r = read_file_at(AT_FDCWD, path, buf, sizeof(buf), NULL);
+	}
+	if (r < 0) {
+		return r;
+	}
+	const char *l = strstr(buf, "\nPss:");
+	if (!l) {
+		return -EINVAL;
+	}
+	for (l += 5; *l == ' '; l++) {
+	}
+	uint64_t kb;
+	if (parse_u64_n(l, strcspn(l, " \n"), UINT64_MAX / 4, &kb) < 0) {
+		return -EINVAL;
+	}
+	*ret = kb;
+	return 0;
+}
+
 int proc_owner(pid_t pid, uid_t *ret)
 {
 	if (!pid_is_plausible((uint64_t)pid)) {
 		return -ESRCH;
 	}
 	char path[64];
-	snprintf(path, sizeof(path), "/proc/%d", (int)pid);
+	int r = path_format(path, sizeof(path), "/proc/%d", (int)pid);
+	if (r < 0) {
+		return r;
+	}
 	struct stat st;
 	if (stat(path, &st) < 0) {
 		return negative_errno();

@@ -26,6 +26,10 @@ bool proc_stat_is_live(const struct proc_stat *st);
  * and exited processes. */
 int proc_cmdline_read(pid_t pid, char **ret_buf, size_t *ret_len);
 
+/* The "Pss:" of /proc/<pid>/smaps_rollup, in kB: the process's share of the memory it maps.
+ * At most UINT64_MAX / 4, so a sum over many processes stays far from overflow. */
+int proc_pss_kb(pid_t pid, uint64_t *ret);
+
 /* The owner uid of /proc/<pid>, which is the process's real uid unless it is not dumpable. */
 int proc_owner(pid_t pid, uid_t *ret);
 

@@ -6,6 +6,7 @@
 
 #include "fileio.h"
 #include "parse.h"
+#include "pathjoin.h"
 #include "proc.h"
 #include "util.h"
 
@@ -33,11 +34,11 @@ int xlock_parse(const char *text, pid_t *ret)
 int xlock_read(const char *dir, unsigned n, pid_t *ret)
 {
 	char path[4096], buf[64];
-	int len = snprintf(path, sizeof(path), "%s/.X%u-lock", dir, n);
-	if (len < 0 || (size_t)len >= sizeof(path)) {
-		return -ENAMETOOLONG;
+	int r = path_format(path, sizeof(path), "%s/.X%u-lock", dir, n);
+	if (r < 0) {
+		return r;
 	}
-	int r = read_file_at(AT_FDCWD, path, buf, sizeof(buf), NULL);
+	r = read_file_at(AT_FDCWD, path, buf, sizeof(buf), NULL);
 	if (r < 0) {
 		return r == -EFBIG ? -EINVAL : r;
 	}

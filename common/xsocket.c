@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <sys/un.h>
 
+#include "pathjoin.h"
 #include "util.h"
 
 static int dir_verdict(const struct stat *st, uid_t *ret_uid, mode_t *ret_mode)
@@ -57,8 +58,7 @@ int xsocket_dir_check(const char *dir, bool may_create, uid_t *ret_uid, mode_t *
 
 int xsocket_path(const char *dir, unsigned n, char *buf, size_t size)
 {
-	int len = snprintf(buf, size, "%s/X%u", dir, n);
-	return len < 0 || (size_t)len >= size ? -ENAMETOOLONG : 0;
+	return path_format(buf, size, "%s/X%u", dir, n);
 }
 
 /* Connects to one address; 1 with the peer's uid when something accepted, 0 when nothing is
@@ -121,8 +121,8 @@ bool xsocket_keymap_squatted(const char *dir, unsigned n, uid_t uid, uid_t *ret_
 {
 	char path[4096];
 	struct stat st;
-	int len = snprintf(path, sizeof(path), "%s/server-%u.xkm", dir, n);
-	if (len < 0 || (size_t)len >= sizeof(path) || lstat(path, &st) < 0 || st.st_uid == uid) {
+	if (path_format(path, sizeof(path), "%s/server-%u.xkm", dir, n) < 0 ||
+	    lstat(path, &st) < 0 || st.st_uid == uid) {
 		return false;
 	}
 	if (ret_uid) {

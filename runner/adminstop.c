@@ -34,8 +34,12 @@ static int resolve_user(const char *user, struct who *ret, struct error *err)
 	if (!pw) {
 		return error_set(err, -ENOENT, "no user '%s' on this host", user);
 	}
+	/* The name goes into messages about that user: cut, it would name somebody else. */
+	if (strlen(pw->pw_name) >= sizeof(ret->name)) {
+		return error_set(err, -ENAMETOOLONG, "the name of user '%s' is too long", user);
+	}
 	*ret = (struct who){.uid = pw->pw_uid, .gid = pw->pw_gid};
-	snprintf(ret->name, sizeof(ret->name), "%s", pw->pw_name);
+	memcpy(ret->name, pw->pw_name, strlen(pw->pw_name) + 1);
 	return 0;
 }
 

@@ -7,6 +7,7 @@
 
 #include "fileio.h"
 #include "parse.h"
+#include "pathjoin.h"
 #include "util.h"
 
 /* cgroup v1 reports "no limit" as a page-aligned value near 2^63. */
@@ -71,8 +72,7 @@ static bool has_file(const char *dir, const char *name)
 {
 	char path[CGROUP_PATH_MAX + 64];
 	struct stat st;
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	return stat(path, &st) == 0;
+	return path_join(path, sizeof(path), dir, name) == 0 && stat(path, &st) == 0;
 }
 
 /* mount + rel when that directory exists, else the mount (a namespaced view). */
@@ -90,13 +90,14 @@ static void resolve(struct cgroup_hier *h, const char *rel)
 static void mounts(const char *root, struct cgroup_view *v)
 {
 	char unified[CGROUP_PATH_MAX];
-	snprintf(unified, sizeof(unified), "%s/unified", root);
 	/* A hybrid host keeps the unified hierarchy at root/unified and v1's controllers beside
-	 * it; a pure v2 host (or a container's view, or a test's fixture) has it at root. */
-	bool hybrid =
-		!has_file(root, "cgroup.controllers") && has_file(unified, "cgroup.controllers");
-	snprintf(v->v2.mount, sizeof(v->v2.mount), "%s", hybrid ? unified : root);
-	snprintf(v->v1.mount, sizeof(v->v1.mount), "%s/memory", root);
+	 * it; a pure v2 host (or a container's view, or a test's fixture) has it at root. A root
+	 * too long for its paths to fit gets empty mounts, which hold no cgroup. */
+	bool hybrid = path_join(unified, sizeof(unified), root, "unified") == 0 &&
+		      !has_file(root, "cgroup.controllers") &&
+		      has_file(unified, "cgroup.controllers");
+	(void)path_format(v->v2.mount, sizeof(v->v2.mount), "%s", hybrid ? unified : root);
+	(void)path_join(v->v1.mount, sizeof(v->v1.mount), root, "memory");
 	v->v2.v2 = true;
 	v->v1.v2 = false;
 }
@@ -128,8 +129,10 @@ void cgroup_view_read(const char *root, const char *self_text, struct cgroup_vie
 int cgroup_read_bytes(const char *dir, const char *name, int64_t *ret)
 {
 	char path[CGROUP_PATH_MAX + 64], buf[64];
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	int r = read_file_at(AT_FDCWD, path, buf, sizeof(buf), NULL);
+	int r = path_join(path, sizeof(path), dir, name);
+	if (r == 0) {
+		r = read_file_at(AT_FDCWD, path, buf, sizeof(buf), NULL);
+	}
 	if (r < 0) {
 		return r;
 	}
@@ -151,8 +154,8 @@ int cgroup_read_bytes(const char *dir, const char *name, int64_t *ret)
 static int64_t stat_value(const char *dir, const char *key)
 {
 	char path[CGROUP_PATH_MAX + 64], buf[8192];
-	snprintf(path, sizeof(path), "%s/memory.stat", dir);
-	if (read_file_at(AT_FDCWD, path, buf, sizeof(buf), NULL) < 0) {
+	if (path_join(path, sizeof(path), dir, "memory.stat") < 0 ||
+	    read_file_at(AT_FDCWD, path, buf, sizeof(buf), NULL) < 0) {
 		return -1;
 	}
 	size_t klen = strlen(key);
@@ -187,8 +190,8 @@ void cgroup_memory_read(const char *dir, bool v2, struct cgroup_memory *ret)
 int cgroup_of_pid(const struct cgroup_view *view, pid_t pid, bool *ret_v2, char *ret, size_t size)
 {
 	char path[64], buf[8192];
-	snprintf(path, sizeof(path), "/proc/%d/cgroup", (int)pid);
-	if (read_file_at(AT_FDCWD, path, buf, sizeof(buf), NULL) < 0) {
+	if (path_format(path, sizeof(path), "/proc/%d/cgroup", (int)pid) < 0 ||
+	    read_file_at(AT_FDCWD, path, buf, sizeof(buf), NULL) < 0) {
 		return -ENOENT;
 	}
 	char v2[CGROUP_PATH_MAX], v1[CGROUP_PATH_MAX];

@@ -7,6 +7,7 @@
 
 #include "desktop.h"
 #include "json.h"
+#include "pathjoin.h"
 #include "timeutil.h"
 #include "util.h"
 
@@ -42,7 +43,10 @@ int control_wait_applied(struct profile *p, uint64_t epoch, uint64_t timeout_ms)
 		return negative_errno();
 	}
 	char path[64];
-	snprintf(path, sizeof(path), "/proc/self/fd/%d", p->dirfd);
+	int r = path_format(path, sizeof(path), "/proc/self/fd/%d", p->dirfd);
+	if (r < 0) {
+		return r;
+	}
 	if (inotify_add_watch(ifd, path, IN_MOVED_TO | IN_CLOSE_WRITE | IN_ONLYDIR) < 0) {
 		return negative_errno();
 	}

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "fileio.h"
+#include "pathjoin.h"
 #include "util.h"
 
 #define MB (1024ULL * 1024)
@@ -17,17 +18,17 @@ static bool ours(const char *dir)
 {
 	char procs[CGROUP_PATH_MAX + 32];
 	struct stat st, pst;
-	snprintf(procs, sizeof(procs), "%s/cgroup.procs", dir);
-	return lstat(dir, &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == geteuid() &&
-	       lstat(procs, &pst) == 0 && pst.st_uid == geteuid();
+	return path_join(procs, sizeof(procs), dir, "cgroup.procs") == 0 && lstat(dir, &st) == 0 &&
+	       S_ISDIR(st.st_mode) && st.st_uid == geteuid() && lstat(procs, &pst) == 0 &&
+	       pst.st_uid == geteuid();
 }
 
 /* Whether a space-separated controller list file of dir names memory. */
 static bool lists_memory(const char *dir, const char *name)
 {
 	char path[CGROUP_PATH_MAX + 64], buf[512];
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	if (read_file_at(AT_FDCWD, path, buf, sizeof(buf), NULL) < 0) {
+	if (path_join(path, sizeof(path), dir, name) < 0 ||
+	    read_file_at(AT_FDCWD, path, buf, sizeof(buf), NULL) < 0) {
 		return false;
 	}
 	for (char *save = NULL, *t = strtok_r(buf, " \n", &save); t;
@@ -42,7 +43,10 @@ static bool lists_memory(const char *dir, const char *name)
 static int write_text(const char *dir, const char *name, const char *text)
 {
 	char path[CGROUP_PATH_MAX + 64];
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	int r = path_join(path, sizeof(path), dir, name);
+	if (r < 0) {
+		return r;
+	}
 	_cleanup_close_ int fd = open(path, O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0) {
 		return negative_errno();
@@ -58,8 +62,9 @@ static const struct cgroup_hier *memory_hier(const struct cgroup_view *v)
 	}
 	struct stat st;
 	char limit[CGROUP_PATH_MAX + 32];
-	snprintf(limit, sizeof(limit), "%s/memory.limit_in_bytes", v->v1.mount);
-	if (v->v1.present && stat(limit, &st) == 0) {
+	if (v->v1.present &&
+	    path_join(limit, sizeof(limit), v->v1.mount, "memory.limit_in_bytes") == 0 &&
+	    stat(limit, &st) == 0) {
 		return &v->v1;
 	}
 	return NULL;
@@ -180,8 +185,7 @@ static int set_limit(const char *dir, const char *name, uint64_t bytes)
 int deskcg_create(const struct deskcg_base *b, unsigned display, const char *profile,
 		  uint64_t max_mb, char *ret_dir, size_t size, struct error *err)
 {
-	int n = snprintf(ret_dir, size, "%s/" DESKCG_PREFIX "%u-%s", b->dir, display, profile);
-	if (n < 0 || (size_t)n >= size) {
+	if (path_format(ret_dir, size, "%s/" DESKCG_PREFIX "%u-%s", b->dir, display, profile) < 0) {
 		return error_set(err, -ENAMETOOLONG, "the desktop's cgroup path is too long");
 	}
 	/* A killed desktop's leftover of that name goes first, if it is empty. */
@@ -206,7 +210,10 @@ int deskcg_create(const struct deskcg_base *b, unsigned display, const char *pro
 int deskcg_open_procs(const char *dir)
 {
 	char path[CGROUP_PATH_MAX + 32];
-	snprintf(path, sizeof(path), "%s/cgroup.procs", dir);
+	int r = path_join(path, sizeof(path), dir, "cgroup.procs");
+	if (r < 0) {
+		return r;
+	}
 	int fd = open(path, O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
 	return fd < 0 ? negative_errno() : fd;
 }

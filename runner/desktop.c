@@ -18,6 +18,7 @@
 #include "log.h"
 #include "memory.h"
 #include "parse.h"
+#include "pathjoin.h"
 #include "programs.h"
 #include "reap.h"
 #include "stopmark.h"
@@ -56,8 +57,7 @@ int desktop_verify_server(const struct settings *s, struct profile *p,
 				 p->name, display ? display : "");
 	}
 	char dir[4096];
-	int len = snprintf(dir, sizeof(dir), "%s/.X11-unix", s->x_lock_dir);
-	if (len < 0 || (size_t)len >= sizeof(dir)) {
+	if (path_join(dir, sizeof(dir), s->x_lock_dir, ".X11-unix") < 0) {
 		return error_set(err, -ENAMETOOLONG, "the X lock directory path is too long");
 	}
 	uid_t owner = 0;

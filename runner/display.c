@@ -9,6 +9,7 @@
 #include "fileio.h"
 #include "lockfile.h"
 #include "parse.h"
+#include "pathjoin.h"
 #include "proc.h"
 #include "profile.h"
 #include "util.h"
@@ -35,13 +36,15 @@ bool display_lock_live(const char *x_lock_dir, unsigned n, pid_t *ret_pid)
 
 int display_socket_bound(const char *unix_table, unsigned n)
 {
+	char abstract[64], path[64];
+	int r = path_format(abstract, sizeof(abstract), "@/tmp/.X11-unix/X%u", n);
+	if (r < 0 || (r = path_format(path, sizeof(path), "/tmp/.X11-unix/X%u", n)) < 0) {
+		return r;
+	}
 	_cleanup_fclose_ FILE *f = fopen(unix_table, "re");
 	if (!f) {
 		return negative_errno();
 	}
-	char abstract[64], path[64];
-	snprintf(abstract, sizeof(abstract), "@/tmp/.X11-unix/X%u", n);
-	snprintf(path, sizeof(path), "/tmp/.X11-unix/X%u", n);
 	_cleanup_free_ char *line = NULL;
 	size_t cap = 0;
 	int found = 0;
@@ -71,12 +74,13 @@ enum display_taken display_why_taken(const struct settings *s, unsigned n)
 	if (geteuid() != 0) {
 		char path[4096];
 		struct stat st;
-		snprintf(path, sizeof(path), "%s/.X%u-lock", s->x_lock_dir, n);
-		if (lstat(path, &st) == 0 && st.st_uid != geteuid()) {
+		/* A path that does not fit names no file of this number: nothing to check. */
+		if (path_format(path, sizeof(path), "%s/.X%u-lock", s->x_lock_dir, n) == 0 &&
+		    lstat(path, &st) == 0 && st.st_uid != geteuid()) {
 			return TAKEN_LEFTOVER;
 		}
-		snprintf(path, sizeof(path), "%s/.X11-unix/X%u", s->x_lock_dir, n);
-		if (lstat(path, &st) == 0 && st.st_uid != geteuid()) {
+		if (path_format(path, sizeof(path), "%s/.X11-unix/X%u", s->x_lock_dir, n) == 0 &&
+		    lstat(path, &st) == 0 && st.st_uid != geteuid()) {
 			return TAKEN_LEFTOVER;
 		}
 		/* Xvnc dies on a number whose compiled keymap file somebody else left (see

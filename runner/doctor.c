@@ -15,6 +15,7 @@
 #include "fileio.h"
 #include "install.h"
 #include "memory.h"
+#include "pathjoin.h"
 #include "proc.h"
 #include "programs.h"
 #include "xsocket.h"
@@ -190,10 +191,12 @@ static void check_proc(struct report *r)
 static void check_x_socket_dir(const struct settings *s, struct report *r)
 {
 	char dir[4096], detail[4200], fix[8400];
-	snprintf(dir, sizeof(dir), "%s/.X11-unix", s->x_lock_dir);
 	uid_t uid = 0;
 	mode_t mode = 0;
-	int e = xsocket_dir_check(dir, false, &uid, &mode);
+	int e = path_join(dir, sizeof(dir), s->x_lock_dir, ".X11-unix");
+	if (e == 0) {
+		e = xsocket_dir_check(dir, false, &uid, &mode);
+	}
 	if (e == 0) {
 		snprintf(detail, sizeof(detail), "%s root's, mode 1777", dir);
 	} else if (e == -EPERM) {

@@ -1,6 +1,5 @@
 #include "group.h"
 
-#include <dirent.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -8,8 +7,9 @@
 #include <sys/pidfd.h>
 #include <time.h>
 
-#include "parse.h"
+#include "pidpin.h"
 #include "proc.h"
+#include "procwalk.h"
 #include "timeutil.h"
 #include "util.h"
 
@@ -17,29 +17,29 @@
  * two leave room for a loaded 2-core machine reaping a whole desktop. */
 #define KILL_WAIT_MS 2000
 
+struct members {
+	pid_t pgid;
+	pid_t *out;
+	size_t cap, n;
+};
+
+static int add_member(pid_t pid, const struct proc_stat *st, void *userdata)
+{
+	struct members *m = userdata;
+	if (st->pgid == m->pgid && m->n < m->cap) {
+		m->out[m->n++] = pid;
+	}
+	return 0;
+}
+
 int group_live_members(pid_t pgid, pid_t *out, size_t cap, size_t *ret_n)
 {
-	DIR *d = opendir("/proc");
-	if (!d) {
-		return negative_errno();
+	struct members m = {.pgid = pgid, .out = out, .cap = cap};
+	int r = proc_walk(add_member, &m);
+	if (r < 0) {
+		return r;
 	}
-	size_t n = 0;
-	struct dirent *de;
-	while ((de = readdir(d))) {
-		uint64_t pid;
-		if (parse_u64(de->d_name, UINT64_MAX, &pid) < 0 || !pid_is_plausible(pid)) {
-			continue;
-		}
-		struct proc_stat st;
-		if (proc_stat_read((pid_t)pid, &st) < 0) {
-			continue;
-		}
-		if (st.pgid == pgid && proc_stat_is_live(&st) && n < cap) {
-			out[n++] = (pid_t)pid;
-		}
-	}
-	closedir(d);
-	*ret_n = n;
+	*ret_n = m.n;
 	return 0;
 }
 
@@ -119,25 +119,23 @@ static int wait_pidfd(int fd, uint64_t timeout_ms)
 
 int process_terminate(pid_t pid, uint64_t starttime, uint64_t grace_ms)
 {
-	/* Pin the process with a pidfd first, then check its identity: from here on a signal can
-	 * only reach the process we checked, even if the pid is recycled meanwhile. */
-	_cleanup_close_ int fd = pidfd_open(pid, 0);
-	if (fd < 0) {
-		return errno == ESRCH ? 0 : negative_errno();
-	}
+	/* From here on a signal can only reach the process we checked, even if the pid is recycled
+	 * meanwhile. */
 	struct proc_stat st;
-	if (proc_stat_read(pid, &st) < 0 || st.starttime != starttime) {
-		return -ESRCH;
+	_cleanup_close_ int fd = pidpin_open(pid, starttime, &st);
+	if (fd < 0) {
+		return fd;
 	}
 	if (!proc_stat_is_live(&st)) {
 		return 0;
 	}
-	if (pidfd_send_signal(fd, SIGTERM, NULL, 0) < 0) {
-		return errno == ESRCH ? 0 : negative_errno();
+	int r = pidpin_send(fd, SIGTERM);
+	if (r < 0) {
+		return r == -ESRCH ? 0 : r;
 	}
 	if (wait_pidfd(fd, grace_ms) == 0) {
 		return 0;
 	}
-	(void)pidfd_send_signal(fd, SIGKILL, NULL, 0);
+	(void)pidpin_send(fd, SIGKILL);
 	return wait_pidfd(fd, KILL_WAIT_MS);
 }

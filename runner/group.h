@@ -21,5 +21,5 @@ int group_wait_gone(pid_t pgid, uint64_t timeout_ms);
 int group_terminate(pid_t pgid, uint64_t grace_ms, bool *ret_signalled);
 
 /* The same for one process, identified by its pid and start time so a recycled pid is never
- * signalled. */
+ * signalled (common/pidpin.h). -ESRCH, like 0, means it is gone. */
 int process_terminate(pid_t pid, uint64_t starttime, uint64_t grace_ms);

@@ -11,6 +11,7 @@
 #include "kvfile.h"
 #include "launcher.h"
 #include "parse.h"
+#include "pathjoin.h"
 #include "settings.h"
 #include "util.h"
 
@@ -121,7 +122,11 @@ static bool trusted(const struct stat *st)
 static void untrusted_parent(const char *path, char *ret, size_t size)
 {
 	char dir[4096];
-	snprintf(dir, sizeof(dir), "%s", path);
+	/* A path too long to check is not trusted: it is its own answer. */
+	if (path_format(dir, sizeof(dir), "%s", path) < 0) {
+		snprintf(ret, size, "%s", path);
+		return;
+	}
 	ret[0] = '\0';
 	for (char *slash = strrchr(dir, '/'); slash; slash = strrchr(dir, '/')) {
 		if (slash == dir) {

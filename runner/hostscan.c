@@ -8,7 +8,9 @@
 
 #include "fileio.h"
 #include "parse.h"
+#include "pathjoin.h"
 #include "proc.h"
+#include "procwalk.h"
 #include "reap.h"
 #include "util.h"
 #include "xlock.h"
@@ -155,7 +157,9 @@ int hostscan_check_cap(const struct settings *s, struct error *err)
 void hostscan_stamp(const struct settings *s, unsigned display)
 {
 	char path[4096];
-	snprintf(path, sizeof(path), "%s/.X%u-lock", s->x_lock_dir, display);
+	if (path_format(path, sizeof(path), "%s/.X%u-lock", s->x_lock_dir, display) < 0) {
+		return;
+	}
 	/* Read-only is enough: the owner may set the times of its own file. */
 	_cleanup_close_ int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
 	struct stat st;
@@ -171,38 +175,34 @@ static int by_pid(const void *a, const void *b)
 	return (x->pid > y->pid) - (x->pid < y->pid);
 }
 
+struct table_fill {
+	struct proctable *t;
+	size_t cap;
+};
+
+static int add_entry(pid_t pid, const struct proc_stat *st, void *userdata)
+{
+	struct table_fill *f = userdata;
+	struct proctable *t = f->t;
+	if (t->n == f->cap) {
+		size_t cap = f->cap ? f->cap * 2 : 256;
+		struct proc_entry *nv = realloc(t->v, cap * sizeof(*nv));
+		if (!nv) {
+			return -ENOMEM;
+		}
+		t->v = nv;
+		f->cap = cap;
+	}
+	t->v[t->n++] = (struct proc_entry){
+		.pid = pid, .ppid = st->ppid, .sid = st->sid, .starttime = st->starttime};
+	return 0;
+}
+
 int proctable_read(struct proctable *t)
 {
 	*t = (struct proctable){0};
-	DIR *d = opendir("/proc");
-	if (!d) {
-		return negative_errno();
-	}
-	size_t cap = 0;
-	struct dirent *de;
-	int r = 0;
-	while ((de = readdir(d))) {
-		uint64_t pid;
-		struct proc_stat st;
-		if (parse_u64(de->d_name, UINT64_MAX, &pid) < 0 || !pid_is_plausible(pid) ||
-		    proc_stat_read((pid_t)pid, &st) < 0 || !proc_stat_is_live(&st)) {
-			continue;
-		}
-		if (t->n == cap) {
-			cap = cap ? cap * 2 : 256;
-			struct proc_entry *nv = realloc(t->v, cap * sizeof(*nv));
-			if (!nv) {
-				r = -ENOMEM;
-				break;
-			}
-			t->v = nv;
-		}
-		t->v[t->n++] = (struct proc_entry){.pid = (pid_t)pid,
-						   .ppid = st.ppid,
-						   .sid = st.sid,
-						   .starttime = st.starttime};
-	}
-	closedir(d);
+	struct table_fill f = {.t = t};
+	int r = proc_walk(add_entry, &f);
 	if (r < 0) {
 		proctable_free(t);
 		return r;
@@ -218,24 +218,11 @@ void proctable_free(struct proctable *t)
 	*t = (struct proctable){0};
 }
 
-/* "Pss:   1234 kB" of /proc/<pid>/smaps_rollup; -1 when unreadable. */
+/* The PSS of pid in kB; -1 when unreadable. */
 static int64_t pss_kb(pid_t pid)
 {
-	char path[64], buf[2048];
-	snprintf(path, sizeof(path), "/proc/%d/smaps_rollup", (int)pid);
-	if (read_file_at(AT_FDCWD, path, buf, sizeof(buf), NULL) < 0) {
-		return -1;
-	}
-	const char *l = strstr(buf, "\nPss:");
-	if (!l) {
-		return -1;
-	}
-	l += 5;
-	while (*l == ' ') {
-		l++;
-	}
 	uint64_t kb;
-	return parse_u64_n(l, strcspn(l, " \n"), INT64_MAX, &kb) < 0 ? -1 : (int64_t)kb;
+	return proc_pss_kb(pid, &kb) < 0 ? -1 : (int64_t)kb;
 }
 
 /* Whether e is in the session or below a member of it (a component that left the session stays

@@ -17,11 +17,13 @@
 #include "display.h"
 #include "envallow.h"
 #include "envfile.h"
+#include "exitstatus.h"
 #include "fileio.h"
 #include "group.h"
 #include "hostscan.h"
 #include "launcher.h"
 #include "log.h"
+#include "spawnproc.h"
 #include "timeutil.h"
 #include "util.h"
 
@@ -31,11 +33,6 @@
 
 extern char **environ;
 
-/* Never passed on, even when the user names them: the desktop sets them itself, and a caller's
- * value would point its programs at somebody else's display, bus or session. */
-static const char *const removed_vars[] = {
-	"DISPLAY", "XAUTHORITY", "WAYLAND_DISPLAY", "DBUS_SESSION_BUS_ADDRESS", "SESSION_MANAGER",
-};
 static const char *const contract_vars[] = {
 	LAUNCHER_ENV_PROFILE,      LAUNCHER_ENV_DISPLAY_NUM, LAUNCHER_ENV_SOCKET,
 	LAUNCHER_ENV_XAUTH,        LAUNCHER_ENV_ENV_FILE,    LAUNCHER_ENV_CONFIG_HOME,
@@ -49,16 +46,6 @@ static bool name_is(const char *entry, size_t name_len, const char *name)
 	return strlen(name) == name_len && strncmp(entry, name, name_len) == 0;
 }
 
-static bool name_in(const char *entry, size_t len, const char *const *names, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		if (name_is(entry, len, names[i])) {
-			return true;
-		}
-	}
-	return false;
-}
-
 /* The launcher gets the allowlist (common/envallow.h), BOTDESK_DEBUG and the desktop's component
  * set (BOTDESK_DESKTOP_PROFILE); the contract variables are always ours, whatever the caller
  * had. */
@@ -69,8 +56,9 @@ static bool var_passed(const char *entry, const char *pass)
 		return false;
 	}
 	size_t len = (size_t)(eq - entry);
-	if (name_in(entry, len, removed_vars, ARRAY_SIZE(removed_vars)) ||
-	    name_in(entry, len, contract_vars, ARRAY_SIZE(contract_vars))) {
+	/* What the desktop sets itself never passes, even when the user names it. */
+	if (envallow_is_desktop_own(entry) ||
+	    envallow_name_in(entry, contract_vars, ARRAY_SIZE(contract_vars))) {
 		return false;
 	}
 	return name_is(entry, len, LAUNCHER_ENV_DEBUG) ||
@@ -161,33 +149,29 @@ oom:
 	return NULL;
 }
 
-/* In the child: never returns. Only async-signal-safe calls between fork and exec. */
-_noreturn_ static void exec_launcher(char *const *argv, char **env, int nullfd, int logfd, int cgfd)
+/* In the child, its fds in place, before the exec: only async-signal-safe calls. userdata is
+ * the cgroup.procs fd, or -1. */
+static int launcher_setup(void *userdata)
 {
-	sigset_t none;
-	sigemptyset(&none);
-	sigprocmask(SIG_SETMASK, &none, NULL);
-	signal(SIGPIPE, SIG_DFL);
+	const int *cgfd = userdata;
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
 	signal(SIGHUP, SIG_DFL);
 	/* A session of its own: its process group is its whole desktop, which stop and the
 	 * deadline signal as one, and no terminal of ours can signal it. */
-	if (setsid() < 0 || dup2(nullfd, 0) < 0 || dup2(logfd, 1) < 0 || dup2(logfd, 2) < 0) {
-		_exit(127);
+	if (setsid() < 0) {
+		return negative_errno();
 	}
 	/* Into the desktop's own cgroup before exec: everything the desktop starts is born there,
 	 * under its limit. A desktop that cannot get in must not run unlimited. */
-	if (cgfd >= 0 && write(cgfd, "0", 1) != 1) {
+	ssize_t n = *cgfd >= 0 ? write(*cgfd, "0", 1) : 1;
+	if (n != 1) {
+		int r = n < 0 ? negative_errno() : -EIO;
 		static const char msg[] = "botdesk: cannot move the launcher into its cgroup\n";
 		(void)!write(2, msg, sizeof(msg) - 1);
-		_exit(127);
+		return r;
 	}
-	close_range(3, ~0U, 0);
-	execve(argv[0], argv, env);
-	static const char msg[] = "botdesk: cannot execute the launcher\n";
-	(void)!write(2, msg, sizeof(msg) - 1);
-	_exit(127);
+	return 0;
 }
 
 struct launch {
@@ -222,14 +206,21 @@ static int spawn(struct launch *l, struct error *err)
 		r = error_set(err, -ENOMEM, "cannot prepare the launcher's environment");
 		goto out;
 	}
-	pid_t pid = fork();
-	if (pid < 0) {
-		r = error_set(err, negative_errno(), "cannot start the launcher: %s",
-			      strerror(errno));
+	const struct spawn_fd fds[] = {{nullfd, 0}, {logfd, 1}, {logfd, 2}};
+	bool in_setup = false;
+	const struct spawn_opts o = {.fds = fds,
+				     .n_fds = ARRAY_SIZE(fds),
+				     .child_setup = launcher_setup,
+				     .userdata = &l->cgfd,
+				     .ret_setup_failed = &in_setup};
+	pid_t pid;
+	r = spawn_program(path, argv, env, &o, &pid);
+	if (r < 0) {
+		r = error_set(err, r,
+			      in_setup ? "cannot move the launcher into its cgroup: %s"
+				       : "cannot start the launcher: %s",
+			      strerror(-r));
 		goto out;
-	}
-	if (pid == 0) {
-		exec_launcher(argv, env, nullfd, logfd, l->cgfd);
 	}
 	l->pid = pid;
 	/* Our own unreaped child cannot be recycled, so this pidfd is the launcher's. */
@@ -308,18 +299,6 @@ static int abandon(struct launch *l)
 	/* A number that just failed must not be reused first next time, or every retry wedges. */
 	(void)unlink_at_if_exists(fd, STATE_DISPLAY);
 	return status;
-}
-
-static void describe_exit(int status, char *buf, size_t size)
-{
-	if (WIFEXITED(status)) {
-		snprintf(buf, size, "exited with status %d", WEXITSTATUS(status));
-	} else if (WIFSIGNALED(status)) {
-		snprintf(buf, size, "was killed by signal %d (%s)", WTERMSIG(status),
-			 strsignal(WTERMSIG(status)));
-	} else {
-		snprintf(buf, size, "ended");
-	}
 }
 
 enum wait_outcome { WAIT_PUBLISHED, WAIT_EXITED, WAIT_TIMEOUT, WAIT_INTERRUPTED };
@@ -444,7 +423,7 @@ static int fail_exited(struct launch *l, bool *ret_taken, struct error *err)
 {
 	char how[128], tail[LOG_TAIL_BYTES + 1], why[1024] = "";
 	int status = abandon(l);
-	describe_exit(status, how, sizeof(how));
+	exit_status_describe(status, EXIT_STATUS_SENTENCE, how, sizeof(how));
 	*ret_taken = WIFEXITED(status) && WEXITSTATUS(status) == LAUNCHER_EXIT_COLLISION;
 	log_tail(l->p, tail, sizeof(tail));
 	if (!tail[0]) {

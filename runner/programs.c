@@ -1,10 +1,9 @@
 #include "programs.h"
 
-#include <fcntl.h>
-#include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
+
+#include "pathsearch.h"
+#include "util.h"
 
 const char *programs_display_name(const struct policy_program *p)
 {
@@ -17,25 +16,9 @@ const char *programs_display_name(const struct policy_program *p)
 
 bool programs_on_path(const char *search_path, const char *name)
 {
-	const char *dir = search_path;
-	while (dir && *dir) {
-		size_t len = strcspn(dir, ":");
-		char path[4096];
-		/* An empty PATH entry means the current directory; we never look there. */
-		if (len > 0 && len < sizeof(path) - strlen(name) - 2) {
-			snprintf(path, sizeof(path), "%.*s/%s", (int)len, dir, name);
-			struct stat st;
-			if (stat(path, &st) == 0 && S_ISREG(st.st_mode) &&
-			    access(path, X_OK) == 0) {
-				return true;
-			}
-		}
-		dir += len;
-		if (*dir == ':') {
-			dir++;
-		}
-	}
-	return false;
+	/* The session's own search, so "installed" means the session finds them too. */
+	_cleanup_free_ char *found = NULL;
+	return !strchr(name, '/') && path_find(search_path, name, &found) == 0;
 }
 
 size_t programs_missing(const char *search_path, const char *missing[POLICY_PROGRAM_COUNT + 1])

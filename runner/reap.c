@@ -1,6 +1,5 @@
 #include "reap.h"
 
-#include <dirent.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
@@ -15,7 +14,9 @@
 #include "launcher.h"
 #include "log.h"
 #include "parse.h"
+#include "pathjoin.h"
 #include "proc.h"
+#include "procwalk.h"
 #include "util.h"
 #include "xlock.h"
 
@@ -65,11 +66,15 @@ static bool pid_alive(pid_t pid)
 }
 
 /* A process is a candidate only if it is alive and runs as us: we never signal anyone else's. */
-static bool ours_and_live(pid_t pid, struct proc_stat *st)
+static bool ours(pid_t pid)
 {
 	uid_t uid;
-	return proc_stat_read(pid, st) == 0 && proc_stat_is_live(st) &&
-	       proc_owner(pid, &uid) == 0 && uid == geteuid();
+	return proc_owner(pid, &uid) == 0 && uid == geteuid();
+}
+
+static bool ours_and_live(pid_t pid, struct proc_stat *st)
+{
+	return proc_stat_read(pid, st) == 0 && proc_stat_is_live(st) && ours(pid);
 }
 
 static bool names_socket(pid_t pid, const char *socket_path, int *ret_display)
@@ -82,10 +87,11 @@ static bool names_socket(pid_t pid, const char *socket_path, int *ret_display)
 	/* Xvnc serves the gate on xvnc.sock beside rfb.sock; a server of an older botdesk still
 	 * names rfb.sock itself. */
 	char xvnc[4096];
-	snprintf(xvnc, sizeof(xvnc), "%.*s%s", (int)(strrchr(socket_path, '/') + 1 - socket_path),
-		 socket_path, STATE_XVNC_SOCKET);
+	bool have_xvnc = path_format(xvnc, sizeof(xvnc), "%.*s%s",
+				     (int)(strrchr(socket_path, '/') + 1 - socket_path),
+				     socket_path, STATE_XVNC_SOCKET) == 0;
 	if (!reap_cmdline_is_our_server(cmd, len, socket_path) &&
-	    !reap_cmdline_is_our_server(cmd, len, xvnc)) {
+	    !(have_xvnc && reap_cmdline_is_our_server(cmd, len, xvnc))) {
 		return false;
 	}
 	if (ret_display) {
@@ -137,7 +143,9 @@ static bool find_by_lock(const struct settings *s, struct profile *p, pid_t dead
 static bool environ_has(pid_t pid, const char *want)
 {
 	char path[64];
-	snprintf(path, sizeof(path), "/proc/%d/environ", (int)pid);
+	if (path_format(path, sizeof(path), "/proc/%d/environ", (int)pid) < 0) {
+		return false;
+	}
 	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
 	if (fd < 0) {
 		return false;
@@ -162,36 +170,42 @@ static bool environ_has(pid_t pid, const char *want)
  * leads to: a live launcher whose state directory was lost (a session leader whose environment
  * carries this profile's BOTDESK_DESKTOP marker), or an X server whose arguments name our
  * socket (its launcher died). The live launcher wins: stopping its group takes its server too. */
+struct scan {
+	const char *socket_path, *marker;
+	struct orphan *ret;
+	bool *ret_launcher;
+	bool found;
+};
+
+static int scan_one(pid_t pid, const struct proc_stat *st, void *userdata)
+{
+	struct scan *sc = userdata;
+	int disp = -1;
+	if (!ours(pid)) {
+		return 0;
+	}
+	if (st->sid == pid && environ_has(pid, sc->marker)) {
+		*sc->ret = (struct orphan){.pid = pid, .st = *st, .display = -1};
+		*sc->ret_launcher = sc->found = true;
+		return 1;
+	}
+	if (!sc->found && names_socket(pid, sc->socket_path, &disp)) {
+		*sc->ret = (struct orphan){.pid = pid, .st = *st, .display = disp};
+		*sc->ret_launcher = false;
+		sc->found = true;
+	}
+	return 0;
+}
+
 static bool find_by_scan(const char *socket_path, const char *marker, struct orphan *ret,
 			 bool *ret_launcher)
 {
-	DIR *d = opendir("/proc");
-	if (!d) {
-		return false;
-	}
-	bool found = false;
-	struct dirent *de;
-	while ((de = readdir(d))) {
-		uint64_t pid;
-		struct proc_stat st;
-		int disp = -1;
-		if (parse_u64(de->d_name, UINT64_MAX, &pid) < 0 || !pid_is_plausible(pid) ||
-		    !ours_and_live((pid_t)pid, &st)) {
-			continue;
-		}
-		if (st.sid == (pid_t)pid && environ_has((pid_t)pid, marker)) {
-			*ret = (struct orphan){.pid = (pid_t)pid, .st = st, .display = -1};
-			*ret_launcher = found = true;
-			break;
-		}
-		if (!found && names_socket((pid_t)pid, socket_path, &disp)) {
-			*ret = (struct orphan){.pid = (pid_t)pid, .st = st, .display = disp};
-			*ret_launcher = false;
-			found = true;
-		}
-	}
-	closedir(d);
-	return found;
+	struct scan sc = {.socket_path = socket_path,
+			  .marker = marker,
+			  .ret = ret,
+			  .ret_launcher = ret_launcher};
+	(void)proc_walk(scan_one, &sc);
+	return sc.found;
 }
 
 /* Removes the X lock and path socket of :n, but only while the lock still names the server we
@@ -202,8 +216,10 @@ void reap_drop_x_files(const struct settings *s, int n, pid_t server)
 		return;
 	}
 	char lock[4096], sock[4096];
-	snprintf(lock, sizeof(lock), "%s/.X%d-lock", s->x_lock_dir, n);
-	snprintf(sock, sizeof(sock), "%s/.X11-unix/X%d", s->x_lock_dir, n);
+	if (path_format(lock, sizeof(lock), "%s/.X%d-lock", s->x_lock_dir, n) < 0 ||
+	    path_format(sock, sizeof(sock), "%s/.X11-unix/X%d", s->x_lock_dir, n) < 0) {
+		return;
+	}
 	pid_t pid;
 	if (xlock_read(s->x_lock_dir, (unsigned)n, &pid) < 0 || pid != server) {
 		return;

@@ -11,6 +11,7 @@
 #include "install.h"
 #include "json.h"
 #include "parse.h"
+#include "pathjoin.h"
 #include "programs.h"
 
 /* The lease, the watchers' door and when the idle stop is due, for a running desktop. */
@@ -18,11 +19,12 @@ static void status_gather_control(const struct settings *s, struct profile *p, s
 {
 	struct stat sb;
 	if (s->view_dir) {
-		snprintf(st->view_socket, sizeof(st->view_socket), "%s/%s.sock", s->view_dir,
-			 p->name);
+		/* Too long to show whole, it is not shown: a cut path names another file. */
+		(void)path_format(st->view_socket, sizeof(st->view_socket), "%s/%s.sock",
+				  s->view_dir, p->name);
 	} else if (fstatat(p->dirfd, STATE_VIEW_SOCKET, &sb, AT_SYMLINK_NOFOLLOW) == 0) {
-		snprintf(st->view_socket, sizeof(st->view_socket), "%s/%s", p->dir,
-			 STATE_VIEW_SOCKET);
+		(void)path_join(st->view_socket, sizeof(st->view_socket), p->dir,
+				STATE_VIEW_SOCKET);
 	}
 	if (s->idle_stop_ms && st->lease.holder == LEASE_AGENT && st->idle_seconds >= 0) {
 		int64_t left = (int64_t)(s->idle_stop_ms / 1000) - st->idle_seconds;
@@ -73,7 +75,7 @@ void status_gather(const struct settings *s, struct profile *p, const struct des
 			 envfile_get(&probe->env, "DISPLAY"));
 		struct stat sb;
 		if (fstatat(p->dirfd, STATE_SOCKET, &sb, AT_SYMLINK_NOFOLLOW) == 0) {
-			snprintf(st->socket, sizeof(st->socket), "%s/%s", p->dir, STATE_SOCKET);
+			(void)path_join(st->socket, sizeof(st->socket), p->dir, STATE_SOCKET);
 		}
 		st->idle_seconds = desktop_idle_seconds(p);
 		status_gather_control(s, p, st);

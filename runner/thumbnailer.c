@@ -8,6 +8,7 @@
 #include <sys/pidfd.h>
 #include <sys/wait.h>
 
+#include "spawnproc.h"
 #include "timeutil.h"
 #include "util.h"
 
@@ -46,21 +47,16 @@ static int drain(int fd, struct sink *s)
 	return n > 0;
 }
 
-static pid_t spawn(const char *path, char *const argv[], int out, int err)
+static int spawn(const char *path, char *const argv[], int out, int err, pid_t *ret_pid)
 {
-	pid_t pid = fork();
-	if (pid == 0) {
-		int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
-		if (null < 0 || dup2(null, 0) < 0 || dup2(out, 1) < 0 || dup2(err, 2) < 0) {
-			_exit(127);
-		}
-		close_range(3, ~0U, 0);
-		execv(path, argv);
-		static const char msg[] = "cannot execute the thumbnailer\n";
-		(void)!write(2, msg, sizeof(msg) - 1);
-		_exit(127);
+	_cleanup_close_ int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	if (null < 0) {
+		return negative_errno();
 	}
-	return pid;
+	const struct spawn_fd fds[] = {{null, 0}, {out, 1}, {err, 2}};
+	const struct spawn_opts o = {.fds = fds, .n_fds = ARRAY_SIZE(fds)};
+	extern char **environ;
+	return spawn_program(path, argv, environ, &o, ret_pid);
 }
 
 int thumbnailer_run(const struct settings *s, const char *display, const char *xauthority,
@@ -85,13 +81,14 @@ int thumbnailer_run(const struct settings *s, const char *display, const char *x
 		close(out[1]);
 		return error_set(err, r, "pipe: %s", strerror(-r));
 	}
-	pid_t pid = spawn(path, argv, out[1], errp[1]);
+	pid_t pid;
+	int sr = spawn(path, argv, out[1], errp[1], &pid);
 	close(out[1]);
 	close(errp[1]);
-	if (pid < 0) {
+	if (sr < 0) {
 		close(out[0]);
 		close(errp[0]);
-		return error_set(err, -errno, "cannot start %s: %s", path, strerror(errno));
+		return error_set(err, sr, "cannot start %s: %s", path, strerror(-sr));
 	}
 	struct sink png = {.max = PNG_MAX}, msg = {.max = 4096};
 	struct pollfd pfd[2] = {{.fd = out[0], .events = POLLIN},

@@ -1,7 +1,6 @@
 #include "childenv.h"
 
 #include <fcntl.h>
-#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,14 +9,10 @@
 #include "fileio.h"
 #include "util.h"
 
-/* Names the desktop sets itself, or that point at somebody else's desktop, bus, session or
- * socket activation: dropped even when the user names them in BOTDESK_PASS_ENV. */
+/* Beyond what the desktop sets itself (common/envallow.h), names that point at somebody else's
+ * desktop, session or socket activation: dropped even when the user names them in
+ * BOTDESK_PASS_ENV. */
 static const char *const dropped[] = {
-	"DISPLAY",
-	"XAUTHORITY",
-	"WAYLAND_DISPLAY",
-	"DBUS_SESSION_BUS_ADDRESS",
-	"SESSION_MANAGER",
 	"LISTEN_FDS",
 	"LISTEN_PID",
 	"LISTEN_FDNAMES",
@@ -41,16 +36,9 @@ static const char *const dropped[] = {
 
 static bool is_dropped(const char *entry, const char *pass)
 {
-	if (startswith(entry, "BOTDESK_") || !envallow_keep(entry, pass)) {
-		return true;
-	}
-	for (size_t i = 0; i < ARRAY_SIZE(dropped); i++) {
-		size_t len = strlen(dropped[i]);
-		if (strncmp(entry, dropped[i], len) == 0 && entry[len] == '=') {
-			return true;
-		}
-	}
-	return false;
+	return startswith(entry, "BOTDESK_") || !envallow_keep(entry, pass) ||
+	       envallow_is_desktop_own(entry) ||
+	       envallow_name_in(entry, dropped, ARRAY_SIZE(dropped));
 }
 
 struct var {
@@ -151,14 +139,5 @@ int childenv_format_file(const struct desktop_vars *v, char **ret, size_t *ret_l
 
 int childenv_publish(const char *path, const char *text, size_t len)
 {
-	_cleanup_free_ char *d = strdup(path);
-	_cleanup_free_ char *b = strdup(path);
-	if (!d || !b) {
-		return -ENOMEM;
-	}
-	_cleanup_close_ int dirfd = open(dirname(d), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (dirfd < 0) {
-		return negative_errno();
-	}
-	return write_file_atomic_at(dirfd, basename(b), text, len, 0600);
+	return write_file_atomic(path, text, len, 0600);
 }

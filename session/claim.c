@@ -10,6 +10,7 @@
 
 #include "fileio.h"
 #include "parse.h"
+#include "pathjoin.h"
 #include "proc.h"
 #include "util.h"
 #include "xlock.h"
@@ -92,9 +93,12 @@ static int clear_path(const char *path)
 		_cleanup_close_ int fd =
 			socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
 		struct sockaddr_un sa = {.sun_family = AF_UNIX};
-		snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", path);
 		if (fd < 0) {
 			return negative_errno();
+		}
+		int r = path_format(sa.sun_path, sizeof(sa.sun_path), "%s", path);
+		if (r < 0) {
+			return r;
 		}
 		if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) == 0 || errno == EAGAIN) {
 			return -EADDRINUSE;
@@ -128,8 +132,7 @@ int claim_sockets(struct claim *c, const char *dir, unsigned display, struct err
 	}
 	c->abstract_fd = fd;
 
-	int n = snprintf(c->path, sizeof(c->path), "%s/X%u", dir, display);
-	if (n < 0 || (size_t)n >= sizeof(c->path)) {
+	if (path_format(c->path, sizeof(c->path), "%s/X%u", dir, display) < 0) {
 		return error_set(err, -ENAMETOOLONG, "the X socket directory %s is too long", dir);
 	}
 	r = clear_path(c->path);
@@ -139,7 +142,8 @@ int claim_sockets(struct claim *c, const char *dir, unsigned display, struct err
 						  : strerror(-r));
 	}
 	sa = (struct sockaddr_un){.sun_family = AF_UNIX};
-	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", c->path);
+	/* c->path fits: sun_path is the larger. */
+	(void)path_format(sa.sun_path, sizeof(sa.sun_path), "%s", c->path);
 	fd = bind_to(&sa, sizeof(sa));
 	if (fd >= 0 && listen(fd, SOMAXCONN) < 0) {
 		int saved = negative_errno();
@@ -174,8 +178,7 @@ int claim_keymap(struct claim *c, const char *dir, struct error *err)
 	/* Ours (or, for root, anybody's) and left by a server that was killed mid-start: the
 	 * compiler refuses to overwrite it. */
 	char path[4096];
-	int len = snprintf(path, sizeof(path), "%s/server-%u.xkm", dir, c->display);
-	if (len < 0 || (size_t)len >= sizeof(path)) {
+	if (path_format(path, sizeof(path), "%s/server-%u.xkm", dir, c->display) < 0) {
 		return error_set(err, -ENAMETOOLONG, "the keymap path in %s is too long", dir);
 	}
 	if (unlink(path) < 0 && errno != ENOENT) {
@@ -230,11 +233,16 @@ int claim_lock(struct claim *c, const char *lock_dir, pid_t pid, struct error *e
 		return error_set(err, negative_errno(), "cannot open the X lock directory %s: %s",
 				 lock_dir, strerror(errno));
 	}
-	snprintf(c->lock_name, sizeof(c->lock_name), ".X%u-lock", c->display);
 	/* Not X's own temporary name (.tX<n>-lock): ours cannot collide with a server's. */
 	char tmp[64];
-	snprintf(tmp, sizeof(tmp), ".tX%u-lock.botdesk.%ld", c->display, (long)getpid());
-	int r = write_temp_lock(c->lock_dirfd, tmp, pid);
+	int r = path_format(c->lock_name, sizeof(c->lock_name), ".X%u-lock", c->display);
+	if (r == 0) {
+		r = path_format(tmp, sizeof(tmp), ".tX%u-lock.botdesk.%ld", c->display,
+				(long)getpid());
+	}
+	if (r == 0) {
+		r = write_temp_lock(c->lock_dirfd, tmp, pid);
+	}
 	if (r < 0) {
 		return error_set(err, r, "cannot write %s/%s: %s", lock_dir, tmp, strerror(-r));
 	}

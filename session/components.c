@@ -11,7 +11,7 @@
 #include "pathsearch.h"
 #include "policy.h"
 #include "run.h"
-#include "spawn.h"
+#include "spawnproc.h"
 #include "timeutil.h"
 #include "util.h"
 #include "xserver.h"

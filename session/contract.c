@@ -5,6 +5,7 @@
 
 #include "envallow.h"
 #include "parse.h"
+#include "pathjoin.h"
 #include "util.h"
 
 /* A value that lands in the env file, an argv or a config file must be one line of text. */
@@ -54,15 +55,21 @@ static int load_doors(const char *(*get)(const char *), struct session_config *c
 {
 	const char *slash = strrchr(c->socket_path, '/');
 	int n = (int)(slash - c->socket_path);
-	snprintf(c->state_dir, sizeof(c->state_dir), "%.*s", n > 0 ? n : 1, c->socket_path);
-	int len = snprintf(c->xvnc_socket_path, sizeof(c->xvnc_socket_path), "%s/%s", c->state_dir,
-			   LAUNCHER_XVNC_SOCKET);
+	/* The buffers are a unix socket path long: what does not fit could not be bound. */
+	int r = path_format(c->state_dir, sizeof(c->state_dir), "%.*s", n > 0 ? n : 1,
+			    c->socket_path);
+	if (r == 0) {
+		r = path_join(c->xvnc_socket_path, sizeof(c->xvnc_socket_path), c->state_dir,
+			      LAUNCHER_XVNC_SOCKET);
+	}
 	const char *view = get(LAUNCHER_ENV_VIEW_SOCKET);
-	int vlen = view && view[0]
-			   ? snprintf(c->view_socket_path, sizeof(c->view_socket_path), "%s", view)
-			   : snprintf(c->view_socket_path, sizeof(c->view_socket_path), "%s/%s",
-				      c->state_dir, LAUNCHER_VIEW_SOCKET);
-	if (len >= CONTRACT_SOCKET_PATH_MAX || vlen >= CONTRACT_SOCKET_PATH_MAX) {
+	if (r == 0) {
+		r = view && view[0] ? path_format(c->view_socket_path, sizeof(c->view_socket_path),
+						  "%s", view)
+				    : path_join(c->view_socket_path, sizeof(c->view_socket_path),
+						c->state_dir, LAUNCHER_VIEW_SOCKET);
+	}
+	if (r < 0) {
 		return error_set(err, -ENAMETOOLONG,
 				 "the view or Xvnc socket's path is longer than a unix socket path "
 				 "may be (%d bytes): use a shorter BOTDESK_STATE_DIR or "

@@ -11,8 +11,9 @@
 
 #include "lease.h"
 #include "log.h"
+#include "pathjoin.h"
 #include "run.h"
-#include "spawn.h"
+#include "spawnproc.h"
 #include "util.h"
 
 #define BACKLOG 16
@@ -60,11 +61,18 @@ static int spawn_gate(struct run *run, int control, int view, struct error *err)
 {
 	const struct session_config *cfg = run->cfg;
 	char self[4096], gate[4096], geometry[32];
-	snprintf(self, sizeof(self), "%s", run->self);
-	snprintf(gate, sizeof(gate), "%s/botdesk-gate", dirname(self));
+	/* The gate sits beside us; a path cut short would start some other program. */
+	int r = path_format(self, sizeof(self), "%s", run->self);
+	if (r == 0) {
+		r = path_join(gate, sizeof(gate), dirname(self), "botdesk-gate");
+	}
+	if (r < 0) {
+		return error_set(err, r, "cannot start %s/botdesk-gate: %s", run->self,
+				 strerror(-r));
+	}
 	snprintf(geometry, sizeof(geometry), "%ux%u", cfg->width, cfg->height);
 	struct strv argv = {0};
-	int r = strv_push(&argv, gate);
+	r = strv_push(&argv, gate);
 	r = r < 0 ? r : strv_push(&argv, "--state");
 	r = r < 0 ? r : strv_push(&argv, cfg->state_dir);
 	r = r < 0 ? r : strv_push(&argv, "--upstream");
@@ -112,6 +120,7 @@ void doors_remove(const struct run *run)
 	(void)unlink(cfg->view_socket_path);
 	(void)unlink(cfg->xvnc_socket_path);
 	char path[CONTRACT_SOCKET_PATH_MAX + 32];
-	snprintf(path, sizeof(path), "%s/%s", cfg->state_dir, LEASE_APPLIED_FILE);
-	(void)unlink(path);
+	if (path_join(path, sizeof(path), cfg->state_dir, LEASE_APPLIED_FILE) == 0) {
+		(void)unlink(path);
+	}
 }

@@ -7,27 +7,16 @@
 #include <unistd.h>
 
 #include "fileio.h"
-#include "parse.h"
+#include "proc.h"
 #include "util.h"
 
 #define MAX_PROCS 256
 
-/* "Pss:   1234 kB" of /proc/<pid>/smaps_rollup; 0 when it cannot be read. */
+/* The PSS of pid in kB; 0 when it cannot be read. */
 static uint64_t pss_of(pid_t pid)
 {
-	char path[64], buf[2048];
-	snprintf(path, sizeof(path), "/proc/%d/smaps_rollup", (int)pid);
-	if (read_file_at(AT_FDCWD, path, buf, sizeof(buf), NULL) < 0) {
-		return 0;
-	}
-	const char *l = strstr(buf, "\nPss:");
-	if (!l) {
-		return 0;
-	}
-	for (l += 5; *l == ' '; l++) {
-	}
 	uint64_t kb;
-	return parse_u64_n(l, strcspn(l, " \n"), UINT64_MAX / 4, &kb) < 0 ? 0 : kb;
+	return proc_pss_kb(pid, &kb) < 0 ? 0 : kb;
 }
 
 uint64_t memfile_pss_kb(void)

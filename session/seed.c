@@ -8,6 +8,7 @@
 
 #include "escape.h"
 #include "fileio.h"
+#include "pathjoin.h"
 #include "seedkeys.h"
 #include "util.h"
 
@@ -288,14 +289,17 @@ static int seed_file(int dirfd, const char *name, const char *text, size_t len)
 		return negative_errno();
 	}
 	char tmp[256];
-	snprintf(tmp, sizeof(tmp), ".%s.seed.%ld", name, (long)getpid());
+	int r = path_format(tmp, sizeof(tmp), ".%s.seed.%ld", name, (long)getpid());
+	if (r < 0) {
+		return r;
+	}
 	(void)unlinkat(dirfd, tmp, 0);
 	_cleanup_close_ int fd =
 		openat(dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd < 0) {
 		return negative_errno();
 	}
-	int r = write_all(fd, text, len);
+	r = write_all(fd, text, len);
 	if (r == 0 && linkat(dirfd, tmp, dirfd, name, 0) < 0 && errno != EEXIST) {
 		r = negative_errno();
 	}
@@ -392,10 +396,16 @@ static int seed_launchers(int home, const struct dock *dock)
 	int r = 0;
 	for (size_t i = 0; dock && i < dock->n && r == 0; i++) {
 		char rel[64], name[64];
-		snprintf(rel, sizeof(rel), SEED_PANEL_DIR "/launcher-%zu", SEED_DOCK_FIRST_ID + i);
-		snprintf(name, sizeof(name), "botdesk-%s.desktop", dock->items[i].id);
+		r = path_format(rel, sizeof(rel), SEED_PANEL_DIR "/launcher-%zu",
+				SEED_DOCK_FIRST_ID + i);
+		if (r == 0) {
+			r = path_format(name, sizeof(name), "botdesk-%s.desktop",
+					dock->items[i].id);
+		}
 		_cleanup_close_ int dir = -1;
-		r = open_dirs(home, rel, &dir);
+		if (r == 0) {
+			r = open_dirs(home, rel, &dir);
+		}
 		struct generated g;
 		if (r == 0 && (r = gen_begin(&g)) == 0) {
 			seed_write_launcher(g.f, &dock->items[i]);
@@ -411,10 +421,17 @@ static int seed_autostarts(int home)
 	int r = open_dirs(home, SEED_AUTOSTART_DIR, &dir);
 	for (size_t i = 0; seed_masked_autostarts[i] && r == 0; i++) {
 		char name[128], text[256];
-		snprintf(name, sizeof(name), "%s.desktop", seed_masked_autostarts[i]);
+		r = path_format(name, sizeof(name), "%s.desktop", seed_masked_autostarts[i]);
+		if (r < 0) {
+			break;
+		}
 		int n = snprintf(text, sizeof(text),
 				 "[Desktop Entry]\nType=Application\nName=%s\nHidden=true\n",
 				 seed_masked_autostarts[i]);
+		if (n < 0 || (size_t)n >= sizeof(text)) {
+			r = -EOVERFLOW;
+			break;
+		}
 		r = seed_file(dir, name, text, (size_t)n);
 	}
 	return r;

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "doors.h"
+#include "exitstatus.h"
 #include "idle.h"
 #include "log.h"
 #include "memfile.h"
@@ -55,7 +56,7 @@ static int wait_failed(struct run *run, int r, const char *what, struct error *e
 	}
 	if (r == -ECHILD) {
 		char how[64];
-		supervisor_describe(run->sv.ended->status, how, sizeof(how));
+		exit_status_describe(run->sv.ended->status, EXIT_STATUS_NOUN, how, sizeof(how));
 		return error_set(err, -ECHILD, "%s ended (%s) while waiting until %s",
 				 run->sv.ended->name, how, what);
 	}
@@ -94,19 +95,6 @@ static int read_line(struct run *run, int fd, char *buf, size_t size, const char
 	}
 }
 
-/* How a child ended, as the end of a sentence about it. */
-static void describe_end(int status, char *buf, size_t size)
-{
-	if (WIFSIGNALED(status)) {
-		snprintf(buf, size, "was killed by signal %d (%s)", WTERMSIG(status),
-			 strsignal(WTERMSIG(status)));
-	} else if (WIFEXITED(status)) {
-		snprintf(buf, size, "exited with status %d", WEXITSTATUS(status));
-	} else {
-		snprintf(buf, size, "ended (wait status %d)", status);
-	}
-}
-
 /* Xvnc closed its end of -displayfd without a number: it is ending, and its wait status (the
  * cause a user needs: a signal, the OOM killer's KILL, an exit status) follows as SIGCHLD. */
 static int xvnc_closed(struct run *run, struct error *err)
@@ -120,7 +108,7 @@ static int xvnc_closed(struct run *run, struct error *err)
 	}
 	char how[96];
 	if (w == -ECHILD) {
-		describe_end(run->sv.ended->status, how, sizeof(how));
+		exit_status_describe(run->sv.ended->status, EXIT_STATUS_SENTENCE, how, sizeof(how));
 		if (streq(run->sv.ended->name, "Xvnc")) {
 			return error_replace(err, -ECHILD,
 					     "Xvnc %s before it accepted clients on :%u; its own "
@@ -409,7 +397,7 @@ static int supervise(struct run *run, struct error *err)
 	if (r == -ECHILD) {
 		const struct sv_child *c = run->sv.ended;
 		char how[64];
-		supervisor_describe(c->status, how, sizeof(how));
+		exit_status_describe(c->status, EXIT_STATUS_NOUN, how, sizeof(how));
 		error_set(err, -ECHILD, "%s ended (%s); stopping the desktop", c->name, how);
 		/* The panel quitting cleanly is a user ending the desktop, not a failure. */
 		bool clean = streq(c->name, components_names[PROG_PANEL]) && WIFEXITED(c->status) &&

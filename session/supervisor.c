@@ -1,21 +1,20 @@
 #include "supervisor.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/pidfd.h>
 #include <sys/prctl.h>
 #include <sys/signalfd.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "log.h"
-#include "parse.h"
+#include "pidpin.h"
 #include "proc.h"
+#include "procwalk.h"
 #include "timeutil.h"
 #include "util.h"
 
@@ -146,33 +145,34 @@ size_t supervisor_descendants(struct sv_proc *out, size_t max)
 	return collect_descendants(getpid(), out, max);
 }
 
+struct proc_list {
+	struct sv_proc *v;
+	size_t n, cap;
+};
+
+static int add_proc(pid_t pid, const struct proc_stat *st, void *userdata)
+{
+	struct proc_list *l = userdata;
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? l->cap * 2 : 256;
+		struct sv_proc *grown = realloc(l->v, cap * sizeof(*l->v));
+		if (!grown) {
+			/* Short of memory, work with what the walk found so far. */
+			return -ENOMEM;
+		}
+		l->v = grown;
+		l->cap = cap;
+	}
+	l->v[l->n++] = (struct sv_proc){pid, st->ppid, st->starttime};
+	return 0;
+}
+
 static size_t collect_descendants(pid_t root, struct sv_proc *out, size_t max)
 {
-	DIR *d = opendir("/proc");
-	if (!d) {
-		return 0;
-	}
-	struct sv_proc *procs = NULL;
-	size_t n = 0, cap = 0;
-	struct dirent *de;
-	while ((de = readdir(d))) {
-		uint64_t pid;
-		struct proc_stat st;
-		if (parse_u64(de->d_name, INT32_MAX, &pid) < 0 ||
-		    proc_stat_read((pid_t)pid, &st) < 0 || !proc_stat_is_live(&st)) {
-			continue;
-		}
-		if (n == cap) {
-			cap = cap ? cap * 2 : 256;
-			struct sv_proc *grown = realloc(procs, cap * sizeof(*procs));
-			if (!grown) {
-				break;
-			}
-			procs = grown;
-		}
-		procs[n++] = (struct sv_proc){(pid_t)pid, st.ppid, st.starttime};
-	}
-	closedir(d);
+	struct proc_list l = {0};
+	(void)proc_walk(add_proc, &l);
+	struct sv_proc *procs = l.v;
+	size_t n = l.n;
 	/* Breadth-first from root: out[] doubles as the queue of parents still to expand. */
 	size_t found = 0, next = 0;
 	pid_t parent = root;
@@ -193,20 +193,19 @@ static size_t collect_descendants(pid_t root, struct sv_proc *out, size_t max)
 
 int supervisor_signal(const struct sv_proc *p, int sig)
 {
-	/* Pin the pid first, then check it still names the process the scan found: the same start
-	 * time, and still below us (the parent the scan saw, or us once that parent is gone and we
-	 * inherited it as the subreaper). From then on the signal can only reach that process, even
-	 * if it ends and its pid is recycled meanwhile. */
-	_cleanup_close_ int fd = pidfd_open(p->pid, 0);
-	if (fd < 0) {
-		return negative_errno();
-	}
+	/* Pinned to the process the scan found (the same start time), and still below us: the
+	 * parent the scan saw, or us once that parent is gone and we inherited it as the
+	 * subreaper. From then on the signal can only reach that process, even if it ends and its
+	 * pid is recycled meanwhile. */
 	struct proc_stat st;
-	if (proc_stat_read(p->pid, &st) < 0 || st.starttime != p->starttime ||
-	    (st.ppid != p->ppid && st.ppid != getpid()) || !proc_stat_is_live(&st)) {
+	_cleanup_close_ int fd = pidpin_open(p->pid, p->starttime, &st);
+	if (fd < 0) {
+		return fd;
+	}
+	if ((st.ppid != p->ppid && st.ppid != getpid()) || !proc_stat_is_live(&st)) {
 		return -ESRCH;
 	}
-	return pidfd_send_signal(fd, sig, NULL, 0) < 0 ? negative_errno() : 0;
+	return pidpin_send(fd, sig);
 }
 
 static bool has_children(void)
@@ -264,17 +263,5 @@ void supervisor_stop_all(struct supervisor *s, uint64_t grace_ms)
 		struct signalfd_siginfo si;
 		while (read(s->sigfd, &si, sizeof(si)) == (ssize_t)sizeof(si)) {
 		}
-	}
-}
-
-void supervisor_describe(int status, char *buf, size_t size)
-{
-	if (WIFEXITED(status)) {
-		snprintf(buf, size, "exit status %d", WEXITSTATUS(status));
-	} else if (WIFSIGNALED(status)) {
-		snprintf(buf, size, "signal %d (%s)", WTERMSIG(status),
-			 strsignal(WTERMSIG(status)));
-	} else {
-		snprintf(buf, size, "wait status %d", status);
 	}
 }

@@ -64,6 +64,3 @@ void supervisor_stop_all(struct supervisor *s, uint64_t grace_ms);
 
 /* Every live process below us (a /proc scan over parent links), at most max. */
 size_t supervisor_descendants(struct sv_proc *out, size_t max);
-
-/* The wait status as words: "exit status 1", "signal 9". */
-void supervisor_describe(int status, char *buf, size_t size);

@@ -1,13 +1,12 @@
 #include "xauth.h"
 
 #include <X11/Xauth.h>
-#include <fcntl.h>
-#include <libgen.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/random.h>
 #include <sys/utsname.h>
 
+#include "fileio.h"
 #include "util.h"
 
 int xauth_cookie_new(struct xauth_cookie *ret)
@@ -23,28 +22,6 @@ int xauth_cookie_new(struct xauth_cookie *ret)
 		}
 		got += (size_t)n;
 	}
-	return 0;
-}
-
-/* Splits path into an opened parent directory and the last component. */
-static int open_parent(const char *path, int *ret_dirfd, char **ret_base)
-{
-	_cleanup_free_ char *d = strdup(path);
-	_cleanup_free_ char *b = strdup(path);
-	if (!d || !b) {
-		return -ENOMEM;
-	}
-	int fd = open(dirname(d), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0) {
-		return negative_errno();
-	}
-	char *base = strdup(basename(b));
-	if (!base) {
-		safe_close(fd);
-		return -ENOMEM;
-	}
-	*ret_dirfd = fd;
-	*ret_base = base;
 	return 0;
 }
 
@@ -74,40 +51,24 @@ int xauth_write(const char *path, unsigned display, const struct xauth_cookie *c
 		.data = data,
 	};
 
-	_cleanup_close_ int dirfd = -1;
-	_cleanup_free_ char *base = NULL;
-	int r = open_parent(path, &dirfd, &base);
-	if (r < 0) {
-		return error_set(err, r, "cannot open the directory of %s: %s", path, strerror(-r));
-	}
-	char tmp[256];
-	snprintf(tmp, sizeof(tmp), ".%s.tmp.%ld", base, (long)getpid());
-	(void)unlinkat(dirfd, tmp, 0);
-	int fd = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-	if (fd < 0) {
-		return error_set(err, negative_errno(), "cannot create %s: %s", path,
-				 strerror(errno));
-	}
-	FILE *f = fdopen(fd, "w");
+	/* The entry is made in memory and published as a whole: a reader never sees a half. */
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
 	if (!f) {
-		r = negative_errno();
-		safe_close(fd);
-		goto fail;
+		return error_set(err, -ENOMEM, "cannot write the X cookie to %s: %s", path,
+				 strerror(ENOMEM));
 	}
 	bool ok = XauWriteAuth(f, &entry) == 1;
-	ok = fflush(f) == 0 && ok;
 	ok = fclose(f) == 0 && ok;
-	if (!ok) {
-		r = -EIO;
-		goto fail;
-	}
 	explicit_bzero(data, sizeof(data));
-	if (renameat(dirfd, tmp, dirfd, base) < 0) {
-		r = negative_errno();
-		goto fail;
+	int r = ok ? write_file_atomic(path, text, len, 0600) : -EIO;
+	if (text) {
+		explicit_bzero(text, len);
+		free(text);
+	}
+	if (r < 0) {
+		return error_set(err, r, "cannot write the X cookie to %s: %s", path, strerror(-r));
 	}
 	return 0;
-fail:
-	(void)unlinkat(dirfd, tmp, 0);
-	return error_set(err, r, "cannot write the X cookie to %s: %s", path, strerror(-r));
 }

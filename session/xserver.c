@@ -12,7 +12,7 @@
 #include "fileio.h"
 #include "pathsearch.h"
 #include "policy.h"
-#include "spawn.h"
+#include "spawnproc.h"
 #include "timeutil.h"
 #include "util.h"
 

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "parse.h"
+#include "pathjoin.h"
 #include "util.h"
 
 static bool is_hex_lower(char c)
@@ -92,11 +93,7 @@ int web_static_path(const char *uri, const char *prefix, const char *root, char 
 		}
 		comp = slash + 1;
 	}
-	int n = snprintf(out, size, "%s/%s", root, rel);
-	if (n < 0 || (size_t)n >= size) {
-		return -ENAMETOOLONG;
-	}
-	return 0;
+	return path_join(out, size, root, rel);
 }
 
 const char *web_content_type(const char *name)

@@ -14,6 +14,7 @@
 
 #include "lease.h"
 #include "log.h"
+#include "pathjoin.h"
 #include "request.h"
 #include "util.h"
 #include "webctl.h"
@@ -270,7 +271,8 @@ static int http_request(struct lws *wsi, const char *uri)
 	}
 	char path[1024];
 	if (streq(uri, "/")) {
-		snprintf(path, sizeof(path), "%s/index.html", S.cfg->data);
+		/* Too long a path is left empty: no file, rather than a file it was cut to. */
+		(void)path_join(path, sizeof(path), S.cfg->data, "index.html");
 		return serve_file(wsi, path);
 	}
 	if (web_static_path(uri, "/web/", S.cfg->data, path, sizeof(path)) == 0 ||
@@ -302,19 +304,23 @@ static int connect_door(bool human)
 	const char *name = human ? "rfb.sock" : "view.sock";
 	struct sockaddr_un sa = {.sun_family = AF_UNIX};
 	/* Through the directory we hold, whatever the length of its path. */
-	snprintf(sa.sun_path, sizeof(sa.sun_path), "/proc/self/fd/%d/%s", S.cfg->dirfd, name);
+	int r = path_format(sa.sun_path, sizeof(sa.sun_path), "/proc/self/fd/%d/%s", S.cfg->dirfd,
+			    name);
+	if (r < 0) {
+		return r;
+	}
 	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (fd < 0) {
 		return negative_errno();
 	}
 	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
-		int r = negative_errno();
+		r = negative_errno();
 		close(fd);
 		return r;
 	}
 	int fl = fcntl(fd, F_GETFL);
 	if (fl < 0 || fcntl(fd, F_SETFL, fl | O_NONBLOCK) < 0) {
-		int r = negative_errno();
+		r = negative_errno();
 		close(fd);
 		return r;
 	}
@@ -671,7 +677,11 @@ int web_serve(const struct web_config *cfg, volatile sig_atomic_t *stop)
 
 	int ifd = inotify_init1(IN_CLOEXEC | IN_NONBLOCK);
 	char dirpath[64];
-	snprintf(dirpath, sizeof(dirpath), "/proc/self/fd/%d", cfg->dirfd);
+	if (path_format(dirpath, sizeof(dirpath), "/proc/self/fd/%d", cfg->dirfd) < 0) {
+		errno = ENAMETOOLONG;
+		safe_close(ifd);
+		ifd = -1;
+	}
 	if (ifd < 0 ||
 	    inotify_add_watch(ifd, dirpath, IN_MOVED_TO | IN_CLOSE_WRITE | IN_ONLYDIR) < 0) {
 		r = negative_errno();

@@ -14,6 +14,7 @@
 
 #include "config.h"
 #include "log.h"
+#include "pathjoin.h"
 #include "request.h"
 #include "server.h"
 #include "util.h"
@@ -197,11 +198,15 @@ int main(int argc, char **argv)
 	}
 	/* The page is nothing without noVNC: say so before anything listens. */
 	char rfbjs[512];
-	snprintf(rfbjs, sizeof(rfbjs), "%s/core/rfb.js", cfg.novnc);
-	if (access(rfbjs, R_OK) < 0) {
+	/* A path too long to build is named by its directory: a cut one would be checked instead.
+	 */
+	int e = path_join(rfbjs, sizeof(rfbjs), cfg.novnc, "core/rfb.js") < 0 ? ENAMETOOLONG
+		: access(rfbjs, R_OK) < 0                                     ? errno
+									      : 0;
+	if (e != 0) {
 		log_error("noVNC is missing (%s: %s): install it with 'botdesk install --web' "
 			  "(Debian's novnc package), then run botdesk web again",
-			  rfbjs, strerror(errno));
+			  e == ENAMETOOLONG ? cfg.novnc : rfbjs, strerror(e));
 		return 1;
 	}
 	_cleanup_close_ int lock = webctl_lock(dirfd);
@@ -217,8 +222,7 @@ int main(int argc, char **argv)
 	}
 	char unix_path[sizeof(((struct sockaddr_un *)0)->sun_path)];
 	if (!listen) {
-		int n = snprintf(unix_path, sizeof(unix_path), "%s/%s", cfg.state, WEB_SOCK);
-		if (n < 0 || (size_t)n >= sizeof(unix_path)) {
+		if (path_join(unix_path, sizeof(unix_path), cfg.state, WEB_SOCK) < 0) {
 			log_error("the socket path %s/%s is longer than a unix socket allows (%zu "
 				  "bytes); set BOTDESK_STATE_DIR to a shorter directory",
 				  cfg.state, WEB_SOCK, sizeof(unix_path) - 1);

@@ -11,6 +11,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include "pathjoin.h"
 #include "util.h"
 
 /* How long --ticket waits for the server's answer. */
@@ -30,17 +31,21 @@ int webctl_lock(int dirfd)
 	return fd;
 }
 
-static void ctl_addr(int dirfd, struct sockaddr_un *sa)
+static int ctl_addr(int dirfd, struct sockaddr_un *sa)
 {
 	*sa = (struct sockaddr_un){.sun_family = AF_UNIX};
 	/* Through the directory fd: its path may be longer than a socket address holds. */
-	snprintf(sa->sun_path, sizeof(sa->sun_path), "/proc/self/fd/%d/%s", dirfd, WEB_CTL_SOCK);
+	return path_format(sa->sun_path, sizeof(sa->sun_path), "/proc/self/fd/%d/%s", dirfd,
+			   WEB_CTL_SOCK);
 }
 
 int webctl_listen(int dirfd)
 {
 	struct sockaddr_un sa;
-	ctl_addr(dirfd, &sa);
+	int r = ctl_addr(dirfd, &sa);
+	if (r < 0) {
+		return r;
+	}
 	/* Under web.lock: whatever is there is a dead server's. */
 	if (unlinkat(dirfd, WEB_CTL_SOCK, 0) < 0 && errno != ENOENT) {
 		return negative_errno();
@@ -50,7 +55,7 @@ int webctl_listen(int dirfd)
 		return negative_errno();
 	}
 	mode_t old = umask(0177);
-	int r = bind(fd, (struct sockaddr *)&sa, sizeof(sa));
+	r = bind(fd, (struct sockaddr *)&sa, sizeof(sa));
 	umask(old);
 	if (r < 0 || listen(fd, 8) < 0) {
 		r = negative_errno();
@@ -63,7 +68,10 @@ int webctl_listen(int dirfd)
 int webctl_ticket(int dirfd, char *out, size_t size)
 {
 	struct sockaddr_un sa;
-	ctl_addr(dirfd, &sa);
+	int r = ctl_addr(dirfd, &sa);
+	if (r < 0) {
+		return r;
+	}
 	_cleanup_close_ int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (fd < 0) {
 		return negative_errno();

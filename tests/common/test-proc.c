@@ -81,9 +81,22 @@ static void cmdline(void **state)
 	assert_int_equal(uid, getuid());
 }
 
+static void reads_our_own_pss(void **state)
+{
+	uint64_t kb = 0;
+	int r = proc_pss_kb(getpid(), &kb);
+	if (r == -ENOENT) {
+		skip(); /* a kernel before smaps_rollup */
+	}
+	assert_int_equal(r, 0);
+	assert_true(kb > 0);
+	assert_int_equal(proc_pss_kb(0, &kb), -ESRCH);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(reads_our_own_pss),
 		cmocka_unit_test(parses_names_with_spaces_and_parentheses),
 		cmocka_unit_test(refuses_truncated_and_garbage),
 		cmocka_unit_test(reads_ourselves_and_sees_zombies),

@@ -12,7 +12,7 @@
 #include "proc.h"
 #include "run.h"
 #include "session.h"
-#include "spawn.h"
+#include "spawnproc.h"
 #include "supervisor.h"
 #include "timeutil.h"
 

@@ -1,4 +1,4 @@
-#include "spawn.h"
+#include "spawnproc.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -15,18 +15,49 @@
  * moved. */
 #define SPAWN_FD_PARKING 64
 
-static _noreturn_ void child_fail(int errfd, int r)
+/* What the child reports on the error pipe: the errno and whether child_setup gave it. */
+struct child_report {
+	int error;
+	int in_setup;
+};
+
+static _noreturn_ void child_fail_at(int errfd, int r, bool in_setup)
 {
-	int e = -r;
-	(void)write_all(errfd, &e, sizeof(e));
+	struct child_report rep = {.error = -r, .in_setup = in_setup};
+	(void)write_all(errfd, &rep, sizeof(rep));
 	_exit(127);
 }
 
-/* Runs in the child between fork and exec. The session is single-threaded, so the allocations
- * here are safe. */
+static _noreturn_ void child_fail(int errfd, int r)
+{
+	child_fail_at(errfd, r, false);
+}
+
+/* Marks every fd above stderr but the targets close-on-exec, so the program gets only what it
+ * was given even from a caller holding an inheritable fd; the error pipe stays usable until the
+ * exec. A kernel without CLOSE_RANGE_CLOEXEC leaves it to the callers' O_CLOEXEC. */
+static void others_cloexec(const struct spawn_opts *o, size_t n_fds)
+{
+	if (close_range(3, ~0U, CLOSE_RANGE_CLOEXEC) < 0) {
+		return;
+	}
+	for (size_t i = 0; i < n_fds; i++) {
+		if (o->fds[i].target > 2) {
+			(void)fcntl(o->fds[i].target, F_SETFD, 0);
+		}
+	}
+}
+
+/* Runs in the child between fork and exec. Only the LISTEN_FDS environment allocates, and only
+ * single-threaded callers ask for it. */
 static _noreturn_ void child_exec(const char *path, char *const argv[], char *const envp[],
 				  const struct spawn_opts *o, int errfd)
 {
+	/* Out of the way of the targets first: a target may have the error pipe's number. */
+	errfd = fcntl(errfd, F_DUPFD_CLOEXEC, SPAWN_FD_PARKING);
+	if (errfd < 0) {
+		_exit(127);
+	}
 	sigset_t none;
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
@@ -47,6 +78,14 @@ static _noreturn_ void child_exec(const char *path, char *const argv[], char *co
 		/* dup2 leaves the new fd without FD_CLOEXEC, so it survives the exec. */
 		if (dup2(parked[i], o->fds[i].target) < 0) {
 			child_fail(errfd, negative_errno());
+		}
+	}
+
+	others_cloexec(o, n_fds);
+	if (o && o->child_setup) {
+		int r = o->child_setup(o->userdata);
+		if (r < 0) {
+			child_fail_at(errfd, r, true);
 		}
 	}
 
@@ -100,12 +139,16 @@ int spawn_program(const char *path, char *const argv[], char *const envp[],
 	}
 	safe_close(errpipe[1]);
 	/* The write end closes at a successful exec (O_CLOEXEC), so EOF means the program runs. */
-	int e = 0;
-	ssize_t n = read_all(errpipe[0], &e, sizeof(e));
+	struct child_report rep = {0};
+	ssize_t n = read_all(errpipe[0], &rep, sizeof(rep));
 	safe_close(errpipe[0]);
-	if (n == (ssize_t)sizeof(e)) {
-		(void)waitpid(pid, NULL, 0);
-		return e > 0 ? -e : -EIO;
+	if (n == (ssize_t)sizeof(rep)) {
+		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR) {
+		}
+		if (opts && opts->ret_setup_failed) {
+			*opts->ret_setup_failed = rep.in_setup;
+		}
+		return rep.error > 0 ? -rep.error : -EIO;
 	}
 	*ret_pid = pid;
 	return 0;

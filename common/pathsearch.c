@@ -35,8 +35,9 @@ int path_find(const char *search_path, const char *name, char **ret)
 	for (;;) {
 		const char *end = strchrnul(p, ':');
 		size_t len = (size_t)(end - p);
-		/* An empty PATH element means the current directory; a session started from
-		 * anywhere must not run whatever lies there, so it is skipped. */
+		/* An empty PATH element means the current directory, and a relative one a directory
+		 * below it; a program started from anywhere must not run whatever lies there, so
+		 * both are skipped. */
 		if (len > 0 && p[0] == '/') {
 			char *cand;
 			if (asprintf(&cand, "%.*s/%s", (int)len, p, name) < 0) {
