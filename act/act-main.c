@@ -114,9 +114,8 @@ int main(int argc, char **argv)
 	unsigned dirfd;
 	if (argc < 8 || strlen(argv[1]) > PROFILE_NAME_MAX ||
 	    parse_uint_range(argv[3], 3, 65535, &dirfd) < 0 || fcntl((int)dirfd, F_GETFD) < 0) {
-		log_error("usage: botdesk-act PROFILE DIR DIRFD DISPLAY XAUTHORITY LOG_TEXT "
-			  "ACTION "
-			  "[ARG...] (run by 'botdesk ACTION')");
+		log_error(
+			"usage: botdesk-act PROFILE DIR DIRFD DISPLAY XAUTHORITY LOG_TEXT ACTION [ARG...] (run by 'botdesk ACTION')");
 		return EXIT_USAGE;
 	}
 	/* From here on the directory is ours alone: no child of ours inherits it. */

@@ -93,10 +93,10 @@ static void seq_button(void *ctx, unsigned b, bool down)
 
 static int no_xtest(struct act *a, struct error *err)
 {
-	return error_set(err, -ENOTSUP,
-			 "the desktop's X server %s has no XTEST extension: botdesk's own Xvnc "
-			 "always has it; is this display botdesk's?",
-			 a->display);
+	return error_set(
+		err, -ENOTSUP,
+		"the desktop's X server %s has no XTEST extension: botdesk's own Xvnc always has it; is this display botdesk's?",
+		a->display);
 }
 
 static int pointer(struct act *a, const struct act_req *rq, struct act_out *out, struct error *err)
@@ -135,10 +135,10 @@ static int typing_lock(struct act *a, struct error *err)
 	}
 	int fd = lockfile_take(a->dirfd, TYPING_LOCK, TYPING_LOCK_WAIT_MS);
 	if (fd == -ETIMEDOUT) {
-		return error_set(err, fd,
-				 "another botdesk type or key on this desktop has been running "
-				 "for %d s; retry when it has finished",
-				 TYPING_LOCK_WAIT_MS / 1000);
+		return error_set(
+			err, fd,
+			"another botdesk type or key on this desktop has been running for %d s; retry when it has finished",
+			TYPING_LOCK_WAIT_MS / 1000);
 	}
 	return fd;
 }

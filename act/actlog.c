@@ -80,8 +80,7 @@ char *actlog_line(const char *source, const struct act_req *rq, const struct act
 	civil_from_days(ts.tv_sec / 86400, &y, &mo, &d);
 	long sec = (long)(ts.tv_sec % 86400);
 	fprintf(f,
-		"{\"time\":\"%04d-%02d-%02dT%02ld:%02ld:%02ld.%03ldZ\",\"source\":\"%s\","
-		"\"command\":\"%s\"",
+		"{\"time\":\"%04d-%02d-%02dT%02ld:%02ld:%02ld.%03ldZ\",\"source\":\"%s\",\"command\":\"%s\"",
 		y, mo, d, sec / 3600, sec / 60 % 60, sec % 60, ts.tv_nsec / 1000000, source,
 		act_cmd_name(rq->cmd));
 	switch (rq->cmd) {

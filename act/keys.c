@@ -112,9 +112,7 @@ int keys_parse_combo(const char *text, struct combo *ret, struct error *err)
 		if (ks == NoSymbol) {
 			return error_set(
 				err, -EINVAL,
-				"unknown key name '%s' in '%s': use an X keysym name "
-				"(Return, F4, Page_Up, a), ctrl, alt, shift, super, or one "
-				"character",
+				"unknown key name '%s' in '%s': use an X keysym name (Return, F4, Page_Up, a), ctrl, alt, shift, super, or one character",
 				name, text);
 		}
 		ret->ks[ret->n++] = ks;
@@ -122,10 +120,10 @@ int keys_parse_combo(const char *text, struct combo *ret, struct error *err)
 		if (*p == '+') {
 			p++;
 			if (!*p) {
-				return error_set(err, -EINVAL,
-						 "the combo '%s' ends with '+': name the key after "
-						 "it (ctrl+plus, or ctrl++)",
-						 text);
+				return error_set(
+					err, -EINVAL,
+					"the combo '%s' ends with '+': name the key after it (ctrl+plus, or ctrl++)",
+					text);
 			}
 		}
 	}

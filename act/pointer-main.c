@@ -31,8 +31,8 @@ int main(int argc, char **argv)
 	unsigned dirfd;
 	if (argc < 8 || strlen(argv[1]) > PROFILE_NAME_MAX ||
 	    parse_uint_range(argv[3], 3, 65535, &dirfd) < 0 || fcntl((int)dirfd, F_GETFD) < 0) {
-		log_error("usage: botdesk-act-pointer PROFILE DIR DIRFD DISPLAY XAUTHORITY "
-			  "LOG_TEXT ACTION [ARG...] (run by 'botdesk ACTION')");
+		log_error(
+			"usage: botdesk-act-pointer PROFILE DIR DIRFD DISPLAY XAUTHORITY LOG_TEXT ACTION [ARG...] (run by 'botdesk ACTION')");
 		return ACTPRINT_EXIT_USAGE;
 	}
 	struct error err = {{0}};
@@ -43,9 +43,9 @@ int main(int argc, char **argv)
 		return ACTPRINT_EXIT_USAGE;
 	}
 	if (!act_is_pointer(rq.cmd)) {
-		log_error("botdesk-act-pointer does click, move, drag and scroll; '%s' is "
-			  "botdesk-act's",
-			  act_cmd_name(rq.cmd));
+		log_error(
+			"botdesk-act-pointer does click, move, drag and scroll; '%s' is botdesk-act's",
+			act_cmd_name(rq.cmd));
 		return ACTPRINT_EXIT_USAGE;
 	}
 	/* From here on the directory is ours alone: no child of ours inherits it. */

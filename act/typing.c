@@ -86,10 +86,10 @@ static int carry(struct typist *t, KeySym ks, uint8_t *ret_kc, struct error *err
 		}
 	}
 	if (t->km.n_spare == 0) {
-		return error_set(err, -ENOSPC,
-				 "the desktop's keyboard map has no free keycode to type a "
-				 "character its layout lacks (keysym 0x%lx)",
-				 (unsigned long)ks);
+		return error_set(
+			err, -ENOSPC,
+			"the desktop's keyboard map has no free keycode to type a character its layout lacks (keysym 0x%lx)",
+			(unsigned long)ks);
 	}
 	if (t->n_slots == t->km.n_spare) {
 		set_mods(t, 0);
@@ -169,8 +169,7 @@ int typist_combo(struct typist *t, const struct combo *c, enum act_key_mode mode
 		if (keymap_find_keysym(&t->km, c->ks[i], &kc, &mask) < 0) {
 			return error_set(
 				err, -EINVAL,
-				"the key %s is not on the desktop's keyboard layout, so it "
-				"cannot be held",
+				"the key %s is not on the desktop's keyboard layout, so it cannot be held",
 				XKeysymToString(c->ks[i]) ? XKeysymToString(c->ks[i]) : "?");
 		}
 		kcs[n++] = kc;
@@ -185,11 +184,10 @@ int typist_combo(struct typist *t, const struct combo *c, enum act_key_mode mode
 		}
 		if (!ucs || keymap_find_char(&t->km, ucs, &kc, &mask) < 0) {
 			if (mode != ACT_KEY_TAP) {
-				return error_set(err, -EINVAL,
-						 "the key %s is not on the desktop's keyboard "
-						 "layout: it can be tapped, not held",
-						 XKeysymToString(last) ? XKeysymToString(last)
-								       : "?");
+				return error_set(
+					err, -EINVAL,
+					"the key %s is not on the desktop's keyboard layout: it can be tapped, not held",
+					XKeysymToString(last) ? XKeysymToString(last) : "?");
 			}
 			mask = 0;
 			int r = carry(t, last, &kc, err);

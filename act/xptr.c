@@ -66,18 +66,16 @@ static int open_socket(const char *profile, unsigned n, struct error *err)
 	if (fd < 0) {
 		return error_set(
 			err, fd,
-			"the X server of profile '%s' on :%u does not answer (%s); restart "
-			"it with 'botdesk stop' and 'botdesk start'",
+			"the X server of profile '%s' on :%u does not answer (%s); restart it with 'botdesk stop' and 'botdesk start'",
 			profile, n, strerror(-fd));
 	}
 	uid_t owner = 0;
 	int r = peer_is_us(fd, &owner);
 	if (r == -EPERM) {
-		error_set(err, r,
-			  "refusing to use :%u: the X server answering there runs as uid %u, not "
-			  "as you, so it is not the desktop of profile '%s'. Stop it with 'botdesk "
-			  "stop' and start it again",
-			  n, (unsigned)owner, profile);
+		error_set(
+			err, r,
+			"refusing to use :%u: the X server answering there runs as uid %u, not as you, so it is not the desktop of profile '%s'. Stop it with 'botdesk stop' and start it again",
+			n, (unsigned)owner, profile);
 	} else if (r < 0) {
 		error_set(err, r, "cannot tell who runs the X server of profile '%s' on :%u: %s",
 			  profile, n, strerror(-r));
@@ -95,10 +93,10 @@ int xptr_open(struct xptr *x, const char *profile, const char *display, const ch
 	x->c = NULL;
 	unsigned n;
 	if (xcookie_display_number(display, &n) < 0) {
-		return error_set(err, -ENXIO,
-				 "the desktop of profile '%s' published DISPLAY='%s', which is no "
-				 "local display; stop and start it again",
-				 profile, display);
+		return error_set(
+			err, -ENXIO,
+			"the desktop of profile '%s' published DISPLAY='%s', which is no local display; stop and start it again",
+			profile, display);
 	}
 	/* Checked before the cookie is even read: it goes out only on this socket, and only
 	 * when the server at the other end runs as us. */
@@ -180,10 +178,10 @@ int xptr_run(struct xptr *x, const struct act_req *rq, struct act_out *out,
 		return gone(x, err);
 	}
 	if (!ext || !ext->present) {
-		return error_set(err, -ENOTSUP,
-				 "the desktop's X server %s has no XTEST extension: botdesk's own "
-				 "Xvnc always has it; is this display botdesk's?",
-				 x->display);
+		return error_set(
+			err, -ENOTSUP,
+			"the desktop's X server %s has no XTEST extension: botdesk's own Xvnc always has it; is this display botdesk's?",
+			x->display);
 	}
 	seq_motion(x, out->x, out->y);
 	static const struct ptrseq_ops ops = {.motion = seq_motion, .button = seq_button};

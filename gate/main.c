@@ -19,8 +19,7 @@
 static int usage(void)
 {
 	fputs("Usage: botdesk-gate --state DIR --upstream SOCKET --geometry WxH\n"
-	      "Started by botdesk-session with the listening rfb.sock on fd 3 and view.sock on "
-	      "fd 4.\n",
+	      "Started by botdesk-session with the listening rfb.sock on fd 3 and view.sock on fd 4.\n",
 	      stderr);
 	return 2;
 }
@@ -71,8 +70,8 @@ int main(int argc, char **argv)
 		return usage();
 	}
 	if (!listening(CONTROL_FD) || !listening(VIEW_FD)) {
-		log_error("fds 3 and 4 must be listening sockets: botdesk-gate is started by "
-			  "botdesk-session, not by hand");
+		log_error(
+			"fds 3 and 4 must be listening sockets: botdesk-gate is started by botdesk-session, not by hand");
 		return 2;
 	}
 	struct watch watch;

@@ -284,10 +284,9 @@ static void on_conn(struct relay *r, struct endpoint *ep, uint32_t events)
 		}
 	}
 	if (e == -EPROTO) {
-		log_warn("closed a viewer on %s: it sent what a viewer may not (a message that "
-			 "cannot be framed, a security type other than None, or a clipboard over "
-			 "%d bytes)",
-			 c->control ? "rfb.sock" : "view.sock", RFBFILTER_MAX_CUT_TEXT);
+		log_warn(
+			"closed a viewer on %s: it sent what a viewer may not (a message that cannot be framed, a security type other than None, or a clipboard over %d bytes)",
+			c->control ? "rfb.sock" : "view.sock", RFBFILTER_MAX_CUT_TEXT);
 	}
 	if (e < 0) {
 		conn_close(r, c);

@@ -157,9 +157,9 @@ int main(int argc, char *argv[])
 		return HELPER_EXIT_USAGE;
 	}
 	if (prologue_socket(PROTO_HELPER_FD) < 0) {
-		log_error("fd %d is not the caller's own unix SEQPACKET socket: botdesk runs this "
-			  "helper, nobody else",
-			  PROTO_HELPER_FD);
+		log_error(
+			"fd %d is not the caller's own unix SEQPACKET socket: botdesk runs this helper, nobody else",
+			PROTO_HELPER_FD);
 		return HELPER_EXIT_BAD_SOCKET;
 	}
 	prologue_close_fds(PROTO_HELPER_FD);

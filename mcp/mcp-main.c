@@ -305,9 +305,9 @@ static int serve(struct server *s)
 			if (cap >= MCP_REQUEST_MAX) {
 				skipping = true;
 				len = 0;
-				send_line(mcp_error_line(NULL, MCP_INVALID_REQUEST,
-							 "invalid request: longer than 1048576 "
-							 "bytes; it was skipped"));
+				send_line(mcp_error_line(
+					NULL, MCP_INVALID_REQUEST,
+					"invalid request: longer than 1048576 bytes; it was skipped"));
 			} else {
 				cap *= 2;
 				char *b = realloc(buf, cap + 1);

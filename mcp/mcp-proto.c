@@ -18,9 +18,9 @@ int mcp_parse(const char *line, size_t len, struct mcp_msg *msg, struct error *e
 				 jerr.text, jerr.position);
 	}
 	if (!json_is_object(msg->root)) {
-		return error_set(err, MCP_INVALID_REQUEST,
-				 "invalid request: a message is one JSON object (batches are not "
-				 "part of this protocol revision)");
+		return error_set(
+			err, MCP_INVALID_REQUEST,
+			"invalid request: a message is one JSON object (batches are not part of this protocol revision)");
 	}
 	json_t *id = json_object_get(msg->root, "id");
 	if (id && (json_is_string(id) || json_is_integer(id))) {
@@ -36,16 +36,15 @@ int mcp_parse(const char *line, size_t len, struct mcp_msg *msg, struct error *e
 	}
 	json_t *m = json_object_get(msg->root, "method");
 	if (!json_is_string(m)) {
-		return error_set(err, MCP_INVALID_REQUEST,
-				 "invalid request: method must be a string (this server sends no "
-				 "requests, so it expects no responses)");
+		return error_set(
+			err, MCP_INVALID_REQUEST,
+			"invalid request: method must be a string (this server sends no requests, so it expects no responses)");
 	}
 	msg->method = json_string_value(m);
 	json_t *params = json_object_get(msg->root, "params");
 	if (params && !json_is_object(params)) {
 		return error_set(err, MCP_INVALID_REQUEST,
-				 "invalid request: params must be an "
-				 "object");
+				 "invalid request: params must be an object");
 	}
 	msg->params = params;
 	return 0;
@@ -81,60 +80,36 @@ static const char *const tool_names[MCP_TOOL_COUNT] = {
 	"\"WIDTHxHEIGHT of the picture the coordinates were read from, e.g. 960x600; omit for " \
 	"screen pixels\"}"
 #define BUTTON "\"button\":{\"type\":\"string\",\"enum\":[\"left\",\"middle\",\"right\"]}"
-static const char *const tools_json[] = {
-	"{\"name\":\"screenshot\",\"description\":\"A picture of the desktop's screen (full size "
-	"unless max is given), and its size.\",\"inputSchema\":{\"type\":\"object\","
-	"\"properties\":{\"max\":{\"type\":\"string\",\"pattern\":\"^[0-9]+x[0-9]+$\","
-	"\"description\":\"fit inside WIDTHxHEIGHT, e.g. 1280x800\"},\"region\":{\"type\":"
-	"\"array\",\"items\":" COORD ",\"minItems\":4,\"maxItems\":4,\"description\":\"[x, y, "
-	"width, height] in screen pixels\"},\"format\":{\"type\":\"string\",\"enum\":[\"png\","
-	"\"jpeg\"]},\"quality\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":100}},"
-	"\"additionalProperties\":false}}",
-	"{\"name\":\"click\",\"description\":\"Clicks at x, y.\",\"inputSchema\":{\"type\":"
-	"\"object\",\"properties\":{\"x\":" COORD ",\"y\":" COORD "," BUTTON ",\"double\":{"
-	"\"type\":\"boolean\"}," FROM "},\"required\":[\"x\",\"y\"],\"additionalProperties\":"
-	"false}}",
-	"{\"name\":\"move\",\"description\":\"Moves the pointer to x, y.\",\"inputSchema\":{"
-	"\"type\":\"object\",\"properties\":{\"x\":" COORD ",\"y\":" COORD "," FROM "},"
-	"\"required\":[\"x\",\"y\"],\"additionalProperties\":false}}",
-	"{\"name\":\"drag\",\"description\":\"Presses at x1, y1, moves to x2, y2 and "
-	"releases.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"x1\":" COORD ","
-	"\"y1\":" COORD ",\"x2\":" COORD ",\"y2\":" COORD "," BUTTON "," FROM "},\"required\":["
-	"\"x1\",\"y1\",\"x2\",\"y2\"],\"additionalProperties\":false}}",
-	"{\"name\":\"scroll\",\"description\":\"Scrolls the wheel at x, y.\",\"inputSchema\":{"
-	"\"type\":\"object\",\"properties\":{\"x\":" COORD ",\"y\":" COORD ",\"direction\":{"
-	"\"type\":\"string\",\"enum\":[\"up\",\"down\",\"left\",\"right\"]},\"amount\":{\"type\":"
-	"\"integer\",\"minimum\":1,\"maximum\":100}," FROM "},\"required\":[\"x\",\"y\","
-	"\"direction\"],\"additionalProperties\":false}}",
-	"{\"name\":\"type\",\"description\":\"Types text exactly, whatever the keyboard layout "
-	"(any Unicode; newline is Return).\",\"inputSchema\":{\"type\":\"object\",\"properties\":"
-	"{\"text\":{\"type\":\"string\"},\"delay_ms\":{\"type\":\"integer\",\"minimum\":0,"
-	"\"maximum\":1000}},\"required\":[\"text\"],\"additionalProperties\":false}}",
-	"{\"name\":\"key\",\"description\":\"Presses key combos in turn, e.g. [\\\"ctrl+l\\\", "
-	"\\\"Return\\\"]; X keysym names, ctrl, alt, shift, super.\",\"inputSchema\":{\"type\":"
-	"\"object\",\"properties\":{\"keys\":{\"type\":\"array\",\"items\":{\"type\":\"string\"},"
-	"\"minItems\":1,\"maxItems\":64},\"mode\":{\"type\":\"string\",\"enum\":[\"tap\","
-	"\"press\",\"release\"]},\"delay_ms\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":"
-	"1000}},\"required\":[\"keys\"],\"additionalProperties\":false}}",
-	"{\"name\":\"cursor\",\"description\":\"Where the pointer is.\",\"inputSchema\":{"
-	"\"type\":\"object\",\"properties\":{" FROM "},\"additionalProperties\":false}}",
-	"{\"name\":\"wait\",\"description\":\"Waits until the screen has changed since the last "
-	"action (for=change), or has stopped changing (for=idle), instead of sleeping.\","
-	"\"inputSchema\":{\"type\":\"object\",\"properties\":{\"for\":{\"type\":\"string\","
-	"\"enum\":[\"change\",\"idle\"]},\"timeout\":{\"type\":\"number\",\"exclusiveMinimum\":0,"
-	"\"maximum\":600,\"description\":\"seconds, default 10\"},\"quiet\":{\"type\":\"number\","
-	"\"exclusiveMinimum\":0,\"maximum\":600,\"description\":\"seconds without a change that "
-	"count as idle, default 0.3\"}},\"required\":[\"for\"],\"additionalProperties\":false}}",
-	"{\"name\":\"status\",\"description\":\"Whether the desktop runs, its display, size, "
-	"memory and idle time.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{},"
-	"\"additionalProperties\":false}}",
-	"{\"name\":\"start\",\"description\":\"Starts the desktop unless it runs (idempotent) and "
-	"returns its status.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"wait\":{"
-	"\"type\":\"number\",\"exclusiveMinimum\":0,\"maximum\":3600,\"description\":\"seconds, "
-	"default 30\"}},\"additionalProperties\":false}}",
-	"{\"name\":\"lease\",\"description\":\"Who controls the desktop: the agent, or a human "
-	"(then every action is refused until they hand it back).\",\"inputSchema\":{\"type\":"
-	"\"object\",\"properties\":{},\"additionalProperties\":false}}",
+static const char
+	*const
+		tools_json
+			[] =
+				{
+					"{\"name\":\"screenshot\",\"description\":\"A picture of the desktop's screen (full size unless max is given), and its size.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"max\":{\"type\":\"string\",\"pattern\":\"^[0-9]+x[0-9]+$\",\"description\":\"fit inside WIDTHxHEIGHT, e.g. 1280x800\"},\"region\":{\"type\":\"array\",\"items\":" COORD
+					",\"minItems\":4,\"maxItems\":4,\"description\":\"[x, y, width, height] in screen pixels\"},\"format\":{\"type\":\"string\",\"enum\":[\"png\",\"jpeg\"]},\"quality\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":100}},\"additionalProperties\":false}}",
+					"{\"name\":\"click\",\"description\":\"Clicks at x, y.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"x\":" COORD
+					",\"y\":" COORD "," BUTTON
+					",\"double\":{\"type\":\"boolean\"}," FROM
+					"},\"required\":[\"x\",\"y\"],\"additionalProperties\":false}}",
+					"{\"name\":\"move\",\"description\":\"Moves the pointer to x, y.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"x\":" COORD
+					",\"y\":" COORD "," FROM
+					"},\"required\":[\"x\",\"y\"],\"additionalProperties\":false}}",
+					"{\"name\":\"drag\",\"description\":\"Presses at x1, y1, moves to x2, y2 and releases.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"x1\":" COORD
+					",\"y1\":" COORD ",\"x2\":" COORD ",\"y2\":" COORD
+					"," BUTTON "," FROM
+					"},\"required\":[\"x1\",\"y1\",\"x2\",\"y2\"],\"additionalProperties\":false}}",
+					"{\"name\":\"scroll\",\"description\":\"Scrolls the wheel at x, y.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"x\":" COORD
+					",\"y\":" COORD
+					",\"direction\":{\"type\":\"string\",\"enum\":[\"up\",\"down\",\"left\",\"right\"]},\"amount\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":100}," FROM
+					"},\"required\":[\"x\",\"y\",\"direction\"],\"additionalProperties\":false}}",
+					"{\"name\":\"type\",\"description\":\"Types text exactly, whatever the keyboard layout (any Unicode; newline is Return).\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"text\":{\"type\":\"string\"},\"delay_ms\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":1000}},\"required\":[\"text\"],\"additionalProperties\":false}}",
+					"{\"name\":\"key\",\"description\":\"Presses key combos in turn, e.g. [\\\"ctrl+l\\\", \\\"Return\\\"]; X keysym names, ctrl, alt, shift, super.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"keys\":{\"type\":\"array\",\"items\":{\"type\":\"string\"},\"minItems\":1,\"maxItems\":64},\"mode\":{\"type\":\"string\",\"enum\":[\"tap\",\"press\",\"release\"]},\"delay_ms\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":1000}},\"required\":[\"keys\"],\"additionalProperties\":false}}",
+					"{\"name\":\"cursor\",\"description\":\"Where the pointer is.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{" FROM
+					"},\"additionalProperties\":false}}",
+					"{\"name\":\"wait\",\"description\":\"Waits until the screen has changed since the last action (for=change), or has stopped changing (for=idle), instead of sleeping.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"for\":{\"type\":\"string\",\"enum\":[\"change\",\"idle\"]},\"timeout\":{\"type\":\"number\",\"exclusiveMinimum\":0,\"maximum\":600,\"description\":\"seconds, default 10\"},\"quiet\":{\"type\":\"number\",\"exclusiveMinimum\":0,\"maximum\":600,\"description\":\"seconds without a change that count as idle, default 0.3\"}},\"required\":[\"for\"],\"additionalProperties\":false}}",
+					"{\"name\":\"status\",\"description\":\"Whether the desktop runs, its display, size, memory and idle time.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}}",
+					"{\"name\":\"start\",\"description\":\"Starts the desktop unless it runs (idempotent) and returns its status.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"wait\":{\"type\":\"number\",\"exclusiveMinimum\":0,\"maximum\":3600,\"description\":\"seconds, default 30\"}},\"additionalProperties\":false}}",
+					"{\"name\":\"lease\",\"description\":\"Who controls the desktop: the agent, or a human (then every action is refused until they hand it back).\",\"inputSchema\":{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}}",
 };
 
 json_t *mcp_tools_list(void)
@@ -323,9 +298,9 @@ static int key_args(json_t *a, struct act_req *rq, struct error *err)
 		json_t *k = json_array_get(keys, i);
 		if (!json_is_string(k) || json_string_length(k) == 0 ||
 		    json_string_length(k) > ACT_COMBO_MAX) {
-			return error_set(err, MCP_INVALID_PARAMS,
-					 "invalid params: 'keys' holds combos as strings, e.g. "
-					 "\"ctrl+l\"");
+			return error_set(
+				err, MCP_INVALID_PARAMS,
+				"invalid params: 'keys' holds combos as strings, e.g. \"ctrl+l\"");
 		}
 		rq->keys[i] = json_string_value(k);
 	}
@@ -352,9 +327,9 @@ static int screenshot_args(json_t *a, struct act_req *rq, struct error *err)
 			json_t *e = json_array_get(region, i);
 			json_int_t n = json_is_integer(e) ? json_integer_value(e) : -1;
 			if (n < (i < 2 ? 0 : 1) || n > ACT_COORD_MAX) {
-				return error_set(err, MCP_INVALID_PARAMS,
-						 "invalid params: 'region' is [x, y, width, "
-						 "height], whole pixels, width and height above 0");
+				return error_set(
+					err, MCP_INVALID_PARAMS,
+					"invalid params: 'region' is [x, y, width, height], whole pixels, width and height above 0");
 			}
 			v[i] = (unsigned)n;
 		}
@@ -402,8 +377,7 @@ int mcp_tool_args(json_t *params, enum mcp_tool *ret_tool, struct act_req *rq,
 	json_t *name = params ? json_object_get(params, "name") : NULL;
 	if (!json_is_string(name)) {
 		return error_set(err, MCP_INVALID_PARAMS,
-				 "invalid params: tools/call needs a "
-				 "tool 'name'");
+				 "invalid params: tools/call needs a tool 'name'");
 	}
 	int tool = -1;
 	for (int i = 0; i < MCP_TOOL_COUNT; i++) {
@@ -422,8 +396,7 @@ int mcp_tool_args(json_t *params, enum mcp_tool *ret_tool, struct act_req *rq,
 		a = empty = json_object();
 	} else if (!json_is_object(a)) {
 		return error_set(err, MCP_INVALID_PARAMS,
-				 "invalid params: 'arguments' must be "
-				 "an object");
+				 "invalid params: 'arguments' must be an object");
 	}
 	int r = known_only(a, known[tool], err);
 	act_req_init(rq, tool < MCP_TOOL_STATUS ? cmds[tool] : ACT_CURSOR);
@@ -549,9 +522,5 @@ json_t *mcp_initialize_result(const char *requested, const char *version)
 		"{s:s,s:{s:{s:b}},s:{s:s,s:s},s:s}", "protocolVersion", answer, "capabilities",
 		"tools", "listChanged", 0, "serverInfo", "name", "botdesk", "version", version,
 		"instructions",
-		"One desktop of botdesk. Look with screenshot, act with click, type, key, "
-		"scroll, drag; after an action, call wait (for=change or idle) instead of "
-		"sleeping. Coordinates are screen pixels unless 'from' names the size of the "
-		"picture they were read from. Every action fails while a human holds the "
-		"desktop (see lease).");
+		"One desktop of botdesk. Look with screenshot, act with click, type, key, scroll, drag; after an action, call wait (for=change or idle) instead of sleeping. Coordinates are screen pixels unless 'from' names the size of the picture they were read from. Every action fails while a human holds the desktop (see lease).");
 }

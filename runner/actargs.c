@@ -69,10 +69,10 @@ void act_req_init(struct act_req *rq, enum act_cmd cmd)
 static int coordinate(const char *what, const char *s, unsigned *ret, struct error *err)
 {
 	if (parse_uint_range(s, 0, ACT_COORD_MAX, ret) < 0) {
-		return error_set(err, -EINVAL,
-				 "%s must be a pixel coordinate (0 to %d, counted from the top "
-				 "left), not '%s'",
-				 what, ACT_COORD_MAX, s);
+		return error_set(
+			err, -EINVAL,
+			"%s must be a pixel coordinate (0 to %d, counted from the top left), not '%s'",
+			what, ACT_COORD_MAX, s);
 	}
 	return 0;
 }
@@ -81,27 +81,26 @@ int act_check_text(const char *text, size_t len, const char *what, size_t *ret_c
 		   struct error *err)
 {
 	if (len > ACT_TEXT_MAX) {
-		return error_set(err, -EINVAL,
-				 "the text from %s is %zu bytes; type takes at most %d bytes at "
-				 "a time: split it",
-				 what, len, ACT_TEXT_MAX);
+		return error_set(
+			err, -EINVAL,
+			"the text from %s is %zu bytes; type takes at most %d bytes at a time: split it",
+			what, len, ACT_TEXT_MAX);
 	}
 	size_t pos = 0, chars = 0;
 	while (pos < len) {
 		uint32_t c;
 		size_t at = pos;
 		if (utf8_next(text, len, &pos, &c) < 0) {
-			return error_set(err, -EINVAL,
-					 "the text from %s is not UTF-8 (a bad byte at offset "
-					 "%zu): convert it to UTF-8 first",
-					 what, at);
+			return error_set(
+				err, -EINVAL,
+				"the text from %s is not UTF-8 (a bad byte at offset %zu): convert it to UTF-8 first",
+				what, at);
 		}
 		if ((c < 0x20 && c != '\n' && c != '\t') || (c >= 0x7f && c < 0xa0)) {
-			return error_set(err, -EINVAL,
-					 "the text from %s holds the control character U+%04X at "
-					 "offset %zu; type takes printable text, newlines and tabs "
-					 "(use 'botdesk key' for other keys)",
-					 what, (unsigned)c, at);
+			return error_set(
+				err, -EINVAL,
+				"the text from %s holds the control character U+%04X at offset %zu; type takes printable text, newlines and tabs (use 'botdesk key' for other keys)",
+				what, (unsigned)c, at);
 		}
 		chars++;
 	}
@@ -119,10 +118,10 @@ static int parse_region(const char *s, struct act_req *rq, struct error *err)
 		uint64_t x;
 		if ((i < 3 && !end) || parse_u64_n(p, n, ACT_COORD_MAX, &x) < 0 ||
 		    (i >= 2 && x == 0)) {
-			return error_set(err, -EINVAL,
-					 "--region takes X,Y,WIDTH,HEIGHT in screen pixels (e.g. "
-					 "0,0,800,600), not '%s'",
-					 s);
+			return error_set(
+				err, -EINVAL,
+				"--region takes X,Y,WIDTH,HEIGHT in screen pixels (e.g. 0,0,800,600), not '%s'",
+				s);
 		}
 		v[i] = (unsigned)x;
 		p += n + 1;
@@ -207,10 +206,10 @@ static int parse_option(struct act_req *rq, int opt, const char *arg, bool *dir_
 		return 0;
 	case OPT_FROM:
 		if (parse_geometry(arg, 1, ACT_COORD_MAX, &rq->from_w, &rq->from_h) < 0) {
-			return error_set(err, -EINVAL,
-					 "--from takes the picture's WIDTHxHEIGHT (e.g. 960x600), "
-					 "not '%s'",
-					 arg);
+			return error_set(
+				err, -EINVAL,
+				"--from takes the picture's WIDTHxHEIGHT (e.g. 960x600), not '%s'",
+				arg);
 		}
 		return 0;
 	case OPT_BUTTON:
@@ -233,9 +232,9 @@ static int parse_option(struct act_req *rq, int opt, const char *arg, bool *dir_
 	case OPT_LEFT:
 	case OPT_RIGHT:
 		if (*dir_set) {
-			return error_set(err, -EINVAL,
-					 "scroll takes one direction: --up, --down, --left or "
-					 "--right");
+			return error_set(
+				err, -EINVAL,
+				"scroll takes one direction: --up, --down, --left or --right");
 		}
 		*dir_set = true;
 		rq->dir = (enum act_scroll)(opt - OPT_UP);
@@ -245,10 +244,10 @@ static int parse_option(struct act_req *rq, int opt, const char *arg, bool *dir_
 		return 0;
 	case OPT_DELAY:
 		if (parse_uint_range(arg, 0, ACT_DELAY_MAX_MS, &rq->delay_ms) < 0) {
-			return error_set(err, -EINVAL,
-					 "--delay takes milliseconds between keys (0 to %d), not "
-					 "'%s'",
-					 ACT_DELAY_MAX_MS, arg);
+			return error_set(
+				err, -EINVAL,
+				"--delay takes milliseconds between keys (0 to %d), not '%s'",
+				ACT_DELAY_MAX_MS, arg);
 		}
 		return 0;
 	case OPT_PRESS:
@@ -341,9 +340,9 @@ static int positionals(struct act_req *rq, int n, char **args, struct error *err
 		return 0;
 	case ACT_TYPE:
 		if (n > 1 || (n == 1 && rq->file)) {
-			return error_set(err, -EINVAL,
-					 "type takes one TEXT argument, or --file FILE, or the "
-					 "text on standard input");
+			return error_set(
+				err, -EINVAL,
+				"type takes one TEXT argument, or --file FILE, or the text on standard input");
 		}
 		if (n == 1) {
 			size_t chars;
@@ -354,9 +353,9 @@ static int positionals(struct act_req *rq, int n, char **args, struct error *err
 		return 0;
 	case ACT_KEY:
 		if (n == 0) {
-			return error_set(err, -EINVAL,
-					 "key takes one or more combos, e.g. ctrl+l, alt+F4, "
-					 "Return");
+			return error_set(
+				err, -EINVAL,
+				"key takes one or more combos, e.g. ctrl+l, alt+F4, Return");
 		}
 		if (n > ACT_KEYS_MAX) {
 			return error_set(err, -EINVAL, "key takes at most %d combos at a time",
@@ -364,10 +363,10 @@ static int positionals(struct act_req *rq, int n, char **args, struct error *err
 		}
 		for (int i = 0; i < n; i++) {
 			if (!*args[i] || strlen(args[i]) > ACT_COMBO_MAX) {
-				return error_set(err, -EINVAL,
-						 "'%s' is not a key combo: name keys joined by "
-						 "+, e.g. ctrl+shift+t",
-						 args[i]);
+				return error_set(
+					err, -EINVAL,
+					"'%s' is not a key combo: name keys joined by +, e.g. ctrl+shift+t",
+					args[i]);
 			}
 			rq->keys[i] = args[i];
 		}
@@ -431,10 +430,10 @@ int act_parse_argv(int argc, char **argv, struct act_req *rq, struct error *err)
 		if (ch == '?' || ch == ':') {
 			const char *opt = argv[optind - 1];
 			if (opt[0] == '-' && opt[1] >= '0' && opt[1] <= '9') {
-				return error_set(err, -EINVAL,
-						 "'%s' is off the screen: coordinates count from "
-						 "0 at the top left",
-						 opt);
+				return error_set(
+					err, -EINVAL,
+					"'%s' is off the screen: coordinates count from 0 at the top left",
+					opt);
 			}
 			return error_set(err, -EINVAL, "%s takes no option '%s'%s", argv[0], opt,
 					 ch == ':' ? " without a value" : "");
@@ -455,8 +454,7 @@ int act_parse_argv(int argc, char **argv, struct act_req *rq, struct error *err)
 	}
 	if (cmd == ACT_SCROLL && !dir_set) {
 		return error_set(err, -EINVAL,
-				 "scroll takes a direction: --up, --down, --left or "
-				 "--right");
+				 "scroll takes a direction: --up, --down, --left or --right");
 	}
 	if (rq->format != ACT_FORMAT_JPEG && rq->quality != ACT_QUALITY_DEFAULT) {
 		return error_set(err, -EINVAL, "--quality is for --format jpeg");
@@ -479,11 +477,11 @@ static int point(const struct act_req *rq, const char *xn, const char *yn, unsig
 {
 	if (rq->from_w) {
 		if (x >= rq->from_w || y >= rq->from_h) {
-			return error_set(err, -EINVAL,
-					 "%s,%s = %u,%u is off the %ux%u picture named by --from "
-					 "(0 to %u, 0 to %u)",
-					 xn, yn, x, y, rq->from_w, rq->from_h, rq->from_w - 1,
-					 rq->from_h - 1);
+			return error_set(
+				err, -EINVAL,
+				"%s,%s = %u,%u is off the %ux%u picture named by --from (0 to %u, 0 to %u)",
+				xn, yn, x, y, rq->from_w, rq->from_h, rq->from_w - 1,
+				rq->from_h - 1);
 		}
 		*rx = act_from_picture(x, rq->from_w, sw);
 		*ry = act_from_picture(y, rq->from_h, sh);
@@ -492,8 +490,7 @@ static int point(const struct act_req *rq, const char *xn, const char *yn, unsig
 	if (x >= sw || y >= sh) {
 		return error_set(
 			err, -EINVAL,
-			"%s,%s = %u,%u is off the %ux%u screen (0 to %u, 0 to %u); a point "
-			"in a smaller picture needs --from WIDTHxHEIGHT (MCP: from)",
+			"%s,%s = %u,%u is off the %ux%u screen (0 to %u, 0 to %u); a point in a smaller picture needs --from WIDTHxHEIGHT (MCP: from)",
 			xn, yn, x, y, sw, sh, sw - 1, sh - 1);
 	}
 	*rx = x;

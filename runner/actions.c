@@ -17,10 +17,10 @@ int actions_exec(const struct settings *s, struct profile *p, const struct deskt
 	if (!display) {
 		/* The runner's server check says so for the other actions; an argument list
 		 * must not end early here. */
-		return error_set(err, -EINVAL,
-				 "the desktop of profile '%s' published DISPLAY='', which is no "
-				 "local display; stop and start it again",
-				 p->name);
+		return error_set(
+			err, -EINVAL,
+			"the desktop of profile '%s' published DISPLAY='', which is no local display; stop and start it again",
+			p->name);
 	}
 	const char *xauth = envfile_get(&probe->env, "XAUTHORITY");
 	_cleanup_free_ char *fallback = xauth ? NULL : profile_path(p, STATE_XAUTHORITY);

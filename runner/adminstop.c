@@ -76,10 +76,10 @@ static int stop_one(const struct settings *s, const struct host_desktop *d, cons
 	}
 	deskcg_remove(cg);
 	if (r < 0 && r != -ESRCH) {
-		return error_set(err, r,
-				 "the desktop of profile '%s' of user %s on :%u did not stop even "
-				 "after SIGKILL: %s",
-				 d->profile, user, d->display, strerror(-r));
+		return error_set(
+			err, r,
+			"the desktop of profile '%s' of user %s on :%u did not stop even after SIGKILL: %s",
+			d->profile, user, d->display, strerror(-r));
 	}
 	return 0;
 }
@@ -91,8 +91,7 @@ int adminstop_run(const struct settings *s, const char *user, const char *profil
 	if (geteuid() != 0) {
 		return error_set(
 			err, -EPERM,
-			"stop --user stops another user's desktop: it takes root. Your own "
-			"desktop stops with 'botdesk --profile %s stop'",
+			"stop --user stops another user's desktop: it takes root. Your own desktop stops with 'botdesk --profile %s stop'",
 			profile);
 	}
 	struct who who;

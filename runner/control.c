@@ -16,10 +16,10 @@ int control_set(const struct settings *s, struct profile *p, enum lease_holder t
 {
 	int r = lease_set_at(p->dirfd, to, reason, (int64_t)time(NULL), ret, ret_changed);
 	if (r == -ETIMEDOUT) {
-		return error_set(err, r,
-				 "another botdesk take or release of profile '%s' holds %s/%s; "
-				 "retry when it has finished",
-				 p->name, p->dir, LEASE_LOCK);
+		return error_set(
+			err, r,
+			"another botdesk take or release of profile '%s' holds %s/%s; retry when it has finished",
+			p->name, p->dir, LEASE_LOCK);
 	}
 	if (r < 0) {
 		return error_set(err, r, "cannot write the lease %s/%s: %s%s", p->dir, LEASE_FILE,
@@ -80,9 +80,7 @@ int control_need_agent(struct profile *p, struct lease *ret, struct error *err)
 	if (l.unreadable) {
 		return error_set(
 			err, -EACCES,
-			"the lease %s/%s cannot be read (%s), so a human is taken to hold "
-			"the desktop of profile '%s'; hand it back with 'botdesk release', "
-			"which rewrites it",
+			"the lease %s/%s cannot be read (%s), so a human is taken to hold the desktop of profile '%s'; hand it back with 'botdesk release', which rewrites it",
 			p->dir, LEASE_FILE, r < 0 ? strerror(-r) : "not a lease", p->name);
 	}
 	char when[64] = "";
@@ -91,10 +89,10 @@ int control_need_agent(struct profile *p, struct lease *ret, struct error *err)
 	if (localtime_r(&since, &tm)) {
 		strftime(when, sizeof(when), " since %Y-%m-%d %H:%M:%S", &tm);
 	}
-	return error_set(err, -EACCES,
-			 "a human holds the desktop of profile '%s'%s%s%s%s; the agent may act "
-			 "again once they hand it back with 'botdesk release'",
-			 p->name, when, l.reason[0] ? " (" : "", l.reason, l.reason[0] ? ")" : "");
+	return error_set(
+		err, -EACCES,
+		"a human holds the desktop of profile '%s'%s%s%s%s; the agent may act again once they hand it back with 'botdesk release'",
+		p->name, when, l.reason[0] ? " (" : "", l.reason, l.reason[0] ? ")" : "");
 }
 
 void control_print_text(const char *profile, const struct lease *l, FILE *f)

@@ -82,18 +82,14 @@ static void not_ok(struct deskcg_base *b, const char *fix, const char *fmt, ...)
 }
 
 static const char fix_delegate[] =
-	"run botdesk in a cgroup delegated to you: under systemd, 'systemd-run --user --scope -p "
-	"Delegate=yes botdesk start' (your user manager's cgroup is yours); in a container, a "
-	"writable cgroup namespace; or, as root, chown a cgroup and its cgroup.procs and "
-	"cgroup.subtree_control to the user";
+	"run botdesk in a cgroup delegated to you: under systemd, 'systemd-run --user --scope -p Delegate=yes botdesk start' (your user manager's cgroup is yours); in a container, a writable cgroup namespace; or, as root, chown a cgroup and its cgroup.procs and cgroup.subtree_control to the user";
 
 /* v2: the memory controller must reach <delegated>/botdesk and from there its children. */
 static bool hand_down_memory(struct deskcg_base *b, bool create)
 {
 	if (!lists_memory(b->delegated, "cgroup.controllers")) {
 		not_ok(b,
-		       "systemd: Delegate=memory (or yes) on the unit; a container: a cgroup "
-		       "namespace with the memory controller",
+		       "systemd: Delegate=memory (or yes) on the unit; a container: a cgroup namespace with the memory controller",
 		       "the memory controller is not delegated to %s", b->delegated);
 		return false;
 	}
@@ -102,10 +98,8 @@ static bool hand_down_memory(struct deskcg_base *b, bool create)
 			       : -EAGAIN;
 		if (r == -EBUSY) {
 			not_ok(b,
-			       "move them into a child cgroup first: mkdir shell there, then write "
-			       "each pid of its cgroup.procs into shell/cgroup.procs",
-			       "%s, the cgroup delegated to you, holds processes itself, so it "
-			       "cannot hand the memory controller to cgroups below it",
+			       "move them into a child cgroup first: mkdir shell there, then write each pid of its cgroup.procs into shell/cgroup.procs",
+			       "%s, the cgroup delegated to you, holds processes itself, so it cannot hand the memory controller to cgroups below it",
 			       b->delegated);
 			return false;
 		}
@@ -134,8 +128,7 @@ void deskcg_find(const struct settings *s, bool create, struct deskcg_base *ret)
 	const struct cgroup_hier *h = memory_hier(&v);
 	if (!h) {
 		not_ok(ret,
-		       "mount cgroup2 (or v1's memory controller) at /sys/fs/cgroup, or point "
-		       "BOTDESK_CGROUP_ROOT at it",
+		       "mount cgroup2 (or v1's memory controller) at /sys/fs/cgroup, or point BOTDESK_CGROUP_ROOT at it",
 		       "no memory cgroup controller is mounted under %s", s->cgroup_root);
 		return;
 	}

@@ -51,10 +51,10 @@ int desktop_verify_server(const struct settings *s, struct profile *p,
 	const char *display = envfile_get(&probe->env, "DISPLAY");
 	unsigned n;
 	if (!display || display[0] != ':' || parse_uint_range(display + 1, 0, 65535, &n) < 0) {
-		return error_set(err, -EINVAL,
-				 "the desktop of profile '%s' published DISPLAY='%s', which is no "
-				 "local display; stop and start it again",
-				 p->name, display ? display : "");
+		return error_set(
+			err, -EINVAL,
+			"the desktop of profile '%s' published DISPLAY='%s', which is no local display; stop and start it again",
+			p->name, display ? display : "");
 	}
 	char dir[4096];
 	if (path_join(dir, sizeof(dir), s->x_lock_dir, ".X11-unix") < 0) {
@@ -65,16 +65,13 @@ int desktop_verify_server(const struct settings *s, struct profile *p,
 	if (r == -EPERM) {
 		return error_set(
 			err, r,
-			"refusing to use :%u: the X server answering there runs as uid %u, "
-			"not as you, so it is not the desktop of profile '%s'. Stop it with "
-			"'botdesk stop' and start it again",
+			"refusing to use :%u: the X server answering there runs as uid %u, not as you, so it is not the desktop of profile '%s'. Stop it with 'botdesk stop' and start it again",
 			n, (unsigned)owner, p->name);
 	}
 	if (r < 0) {
 		return error_set(
 			err, r,
-			"the X server of profile '%s' on :%u does not answer (%s); restart "
-			"it with 'botdesk stop' and 'botdesk start'",
+			"the X server of profile '%s' on :%u does not answer (%s); restart it with 'botdesk stop' and 'botdesk start'",
 			p->name, n, strerror(-r));
 	}
 	return 0;
@@ -112,9 +109,9 @@ void desktop_join_cgroup(const struct settings *s, const struct desktop_probe *p
 	}
 	_cleanup_close_ int fd = deskcg_open_procs(cg);
 	if (fd < 0 || write(fd, "0", 1) != 1) {
-		log_warn("the program runs outside the desktop's cgroup %s (%s), so the desktop's "
-			 "memory limit does not cover it",
-			 cg, strerror(errno));
+		log_warn(
+			"the program runs outside the desktop's cgroup %s (%s), so the desktop's memory limit does not cover it",
+			cg, strerror(errno));
 	}
 }
 
@@ -145,10 +142,10 @@ static int take_start_lock(struct profile *p, uint64_t timeout_ms, struct error 
 {
 	int fd = lockfile_take(p->dirfd, STATE_START_LOCK, timeout_ms);
 	if (fd == -ETIMEDOUT) {
-		return error_set(err, fd,
-				 "another botdesk start or stop of profile '%s' is still running; "
-				 "retry when it has finished",
-				 p->name);
+		return error_set(
+			err, fd,
+			"another botdesk start or stop of profile '%s' is still running; retry when it has finished",
+			p->name);
 	}
 	if (fd < 0) {
 		return error_set(err, fd, "cannot take %s/%s: %s%s", p->dir, STATE_START_LOCK,
@@ -177,15 +174,15 @@ static int check_memory(const struct settings *s, struct error *err)
 	case MEMORY_SHORT: {
 		char msg[512];
 		memory_blocker(&m, s->min_free_mb, msg, sizeof(msg));
-		return error_set(err, -ENOMEM,
-				 "%s. Free some memory, or lower BOTDESK_MIN_FREE_MB (0 turns the "
-				 "check off)",
-				 msg);
+		return error_set(
+			err, -ENOMEM,
+			"%s. Free some memory, or lower BOTDESK_MIN_FREE_MB (0 turns the check off)",
+			msg);
 	}
 	case MEMORY_TIGHT:
-		log_warn("starting with only %lld MB available (%llu MB is the minimum): the "
-			 "desktop has little room for a browser",
-			 (long long)m.available_mb, (unsigned long long)s->min_free_mb);
+		log_warn(
+			"starting with only %lld MB available (%llu MB is the minimum): the desktop has little room for a browser",
+			(long long)m.available_mb, (unsigned long long)s->min_free_mb);
 		return 0;
 	case MEMORY_OK:
 	default:
@@ -206,21 +203,19 @@ static int start_locked(const struct settings *s, struct profile *p, uint64_t wa
 		/* Alive but unpublished with no start in progress (we hold the start lock): its
 		 * starter died mid-start. Start over rather than adopt a desktop of unknown state.
 		 */
-		log_warn("the launcher (pid %d) of profile '%s' never published its desktop; "
-			 "stopping it and starting afresh",
-			 (int)probe.launcher.pid, p->name);
+		log_warn(
+			"the launcher (pid %d) of profile '%s' never published its desktop; stopping it and starting afresh",
+			(int)probe.launcher.pid, p->name);
 		(void)group_terminate(probe.launcher.pid, LAUNCHER_STOP_GRACE_MS, NULL);
 		(void)unlink_at_if_exists(p->dirfd, STATE_PIDFILE);
 	}
 	if (access(s->launcher, X_OK) < 0) {
-		return error_set(err, negative_errno(),
-				 s->launcher_is_default
-					 ? "the desktop session program %s is not installed (%s): "
-					   "install botdesk fully, or point BOTDESK_LAUNCHER at a "
-					   "launcher"
-					 : "BOTDESK_LAUNCHER=%s cannot be run (%s): point it at an "
-					   "executable launcher",
-				 s->launcher, strerror(errno));
+		return error_set(
+			err, negative_errno(),
+			s->launcher_is_default
+				? "the desktop session program %s is not installed (%s): install botdesk fully, or point BOTDESK_LAUNCHER at a launcher"
+				: "BOTDESK_LAUNCHER=%s cannot be run (%s): point it at an executable launcher",
+			s->launcher, strerror(errno));
 	}
 	bool reaped;
 	int r = reap_orphan(s, p, &reaped, err);
@@ -285,8 +280,7 @@ int desktop_stop(const struct settings *s, struct profile *p, bool *ret_stopped,
 			stopmark_clear(p->dirfd);
 			return error_set(
 				err, r,
-				"the desktop of profile '%s' (launcher pid %d) did not stop "
-				"even after SIGKILL: %s",
+				"the desktop of profile '%s' (launcher pid %d) did not stop even after SIGKILL: %s",
 				p->name, (int)id.pid, strerror(-r));
 		}
 		*ret_stopped = signalled;

@@ -132,12 +132,7 @@ static int band_full(const struct settings *s, const unsigned *avoid, size_t n_a
 	}
 	return error_set(
 		err, -EBUSY,
-		"no free X display number in the band %u-%u: %u held by running X servers, %u by "
-		"bound X sockets, %u by lock or socket files other users' servers left behind "
-		"(only they or root can remove them), %u by other users' keymap files "
-		"(/tmp/server-N.xkm). Stop a desktop you no longer need ('botdesk list'), ask an "
-		"administrator to remove stale files ('botdesk doctor' counts them), or choose "
-		"another BOTDESK_DISPLAY_BAND%s",
+		"no free X display number in the band %u-%u: %u held by running X servers, %u by bound X sockets, %u by lock or socket files other users' servers left behind (only they or root can remove them), %u by other users' keymap files (/tmp/server-N.xkm). Stop a desktop you no longer need ('botdesk list'), ask an administrator to remove stale files ('botdesk doctor' counts them), or choose another BOTDESK_DISPLAY_BAND%s",
 		s->band_lo, s->band_hi, count[TAKEN_SERVER], count[TAKEN_SOCKET],
 		count[TAKEN_LEFTOVER], count[TAKEN_KEYMAP],
 		s->policy.has_band ? " inside the host's band (see 'botdesk doctor')" : "");
@@ -213,8 +208,7 @@ int display_alloc_lock(const struct settings *s, uint64_t timeout_ms, struct err
 	if (fd == -ETIMEDOUT) {
 		return error_set(
 			err, fd,
-			"another botdesk start held the display allocation lock %s for too "
-			"long; retry, or look for a stuck botdesk process",
+			"another botdesk start held the display allocation lock %s for too long; retry, or look for a stuck botdesk process",
 			s->alloc_lock);
 	}
 	if (fd < 0) {

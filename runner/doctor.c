@@ -95,10 +95,10 @@ static size_t check_programs(const struct settings *s, const struct install_fact
 static void check_image(const struct install_facts *f, struct report *r)
 {
 	char detail[1024];
-	snprintf(detail, sizeof(detail),
-		 "botdesk's container image (%s): its packages are baked in when it is built; "
-		 "nothing is installed while it runs, so neither the helper nor group %s matters",
-		 f->image_marker, HELPER_GROUP);
+	snprintf(
+		detail, sizeof(detail),
+		"botdesk's container image (%s): its packages are baked in when it is built; nothing is installed while it runs, so neither the helper nor group %s matters",
+		f->image_marker, HELPER_GROUP);
 	line(r, true, "image", detail, NULL);
 }
 
@@ -129,9 +129,9 @@ static void check_helper(const struct settings *s, const struct install_facts *f
 		ok = f.helper_setuid_root && !f.nosuid && (st.st_mode & 07777) == 04750 &&
 		     strcmp(f.group, HELPER_GROUP) == 0;
 		if (f.nosuid) {
-			snprintf(fix, sizeof(fix),
-				 "the setuid bit has no effect here: bake the packages into the "
-				 "image");
+			snprintf(
+				fix, sizeof(fix),
+				"the setuid bit has no effect here: bake the packages into the image");
 		} else if (!ok) {
 			snprintf(fix, sizeof(fix),
 				 "as root: groupadd --system %s; chown root:%s %s; chmod 4750 %s",
@@ -141,19 +141,20 @@ static void check_helper(const struct settings *s, const struct install_facts *f
 	install_line(r, needed, ok, "helper", detail, fix);
 	if (!f.root) {
 		char who[256], gfix[256];
-		snprintf(who, sizeof(who), "%s %s group %s%s", f.user,
-			 f.helper_usable ? "is in" : "is not in", HELPER_GROUP,
-			 f.helper_usable ? ""
-					 : " (needed only to install the desktop's packages; "
-					   "starting desktops needs no group)");
+		snprintf(
+			who, sizeof(who), "%s %s group %s%s", f.user,
+			f.helper_usable ? "is in" : "is not in", HELPER_GROUP,
+			f.helper_usable
+				? ""
+				: " (needed only to install the desktop's packages; starting desktops needs no group)");
 		snprintf(gfix, sizeof(gfix), "as root: usermod -aG %s %s, then log in again",
 			 HELPER_GROUP, f.user);
 		install_line(r, needed, f.helper_usable, "group", who, gfix);
 	}
-	install_line(r, needed, !f.no_new_privs, "no_new_privs",
-		     f.no_new_privs ? "set: a setuid helper cannot gain root here" : "not set",
-		     "this process tree cannot install: bake the packages into the image, or ask "
-		     "an admin");
+	install_line(
+		r, needed, !f.no_new_privs, "no_new_privs",
+		f.no_new_privs ? "set: a setuid helper cannot gain root here" : "not set",
+		"this process tree cannot install: bake the packages into the image, or ask an admin");
 }
 
 static void check_memory(const struct settings *s, struct report *r)
@@ -182,8 +183,7 @@ static void check_proc(struct report *r)
 	bool sees = stat("/proc/1/stat", &st) == 0;
 	line(r, true, "/proc",
 	     sees ? "shows other users' processes"
-		  : "hides other users' processes "
-		    "(hidepid): X locks of other users count only through their sockets",
+		  : "hides other users' processes (hidepid): X locks of other users count only through their sockets",
 	     NULL);
 }
 
@@ -200,10 +200,10 @@ static void check_x_socket_dir(const struct settings *s, struct report *r)
 	if (e == 0) {
 		snprintf(detail, sizeof(detail), "%s root's, mode 1777", dir);
 	} else if (e == -EPERM) {
-		snprintf(detail, sizeof(detail),
-			 "%s is owned by uid %u with mode %04o: its owner could hijack other "
-			 "users' X sockets",
-			 dir, (unsigned)uid, (unsigned)mode);
+		snprintf(
+			detail, sizeof(detail),
+			"%s is owned by uid %u with mode %04o: its owner could hijack other users' X sockets",
+			dir, (unsigned)uid, (unsigned)mode);
 	} else if (e == -ENOENT) {
 		snprintf(detail, sizeof(detail), "%s is missing (only root may create it)", dir);
 	} else {
@@ -250,8 +250,7 @@ static void check_policy(const struct settings *s, struct report *r)
 			 (unsigned long long)hp->max_idle_stop_minutes);
 	}
 	fprintf(r->out,
-		"     %-18s band %s, %u desktops per user, memory floor at least %llu MB, idle "
-		"stop at most %s, geometry at most %s, admin group %s\n",
+		"     %-18s band %s, %u desktops per user, memory floor at least %llu MB, idle stop at most %s, geometry at most %s, admin group %s\n",
 		"", band, hp->max_desktops, (unsigned long long)hp->min_free_mb, idle, geometry,
 		hp->admin_group[0] ? hp->admin_group : "none");
 	fprintf(r->out, "     %-18s yours: band %u-%u, floor %llu MB, geometry %s\n", "",

@@ -154,10 +154,10 @@ int hostpolicy_load(const char *path, struct hostpolicy *ret, struct error *err)
 		return 0;
 	}
 	if (fd < 0 && errno == ELOOP) {
-		snprintf(ret->warning, sizeof(ret->warning),
-			 "ignoring %s: it is a symbolic link, which the host's policy may not be. "
-			 "As root, put the file itself there",
-			 path);
+		snprintf(
+			ret->warning, sizeof(ret->warning),
+			"ignoring %s: it is a symbolic link, which the host's policy may not be. As root, put the file itself there",
+			path);
 		return 0;
 	}
 	if (fd < 0) {
@@ -176,18 +176,18 @@ int hostpolicy_load(const char *path, struct hostpolicy *ret, struct error *err)
 		return 0;
 	}
 	if (!trusted(&st)) {
-		snprintf(ret->warning, sizeof(ret->warning),
-			 "ignoring %s: it belongs to uid %u with mode %04o, so someone other than "
-			 "root could have written it. As root: chown root:root %s; chmod 644 %s",
-			 path, (unsigned)st.st_uid, (unsigned)(st.st_mode & 07777), path, path);
+		snprintf(
+			ret->warning, sizeof(ret->warning),
+			"ignoring %s: it belongs to uid %u with mode %04o, so someone other than root could have written it. As root: chown root:root %s; chmod 644 %s",
+			path, (unsigned)st.st_uid, (unsigned)(st.st_mode & 07777), path, path);
 		return 0;
 	}
 	untrusted_parent(path, dir, sizeof(dir));
 	if (dir[0]) {
-		snprintf(ret->warning, sizeof(ret->warning),
-			 "ignoring %s: the directory %s is not root's alone, so someone other than "
-			 "root could replace the file. As root: chown root:root %s; chmod 755 %s",
-			 path, dir, dir, dir);
+		snprintf(
+			ret->warning, sizeof(ret->warning),
+			"ignoring %s: the directory %s is not root's alone, so someone other than root could replace the file. As root: chown root:root %s; chmod 755 %s",
+			path, dir, dir, dir);
 		return 0;
 	}
 	char text[POLICY_TEXT_MAX];
@@ -196,10 +196,10 @@ int hostpolicy_load(const char *path, struct hostpolicy *ret, struct error *err)
 		return error_set(err, (int)n, "cannot read %s: %s", path, strerror((int)-n));
 	}
 	if ((size_t)n == sizeof(text) - 1) {
-		return error_set(err, -EFBIG,
-				 "%s is larger than %d bytes; ask the administrator to "
-				 "fix the host's policy",
-				 path, POLICY_TEXT_MAX - 1);
+		return error_set(
+			err, -EFBIG,
+			"%s is larger than %d bytes; ask the administrator to fix the host's policy",
+			path, POLICY_TEXT_MAX - 1);
 	}
 	text[n] = '\0';
 	return hostpolicy_parse(text, path, ret, err);
@@ -216,9 +216,7 @@ int hostpolicy_apply(const struct hostpolicy *hp, struct settings *s, struct err
 		} else if (lo > hi) {
 			return error_set(
 				err, -EINVAL,
-				"your display band %u-%u (BOTDESK_DISPLAY_BAND or display_band "
-				"in botdesk.conf) lies outside the host's band %u-%u, set in %s; "
-				"pick numbers inside it, or leave it unset",
+				"your display band %u-%u (BOTDESK_DISPLAY_BAND or display_band in botdesk.conf) lies outside the host's band %u-%u, set in %s; pick numbers inside it, or leave it unset",
 				s->band_lo, s->band_hi, hp->band_lo, hp->band_hi, hp->path);
 		}
 		s->band_lo = lo;
@@ -231,9 +229,7 @@ int hostpolicy_apply(const struct hostpolicy *hp, struct settings *s, struct err
 		if (s->geometry_explicit) {
 			return error_set(
 				err, -EINVAL,
-				"your geometry %s (BOTDESK_GEOMETRY or geometry in "
-				"botdesk.conf) is larger than the host allows, %ux%u, set in %s; "
-				"pick a smaller one",
+				"your geometry %s (BOTDESK_GEOMETRY or geometry in botdesk.conf) is larger than the host allows, %ux%u, set in %s; pick a smaller one",
 				s->geometry, hp->max_width, hp->max_height, hp->path);
 		}
 		s->width = s->width < hp->max_width ? s->width : hp->max_width;

@@ -145,9 +145,7 @@ int hostscan_check_cap(const struct settings *s, struct error *err)
 	}
 	return error_set(
 		err, -EUSERS,
-		"you already run %zu botdesk desktops on this host, and one user may run %u "
-		"(%s). Stop one you no longer need: 'botdesk list' shows them, 'botdesk "
-		"--profile NAME stop' stops one",
+		"you already run %zu botdesk desktops on this host, and one user may run %u (%s). Stop one you no longer need: 'botdesk list' shows them, 'botdesk --profile NAME stop' stops one",
 		n, max,
 		s->policy.loaded
 			? "max_desktops_per_user in " HOSTPOLICY_PATH

@@ -35,68 +35,60 @@ static int outcome_error(const struct install_facts *f, enum policy_set set,
 		if (f->no_new_privs || f->nosuid) {
 			return refusal(f, set, INSTALL_BAKE_IMAGE, NULL, err);
 		}
-		return refusal(f, set, INSTALL_ASK_ADMIN,
-			       "botdesk-helper is not running as root (is it "
-			       "installed setuid root?)",
-			       err);
+		return refusal(
+			f, set, INSTALL_ASK_ADMIN,
+			"botdesk-helper is not running as root (is it installed setuid root?)",
+			err);
 	case PROTO_NOT_PERMITTED:
 		return refusal(f, set, INSTALL_ASK_ADMIN, NULL, err);
 	case PROTO_BUSY:
-		return error_set(err, -EBUSY,
-				 "another botdesk install is running on this host; run '%s' again "
-				 "when it has finished",
-				 again);
+		return error_set(
+			err, -EBUSY,
+			"another botdesk install is running on this host; run '%s' again when it has finished",
+			again);
 	case PROTO_NOT_IN_REPOS:
-		return error_set(err, -ENOPKG,
-				 "a package is not in the configured repositories (see the "
-				 "package manager's output above): check the sources the package "
-				 "manager uses, then run '%s' again",
-				 again);
+		return error_set(
+			err, -ENOPKG,
+			"a package is not in the configured repositories (see the package manager's output above): check the sources the package manager uses, then run '%s' again",
+			again);
 	case PROTO_LOCKED:
 		return error_set(
 			err, -EBUSY,
-			"the package database is locked by another process (another "
-			"package manager, or automatic updates); wait for it to finish and "
-			"run '%s' again",
+			"the package database is locked by another process (another package manager, or automatic updates); wait for it to finish and run '%s' again",
 			again);
 	case PROTO_DOWNLOAD_FAILED:
-		return error_set(err, -EIO,
-				 "the packages could not be downloaded: check the network and the "
-				 "package sources, then run '%s' again",
-				 again);
+		return error_set(
+			err, -EIO,
+			"the packages could not be downloaded: check the network and the package sources, then run '%s' again",
+			again);
 	case PROTO_FAILED:
 		return error_set(
 			err, -EIO,
-			"the package manager failed (exit status %d; its output is above): "
-			"fix what it reports and run '%s' again",
+			"the package manager failed (exit status %d; its output is above): fix what it reports and run '%s' again",
 			(int)o->detail, again);
 	case PROTO_TIMEOUT:
-		return error_set(err, -ETIMEDOUT,
-				 "the install did not finish in time and was stopped; run '%s' "
-				 "again (the package manager resumes where it stopped)",
-				 again);
+		return error_set(
+			err, -ETIMEDOUT,
+			"the install did not finish in time and was stopped; run '%s' again (the package manager resumes where it stopped)",
+			again);
 	case PROTO_LIMITS:
-		return error_set(err, -EPERM,
-				 "botdesk-helper cannot undo the resource limits or the OOM score "
-				 "this session set (root lacks CAP_SYS_RESOURCE here, as in a "
-				 "container with the default capabilities): run '%s' "
-				 "as root, or from a session whose hard limits are not lowered",
-				 again);
+		return error_set(
+			err, -EPERM,
+			"botdesk-helper cannot undo the resource limits or the OOM score this session set (root lacks CAP_SYS_RESOURCE here, as in a container with the default capabilities): run '%s' as root, or from a session whose hard limits are not lowered",
+			again);
 	case PROTO_TOO_SOON:
-		return error_set(err, -EAGAIN,
-				 "%s started an install less than %d seconds ago, and the helper "
-				 "starts at most one for each user in that time; run '%s' "
-				 "again in %d seconds",
-				 f->user, PROTO_INSTALL_INTERVAL_S, again, (int)o->detail);
+		return error_set(
+			err, -EAGAIN,
+			"%s started an install less than %d seconds ago, and the helper starts at most one for each user in that time; run '%s' again in %d seconds",
+			f->user, PROTO_INSTALL_INTERVAL_S, again, (int)o->detail);
 	case PROTO_BAD_REQUEST:
 	case PROTO_REQUEST_TIMEOUT:
 	case PROTO_INTERNAL:
 	default:
-		return error_set(err, -EPROTO,
-				 "%s failed (%s, detail %d): is it the helper of this botdesk "
-				 "version (%s)?",
-				 helper, proto_outcome_name(o->outcome), (int)o->detail,
-				 BOTDESK_VERSION);
+		return error_set(
+			err, -EPROTO,
+			"%s failed (%s, detail %d): is it the helper of this botdesk version (%s)?",
+			helper, proto_outcome_name(o->outcome), (int)o->detail, BOTDESK_VERSION);
 	}
 }
 
@@ -107,15 +99,12 @@ static void say_nothing_to_do(const struct install_facts *f, enum policy_set set
 		fprintf(out, "noVNC is installed (%s): nothing to install.\n", f->novnc);
 	} else if (f->in_image) {
 		fprintf(out,
-			"The desktop's programs are baked into this image (botdesk's container "
-			"image, %s): nothing to install.\n",
+			"The desktop's programs are baked into this image (botdesk's container image, %s): nothing to install.\n",
 			f->image_marker);
 	} else if (v == INSTALL_ASK_ADMIN && f->helper_exists && f->helper_setuid_root &&
 		   !f->helper_usable) {
 		fprintf(out,
-			"The desktop's programs are all installed: nothing to install. "
-			"(Starting desktops needs no group: membership of group %s is needed "
-			"only to install packages through %s.)\n",
+			"The desktop's programs are all installed: nothing to install. (Starting desktops needs no group: membership of group %s is needed only to install packages through %s.)\n",
 			f->group, f->helper);
 	} else {
 		fprintf(out, "The desktop's programs are all installed: nothing to install.\n");
@@ -147,8 +136,7 @@ static void say_done(const struct settings *s, enum policy_set set, bool dry_run
 			web ? "The web viewer's package (noVNC) is" : "The desktop's packages are");
 	} else if (web) {
 		fprintf(out,
-			"The web viewer's package (noVNC) is installed: 'botdesk web' serves the "
-			"desktop in a browser now.\n");
+			"The web viewer's package (noVNC) is installed: 'botdesk web' serves the desktop in a browser now.\n");
 	} else {
 		fprintf(out, "The desktop's packages are installed.\n");
 	}

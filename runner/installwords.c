@@ -110,16 +110,14 @@ static void say_no_manager(const struct install_facts *f, enum policy_set set,
 	/* No word of privilege here: there is nothing anybody could run for us. */
 	if (set == POLICY_SET_WEB) {
 		put(b,
-		    "No package manager botdesk can use (apt-get or dnf) was found: install "
-		    "noVNC (%s) with your distribution's own tools",
+		    "No package manager botdesk can use (apt-get or dnf) was found: install noVNC (%s) with your distribution's own tools",
 		    f->novnc);
 	} else if (put_missing(b, missing)) {
 		put(b,
-		    ", and no package manager botdesk can use (apt-get or dnf) was found: install "
-		    "them with your distribution's own tools");
+		    ", and no package manager botdesk can use (apt-get or dnf) was found: install them with your distribution's own tools");
 	} else {
-		put(b, "No package manager botdesk can use (apt-get or dnf) was found: install the "
-		       "desktop programs (");
+		put(b,
+		    "No package manager botdesk can use (apt-get or dnf) was found: install the desktop programs (");
 		put_programs(b, NULL);
 		put(b, ") with your distribution's own tools");
 	}
@@ -150,17 +148,14 @@ static void say_bake_our_image(const struct install_facts *f, enum policy_set se
 		put(b, "%s", words[set].not_installed);
 	}
 	put(b,
-	    ", and this is botdesk's container image (%s says so), whose packages are baked in "
-	    "when it is built, never installed while it runs. ",
+	    ", and this is botdesk's container image (%s says so), whose packages are baked in when it is built, never installed while it runs. ",
 	    f->image_marker);
 	if (f->image_without_desktop) {
 		put(b,
-		    "It was built with --build-arg BOTDESK_DESKTOP=0 (no desktop layer): build it "
-		    "again without that argument (docker build -t botdesk .).");
+		    "It was built with --build-arg BOTDESK_DESKTOP=0 (no desktop layer): build it again without that argument (docker build -t botdesk .).");
 	} else {
-		put(b, "Build the image again from botdesk's Dockerfile (scripts/sync-dockerfile "
-		       "writes its desktop layer), or add this line to the Dockerfile you build "
-		       "from:\n  ");
+		put(b,
+		    "Build the image again from botdesk's Dockerfile (scripts/sync-dockerfile writes its desktop layer), or add this line to the Dockerfile you build from:\n  ");
 		dockerfile_line(set, f->manager, b);
 	}
 }
@@ -181,8 +176,8 @@ static void say_bake(const struct install_facts *f, enum policy_set set, const c
 		put(b, "This process cannot become root to install %s (%s)", words[set].packages,
 		    why);
 	}
-	put(b, ", as inside a container. The packages must be baked into the image; add this line "
-	       "to its Dockerfile:\n  ");
+	put(b,
+	    ", as inside a container. The packages must be baked into the image; add this line to its Dockerfile:\n  ");
 	dockerfile_line(set, f->manager, b);
 }
 
@@ -205,9 +200,7 @@ static void say_ask_admin(const struct install_facts *f, enum policy_set set,
 		put(b, "%s is not in group %s", f->user, f->group);
 	}
 	put(b,
-	    ". An administrator can install them with:\n  %s\nor let %s install them with "
-	    "'%s': usermod -aG %s %s (it takes effect at the next login), with "
-	    "the helper installed root:%s mode 4750 (chown root:%s %s && chmod 4750 %s).",
+	    ". An administrator can install them with:\n  %s\nor let %s install them with '%s': usermod -aG %s %s (it takes effect at the next login), with the helper installed root:%s mode 4750 (chown root:%s %s && chmod 4750 %s).",
 	    command, f->user, words[set].command, f->group, f->user, f->group, f->group, f->helper,
 	    f->helper);
 }

@@ -404,17 +404,14 @@ static void why_log_empty(struct profile *p, char *buf, size_t size)
 	struct statvfs sv;
 	if (fstatvfs(p->dirfd, &sv) == 0) {
 		unsigned long long kb = (unsigned long long)sv.f_bavail * sv.f_frsize / 1024;
-		snprintf(buf, size,
-			 "(nothing: it could not be written, %s; the file system holding %s has "
-			 "%llu "
-			 "KB free and %llu free inodes. Free some space there, or point "
-			 "BOTDESK_STATE_DIR elsewhere, and start again)",
-			 strerror(e), p->dir, kb, (unsigned long long)sv.f_favail);
+		snprintf(
+			buf, size,
+			"(nothing: it could not be written, %s; the file system holding %s has %llu KB free and %llu free inodes. Free some space there, or point BOTDESK_STATE_DIR elsewhere, and start again)",
+			strerror(e), p->dir, kb, (unsigned long long)sv.f_favail);
 	} else {
 		snprintf(
 			buf, size,
-			"(nothing: it could not be written, %s. Free some space on the file system "
-			"holding %s, or point BOTDESK_STATE_DIR elsewhere, and start again)",
+			"(nothing: it could not be written, %s. Free some space on the file system holding %s, or point BOTDESK_STATE_DIR elsewhere, and start again)",
 			strerror(e), p->dir);
 	}
 }
@@ -429,13 +426,13 @@ static int fail_exited(struct launch *l, bool *ret_taken, struct error *err)
 	if (!tail[0]) {
 		why_log_empty(l->p, why, sizeof(why));
 	}
-	return error_set(err, -ECHILD,
-			 "the desktop launcher %s before publishing its desktop on :%u. Its log, "
-			 "%s/%s, ends with:\n%s",
-			 how, l->display, l->p->dir, STATE_LOG,
-			 tail[0]  ? tail
-			 : why[0] ? why
-				  : "(nothing)");
+	return error_set(
+		err, -ECHILD,
+		"the desktop launcher %s before publishing its desktop on :%u. Its log, %s/%s, ends with:\n%s",
+		how, l->display, l->p->dir, STATE_LOG,
+		tail[0]  ? tail
+		: why[0] ? why
+			 : "(nothing)");
 }
 
 /* With max_memory_mb, the desktop gets a cgroup of its own where one can be made. */
@@ -448,9 +445,9 @@ static int own_cgroup(struct launch *l, struct error *err)
 	struct deskcg_base b;
 	deskcg_find(s, true, &b);
 	if (!b.ok) {
-		log_warn("max_memory_mb = %llu is not enforced: %s. To have it: %s ('botdesk "
-			 "doctor' shows this too)",
-			 (unsigned long long)s->max_memory_mb, b.why, b.fix);
+		log_warn(
+			"max_memory_mb = %llu is not enforced: %s. To have it: %s ('botdesk doctor' shows this too)",
+			(unsigned long long)s->max_memory_mb, b.why, b.fix);
 		return 0;
 	}
 	deskcg_sweep(&b);
@@ -543,18 +540,16 @@ static int one_attempt(struct launch *l, uint64_t deadline, const unsigned *lost
 		return fail_exited(l, ret_taken, err);
 	case WAIT_INTERRUPTED:
 		abandon(l);
-		return error_set(err, -EINTR,
-				 "interrupted: the launch on :%u was stopped and nothing of it is "
-				 "left running",
-				 l->display);
+		return error_set(
+			err, -EINTR,
+			"interrupted: the launch on :%u was stopped and nothing of it is left running",
+			l->display);
 	case WAIT_TIMEOUT:
 	default:
 		abandon(l);
 		return error_set(
 			err, -ETIMEDOUT,
-			"the desktop did not publish within the wait; the launch on :%u was "
-			"stopped and nothing of it is left running. Its log is %s/%s; retry "
-			"with a longer --wait if the host is slow",
+			"the desktop did not publish within the wait; the launch on :%u was stopped and nothing of it is left running. Its log is %s/%s; retry with a longer --wait if the host is slow",
 			l->display, p->dir, STATE_LOG);
 	}
 }
@@ -606,9 +601,9 @@ int launch_desktop(const struct settings *s, struct profile *p, uint64_t wait_ms
 		 * among the free ones: another user's starts race us for the lowest free number,
 		 * and the next lowest is where we would meet them again. Each number at most
 		 * once, so this ends. */
-		log_warn("display :%u was taken by another X server as the desktop started; "
-			 "retrying on another number",
-			 l.display);
+		log_warn(
+			"display :%u was taken by another X server as the desktop started; retrying on another number",
+			l.display);
 		lost[n_lost++] = l.display;
 	}
 	/* An interrupted launch consumes the signal that interrupted it: restoring the mask with

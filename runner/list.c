@@ -191,18 +191,16 @@ int list_gather_all(const struct settings *s, struct list *ret, struct error *er
 {
 	*ret = (struct list){.all = true};
 	if (!hostpolicy_is_admin(&s->policy) && s->policy.admin_group[0]) {
-		return error_set(err, -EPERM,
-				 "list --all shows every user's desktops: it takes root, or "
-				 "membership of group %s (admin_group in %s). 'botdesk list' shows "
-				 "your own",
-				 s->policy.admin_group, HOSTPOLICY_PATH);
+		return error_set(
+			err, -EPERM,
+			"list --all shows every user's desktops: it takes root, or membership of group %s (admin_group in %s). 'botdesk list' shows your own",
+			s->policy.admin_group, HOSTPOLICY_PATH);
 	}
 	if (!hostpolicy_is_admin(&s->policy)) {
-		return error_set(err, -EPERM,
-				 "list --all shows every user's desktops: it takes root, or "
-				 "membership of the group an administrator names as admin_group in "
-				 "%s (none is named). 'botdesk list' shows your own",
-				 HOSTPOLICY_PATH);
+		return error_set(
+			err, -EPERM,
+			"list --all shows every user's desktops: it takes root, or membership of the group an administrator names as admin_group in %s (none is named). 'botdesk list' shows your own",
+			HOSTPOLICY_PATH);
 	}
 	struct host_desktop *v;
 	size_t n;

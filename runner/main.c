@@ -68,8 +68,7 @@ static const char usage_text[] =
 	"                                    foreground; --web serves its page too (botdesk web)\n"
 	"  install [--web] [--dry-run]       install the desktop's packages (--web: the web\n"
 	"                                    viewer's, noVNC), or say who must\n"
-	"  thumbnail [--max WxH] [--output FILE]  a PNG of the screen (default 960x600; - is "
-	"stdout)\n"
+	"  thumbnail [--max WxH] [--output FILE]  a PNG of the screen (default 960x600; - is stdout)\n"
 	"  doctor                            what this host lacks, and the fix for each\n"
 	"  take [--reason TEXT] [--json]     a human takes control of the desktop\n"
 	"  release [--json]                  hand control back to the agent\n"
@@ -189,9 +188,9 @@ static int parse_opts(int argc, char **argv, const char *cmd, unsigned allow, st
 			}
 			if (parse_seconds_ms(optarg, LAUNCHER_WAIT_MAX_MS, &o->wait_ms) < 0 ||
 			    o->wait_ms == 0) {
-				return usage_error("--wait takes seconds (up to 3600, e.g. 30 or "
-						   "0.5), not '%s'",
-						   optarg);
+				return usage_error(
+					"--wait takes seconds (up to 3600, e.g. 30 or 0.5), not '%s'",
+					optarg);
 			}
 			break;
 		case 'n':
@@ -381,10 +380,10 @@ static int need_running(struct cli *c, struct desktop_probe *probe)
 {
 	desktop_probe(&c->p, probe);
 	if (!probe->running) {
-		log_error("no desktop is running for profile '%s'; start one with 'botdesk%s%s "
-			  "start'",
-			  c->p.name, streq(c->p.name, "default") ? "" : " --profile ",
-			  streq(c->p.name, "default") ? "" : c->p.name);
+		log_error(
+			"no desktop is running for profile '%s'; start one with 'botdesk%s%s start'",
+			c->p.name, streq(c->p.name, "default") ? "" : " --profile ",
+			streq(c->p.name, "default") ? "" : c->p.name);
 		return EXIT_NOT_RUNNING;
 	}
 	return 0;
@@ -530,8 +529,7 @@ static int write_stdout(const unsigned char *png, size_t len, struct error *err)
 	if (isatty(STDOUT_FILENO)) {
 		return error_set(
 			err, -ENOTTY,
-			"--output - writes the PNG to standard output, which is a terminal; "
-			"redirect it (--output - > desktop.png) or pipe it to a program");
+			"--output - writes the PNG to standard output, which is a terminal; redirect it (--output - > desktop.png) or pipe it to a program");
 	}
 	fflush(stdout);
 	int r = write_all(STDOUT_FILENO, png, len);
@@ -559,8 +557,7 @@ static int cmd_thumbnail(struct cli *c, int argc, char **argv)
 		case 'm':
 			if (parse_geometry(optarg, 16, 8192, &max_w, &max_h) < 0) {
 				return usage_error(
-					"--max takes WIDTHxHEIGHT (16 to 8192 each), not "
-					"'%s'",
+					"--max takes WIDTHxHEIGHT (16 to 8192 each), not '%s'",
 					optarg);
 			}
 			break;
@@ -629,9 +626,7 @@ static const char *profile_arg(const struct cli *c)
 static void print_run_up(const struct cli *c, const struct desktop_probe *probe)
 {
 	_cleanup_free_ char *sock = profile_path(&c->p, STATE_SOCKET);
-	printf("desktop of profile '%s' running on display %s (launcher pid %d); view it with "
-	       "'vncviewer %s', or take a picture with 'botdesk%s%s thumbnail --output "
-	       "desktop.png'\n",
+	printf("desktop of profile '%s' running on display %s (launcher pid %d); view it with 'vncviewer %s', or take a picture with 'botdesk%s%s thumbnail --output desktop.png'\n",
 	       c->p.name, envfile_get(&probe->env, "DISPLAY"), (int)probe->launcher.pid,
 	       sock ? sock : STATE_SOCKET, profile_flag(c), profile_arg(c));
 	fflush(stdout);
@@ -728,8 +723,7 @@ static int cmd_run(struct cli *c, int argc, char **argv)
 	if (r == -EINTR) {
 		/* Told to stop while starting (a container stopped early): a clean stop. */
 		foreground_close(&fg);
-		printf("desktop of profile '%s' stopped on a signal while it was starting; "
-		       "nothing of it is left running\n",
+		printf("desktop of profile '%s' stopped on a signal while it was starting; nothing of it is left running\n",
 		       c->p.name);
 		return 0;
 	}
@@ -846,9 +840,9 @@ static int cmd_release(struct cli *c, int argc, char **argv)
 	desktop_probe(&c->p, &probe);
 	if (changed && probe.running &&
 	    control_wait_applied(&c->p, l.epoch, CONTROL_APPLIED_WAIT_MS) < 0) {
-		log_warn("the desktop of profile '%s' has not confirmed the hand-back within %d s: "
-			 "its screen may not be back at its configured size yet; see %s/%s",
-			 c->p.name, CONTROL_APPLIED_WAIT_MS / 1000, c->p.dir, STATE_LOG);
+		log_warn(
+			"the desktop of profile '%s' has not confirmed the hand-back within %d s: its screen may not be back at its configured size yet; see %s/%s",
+			c->p.name, CONTROL_APPLIED_WAIT_MS / 1000, c->p.dir, STATE_LOG);
 	}
 	print_lease(c, &l, o.json);
 	return 0;
@@ -942,8 +936,7 @@ int main(int argc, char **argv)
 	if (!profile_name_valid(c.profile)) {
 		/* Name where the bad name came from: a variable set long ago is easy to forget. */
 		return usage_error(
-			"%s='%s' is not a valid profile name: use 1-64 characters of A-Z "
-			"a-z 0-9 . _ - not starting with '.'",
+			"%s='%s' is not a valid profile name: use 1-64 characters of A-Z a-z 0-9 . _ - not starting with '.'",
 			from_env ? "BOTDESK_PROFILE" : "--profile", c.profile);
 	}
 	if (optind >= argc) {

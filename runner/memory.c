@@ -107,11 +107,11 @@ enum memory_verdict memory_judge(const struct memory_info *m, uint64_t floor_mb)
 void memory_blocker(const struct memory_info *m, uint64_t floor_mb, char *buf, size_t size)
 {
 	if (m->limit_mb >= 0) {
-		snprintf(buf, size,
-			 "Not enough free memory for a desktop: %lld MB available of %lld MB, %llu "
-			 "MB needed",
-			 (long long)m->available_mb, (long long)m->limit_mb,
-			 (unsigned long long)floor_mb);
+		snprintf(
+			buf, size,
+			"Not enough free memory for a desktop: %lld MB available of %lld MB, %llu MB needed",
+			(long long)m->available_mb, (long long)m->limit_mb,
+			(unsigned long long)floor_mb);
 	} else {
 		snprintf(buf, size,
 			 "Not enough free memory for a desktop: %lld MB available, %llu MB needed",

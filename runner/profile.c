@@ -37,8 +37,7 @@ static int check_private_dir(int fd, const char *path, struct error *err)
 	if (st.st_uid != geteuid()) {
 		return error_set(
 			err, -EPERM,
-			"%s belongs to uid %u, not to you (uid %u); refusing to use it. Point "
-			"BOTDESK_STATE_DIR at a directory of your own",
+			"%s belongs to uid %u, not to you (uid %u); refusing to use it. Point BOTDESK_STATE_DIR at a directory of your own",
 			path, (unsigned)st.st_uid, (unsigned)geteuid());
 	}
 	if ((st.st_mode & 07777) != 0700 && fchmod(fd, 0700) < 0) {
@@ -54,8 +53,7 @@ int profile_open(const struct settings *s, const char *name, bool create, struct
 	if (!profile_name_valid(name)) {
 		return error_set(
 			err, -EINVAL,
-			"'%s' is not a valid profile name: use 1-64 characters of A-Z a-z 0-9 "
-			". _ - not starting with '.'",
+			"'%s' is not a valid profile name: use 1-64 characters of A-Z a-z 0-9 . _ - not starting with '.'",
 			name);
 	}
 	struct profile p = PROFILE_INIT;
@@ -83,8 +81,7 @@ int profile_open(const struct settings *s, const char *name, bool create, struct
 		if (r == -ELOOP || r == -ENOTDIR) {
 			error_set(
 				err, r,
-				"%s is not a directory (a symbolic link?); refusing to follow it. "
-				"Remove it and retry",
+				"%s is not a directory (a symbolic link?); refusing to follow it. Remove it and retry",
 				p.dir);
 		} else {
 			error_set(err, r, "cannot open the state directory %s: %s", p.dir,

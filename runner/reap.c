@@ -243,13 +243,12 @@ static int stop_lost_launcher(const struct settings *s, const struct profile *p,
 	if (r < 0 && r != -ESRCH) {
 		return error_set(
 			err, r,
-			"could not stop the desktop of profile '%s' (launcher pid %d) whose "
-			"state directory was lost: %s",
+			"could not stop the desktop of profile '%s' (launcher pid %d) whose state directory was lost: %s",
 			p->name, (int)o->pid, strerror(-r));
 	}
-	log_warn("stopped the desktop of profile '%s' (launcher pid %d) whose state directory %s "
-		 "had been removed while it ran",
-		 p->name, (int)o->pid, p->dir);
+	log_warn(
+		"stopped the desktop of profile '%s' (launcher pid %d) whose state directory %s had been removed while it ran",
+		p->name, (int)o->pid, p->dir);
 	return 0;
 }
 
@@ -305,10 +304,10 @@ int reap_orphan(const struct settings *s, struct profile *p, bool *ret_reaped, s
 		r = process_terminate(o.pid, o.st.starttime, REAP_GRACE_MS);
 	}
 	if (r < 0 && r != -ESRCH) {
-		return error_set(err, r,
-				 "could not stop the X server (pid %d) left by a dead launcher of "
-				 "profile '%s': %s",
-				 (int)o.pid, p->name, strerror(-r));
+		return error_set(
+			err, r,
+			"could not stop the X server (pid %d) left by a dead launcher of profile '%s': %s",
+			(int)o.pid, p->name, strerror(-r));
 	}
 	log_warn("stopped the X server (pid %d) left behind by a dead launcher of profile '%s'",
 		 (int)o.pid, p->name);

@@ -249,8 +249,7 @@ static int resolve_paths(struct settings *s, struct error *err)
 	} else {
 		return error_set(
 			err, -ENOENT,
-			"no home directory: set HOME or BOTDESK_STATE_DIR to where botdesk may "
-			"keep its state");
+			"no home directory: set HOME or BOTDESK_STATE_DIR to where botdesk may keep its state");
 	}
 	xdg = xdg_dir("XDG_CONFIG_HOME");
 	if (xdg && is_desktop_xdg_home(xdg, NULL)) {
@@ -319,9 +318,9 @@ static int validate_view(struct settings *s, char *values[S_COUNT], struct error
 	}
 	/* The profile's directory is private (0700): a group can only reach a door elsewhere. */
 	if (!dir) {
-		return setting_error(err, S_VIEW_GROUP, g,
-				     "it needs BOTDESK_VIEW_DIR (view_dir): a directory of yours "
-				     "that the group can enter, where the view sockets go");
+		return setting_error(
+			err, S_VIEW_GROUP, g,
+			"it needs BOTDESK_VIEW_DIR (view_dir): a directory of yours that the group can enter, where the view sockets go");
 	}
 	s->view_gid = gid;
 	s->view_group = true;
@@ -346,8 +345,7 @@ static int validate(struct settings *s, char *values[S_COUNT], struct error *err
 		if (!values[S_ALLOC_LOCK]) {
 			return error_set(
 				err, -ENOENT,
-				"no place for the allocation lock: set XDG_RUNTIME_DIR, HOME "
-				"or BOTDESK_ALLOC_LOCK");
+				"no place for the allocation lock: set XDG_RUNTIME_DIR, HOME or BOTDESK_ALLOC_LOCK");
 		}
 	}
 	if (values[S_LAUNCHER]) {
@@ -403,10 +401,10 @@ static int validate(struct settings *s, char *values[S_COUNT], struct error *err
 	}
 	char bad[128], why[256];
 	if (values[S_PASS_ENV] && envallow_check_list(values[S_PASS_ENV], bad, sizeof(bad)) < 0) {
-		snprintf(why, sizeof(why),
-			 "expected variable names separated by commas, e.g. HTTPS_PROXY,NO_PROXY "
-			 "(not '%s')",
-			 bad);
+		snprintf(
+			why, sizeof(why),
+			"expected variable names separated by commas, e.g. HTTPS_PROXY,NO_PROXY (not '%s')",
+			bad);
 		return setting_error(err, S_PASS_ENV, values[S_PASS_ENV], why);
 	}
 	s->pass_env = TAKE_PTR(values[S_PASS_ENV]);
@@ -417,9 +415,9 @@ static int validate(struct settings *s, char *values[S_COUNT], struct error *err
 	uint64_t milli_minutes;
 	r = parse_seconds_ms(values[S_IDLE_STOP], IDLE_STOP_MAX, &milli_minutes);
 	if (r < 0) {
-		return setting_error(err, S_IDLE_STOP, values[S_IDLE_STOP],
-				     "expected minutes up to a week, e.g. 30 or 0.5 (0 never stops "
-				     "an unused desktop)");
+		return setting_error(
+			err, S_IDLE_STOP, values[S_IDLE_STOP],
+			"expected minutes up to a week, e.g. 30 or 0.5 (0 never stops an unused desktop)");
 	}
 	s->idle_stop_ms = milli_minutes * 60;
 	/* Off by default: what an agent types is often a password. */

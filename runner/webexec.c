@@ -44,10 +44,10 @@ int webexec_run(const struct settings *s, const struct profile *p, int argc, cha
 	}
 	execv(s->web, args);
 	int r = negative_errno();
-	return error_set(err, r,
-			 "cannot run %s: %s; botdesk web needs botdesk built with libwebsockets "
-			 "(libwebsockets-dev) and installed completely",
-			 s->web, strerror(-r));
+	return error_set(
+		err, r,
+		"cannot run %s: %s; botdesk web needs botdesk built with libwebsockets (libwebsockets-dev) and installed completely",
+		s->web, strerror(-r));
 }
 
 int webexec_spawn(const struct settings *s, const struct profile *p, int argc, char **argv,
@@ -68,10 +68,10 @@ int webexec_spawn(const struct settings *s, const struct profile *p, int argc, c
 	int r = posix_spawn(ret_pid, s->web, NULL, &attr, args, environ);
 	posix_spawnattr_destroy(&attr);
 	if (r != 0) {
-		return error_set(err, -r,
-				 "cannot run %s: %s; botdesk run --web needs botdesk built with "
-				 "libwebsockets (libwebsockets-dev) and installed completely",
-				 s->web, strerror(r));
+		return error_set(
+			err, -r,
+			"cannot run %s: %s; botdesk run --web needs botdesk built with libwebsockets (libwebsockets-dev) and installed completely",
+			s->web, strerror(r));
 	}
 	return 0;
 }

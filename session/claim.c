@@ -32,24 +32,20 @@ static int check_socket_dir(const char *dir, struct error *err)
 	if (r == -ENOENT) {
 		return error_set(
 			err, r,
-			"%s is missing, and only root may create it (a directory a user "
-			"made would let that user hijack other users' X sockets). As root: "
-			"install -d -m 1777 -o root -g root %s",
+			"%s is missing, and only root may create it (a directory a user made would let that user hijack other users' X sockets). As root: install -d -m 1777 -o root -g root %s",
 			dir, dir);
 	}
 	if (r == -EPERM) {
 		return error_set(
 			err, r,
-			"%s is owned by uid %u with mode %04o, so that owner could rename "
-			"other users' X sockets and serve fake ones; it must be root's with "
-			"mode 1777. As root: rm -rf %s && install -d -m 1777 -o root -g root %s",
+			"%s is owned by uid %u with mode %04o, so that owner could rename other users' X sockets and serve fake ones; it must be root's with mode 1777. As root: rm -rf %s && install -d -m 1777 -o root -g root %s",
 			dir, (unsigned)uid, (unsigned)mode, dir, dir);
 	}
 	if (r < 0) {
-		return error_set(err, r,
-				 "%s is unusable (%s); as root: rm -rf %s && install -d -m 1777 -o "
-				 "root -g root %s",
-				 dir, strerror(-r), dir, dir);
+		return error_set(
+			err, r,
+			"%s is unusable (%s); as root: rm -rf %s && install -d -m 1777 -o root -g root %s",
+			dir, strerror(-r), dir, dir);
 	}
 	return 0;
 }
@@ -170,9 +166,7 @@ int claim_keymap(struct claim *c, const char *dir, struct error *err)
 	if (xsocket_keymap_squatted(dir, c->display, geteuid(), &owner) && geteuid() != 0) {
 		return error_set(
 			err, -EADDRINUSE,
-			"cannot use X display :%u: %s/server-%u.xkm belongs to uid %u, and "
-			"Xvnc's keymap compiler must create that file; this number counts as "
-			"taken",
+			"cannot use X display :%u: %s/server-%u.xkm belongs to uid %u, and Xvnc's keymap compiler must create that file; this number counts as taken",
 			c->display, dir, c->display, (unsigned)owner);
 	}
 	/* Ours (or, for root, anybody's) and left by a server that was killed mid-start: the

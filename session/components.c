@@ -38,11 +38,10 @@ static int missing_program(const char *name, struct error *err)
 		for (size_t j = 0; policy_programs[i].names[j]; j++) {
 			if (streq(policy_programs[i].names[j], name)) {
 				const char *const *pkg = policy_programs[i].package;
-				return error_set(err, -ENOENT,
-						 "%s is not installed: install %s (apt), %s (dnf) "
-						 "or %s (pacman)",
-						 name, pkg[POLICY_APT], pkg[POLICY_DNF],
-						 pkg[POLICY_PACMAN]);
+				return error_set(
+					err, -ENOENT,
+					"%s is not installed: install %s (apt), %s (dnf) or %s (pacman)",
+					name, pkg[POLICY_APT], pkg[POLICY_DNF], pkg[POLICY_PACMAN]);
 			}
 		}
 	}

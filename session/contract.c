@@ -24,10 +24,10 @@ static int need(const char *(*get)(const char *), const char *name, const char *
 {
 	const char *v = get(name);
 	if (!v || v[0] == '\0') {
-		return error_set(err, -EINVAL,
-				 "%s is not set: botdesk-session is started by botdesk, which sets "
-				 "it; run 'botdesk start' instead",
-				 name);
+		return error_set(
+			err, -EINVAL,
+			"%s is not set: botdesk-session is started by botdesk, which sets it; run 'botdesk start' instead",
+			name);
 	}
 	if (has_control_chars(v)) {
 		return error_set(err, -EINVAL, "%s holds control characters", name);
@@ -70,11 +70,10 @@ static int load_doors(const char *(*get)(const char *), struct session_config *c
 						c->state_dir, LAUNCHER_VIEW_SOCKET);
 	}
 	if (r < 0) {
-		return error_set(err, -ENAMETOOLONG,
-				 "the view or Xvnc socket's path is longer than a unix socket path "
-				 "may be (%d bytes): use a shorter BOTDESK_STATE_DIR or "
-				 "BOTDESK_VIEW_DIR",
-				 CONTRACT_SOCKET_PATH_MAX - 1);
+		return error_set(
+			err, -ENAMETOOLONG,
+			"the view or Xvnc socket's path is longer than a unix socket path may be (%d bytes): use a shorter BOTDESK_STATE_DIR or BOTDESK_VIEW_DIR",
+			CONTRACT_SOCKET_PATH_MAX - 1);
 	}
 	if (c->view_socket_path[0] != '/' || has_control_chars(c->view_socket_path)) {
 		return error_set(err, -EINVAL, "BOTDESK_VIEW_SOCKET must be an absolute path");
@@ -118,10 +117,10 @@ static int load_full(const char *(*get)(const char *), struct session_config *c,
 		return r;
 	}
 	if (strlen(c->socket_path) >= CONTRACT_SOCKET_PATH_MAX) {
-		return error_set(err, -ENAMETOOLONG,
-				 "BOTDESK_SOCKET is longer than a unix socket path may be (%d "
-				 "bytes): use a shorter BOTDESK_STATE_DIR",
-				 CONTRACT_SOCKET_PATH_MAX - 1);
+		return error_set(
+			err, -ENAMETOOLONG,
+			"BOTDESK_SOCKET is longer than a unix socket path may be (%d bytes): use a shorter BOTDESK_STATE_DIR",
+			CONTRACT_SOCKET_PATH_MAX - 1);
 	}
 	r = need_abs_path(get, LAUNCHER_ENV_XAUTH, &c->xauth_path, err);
 	if (r < 0) {
@@ -178,10 +177,10 @@ int contract_load(const char *(*getenv_fn)(const char *name), bool seed_only,
 	r = parse_geometry(geometry, LAUNCHER_GEOMETRY_MIN, LAUNCHER_GEOMETRY_MAX, &c.width,
 			   &c.height);
 	if (r < 0) {
-		return error_set(err, -EINVAL,
-				 "BOTDESK_GEOMETRY='%s' is not WIDTHxHEIGHT with each side from %d "
-				 "to %d",
-				 geometry, LAUNCHER_GEOMETRY_MIN, LAUNCHER_GEOMETRY_MAX);
+		return error_set(
+			err, -EINVAL,
+			"BOTDESK_GEOMETRY='%s' is not WIDTHxHEIGHT with each side from %d to %d",
+			geometry, LAUNCHER_GEOMETRY_MIN, LAUNCHER_GEOMETRY_MAX);
 	}
 	const char *browser = getenv_fn(LAUNCHER_ENV_BROWSER);
 	c.browser = browser && browser[0] ? browser : NULL;

@@ -49,10 +49,10 @@ static int bind_door(const char *path, int *ret, struct error *err)
 static int open_to_group(const char *path, gid_t gid, struct error *err)
 {
 	if (lchown(path, (uid_t)-1, gid) < 0 || chmod(path, 0660) < 0) {
-		return error_set(err, negative_errno(),
-				 "cannot give %s to group %u: %s. Set BOTDESK_VIEW_GROUP to a "
-				 "group you are a member of",
-				 path, (unsigned)gid, strerror(errno));
+		return error_set(
+			err, negative_errno(),
+			"cannot give %s to group %u: %s. Set BOTDESK_VIEW_GROUP to a group you are a member of",
+			path, (unsigned)gid, strerror(errno));
 	}
 	return 0;
 }

@@ -28,8 +28,7 @@ static void usage(FILE *f)
 {
 	fputs("Usage: botdesk-session [--seed-only]\n"
 	      "Started by botdesk with the BOTDESK_* variables of the launcher contract set.\n"
-	      "  --seed-only   seed the profile's Xfce configuration into BOTDESK_CONFIG_HOME and "
-	      "exit\n",
+	      "  --seed-only   seed the profile's Xfce configuration into BOTDESK_CONFIG_HOME and exit\n",
 	      f);
 }
 

@@ -53,8 +53,7 @@ static const char xsettings_xml[] = XML_HEAD
 	"  </property>\n"
 	"  <property name=\"Gtk\" type=\"empty\">\n"
 	"    <property name=\"FontName\" type=\"string\" value=\"DejaVu Sans 10\"/>\n"
-	"    <property name=\"MonospaceFontName\" type=\"string\" value=\"DejaVu Sans Mono "
-	"10\"/>\n"
+	"    <property name=\"MonospaceFontName\" type=\"string\" value=\"DejaVu Sans Mono 10\"/>\n"
 	"  </property>\n"
 	"</channel>\n";
 
@@ -110,14 +109,13 @@ static const char screensaver_xml[] =
 		 "  </property>\n"
 		 "</channel>\n";
 
-static const char power_xml[] =
-	XML_HEAD "<channel name=\"xfce4-power-manager\" version=\"1.0\">\n"
-		 "  <property name=\"xfce4-power-manager\" type=\"empty\">\n"
-		 "    <property name=\"dpms-enabled\" type=\"bool\" value=\"false\"/>\n"
-		 "    <property name=\"lock-screen-suspend-hibernate\" type=\"bool\" "
-		 "value=\"false\"/>\n"
-		 "  </property>\n"
-		 "</channel>\n";
+static const char power_xml[] = XML_HEAD
+	"<channel name=\"xfce4-power-manager\" version=\"1.0\">\n"
+	"  <property name=\"xfce4-power-manager\" type=\"empty\">\n"
+	"    <property name=\"dpms-enabled\" type=\"bool\" value=\"false\"/>\n"
+	"    <property name=\"lock-screen-suspend-hibernate\" type=\"bool\" value=\"false\"/>\n"
+	"  </property>\n"
+	"</channel>\n";
 
 /* xfsettingsd leaves the keyboard alone: the session set layout us on the server. */
 static const char keyboard_xml[] =

@@ -44,8 +44,7 @@ static int wait_failed(struct run *run, int r, const char *what, struct error *e
 		uint64_t spent = now_ms() - run->t0;
 		return error_set(
 			err, -ETIMEDOUT,
-			"gave up after %llu.%01llu s waiting until %s: the start's deadline "
-			"(%s) was reached",
+			"gave up after %llu.%01llu s waiting until %s: the start's deadline (%s) was reached",
 			(unsigned long long)(spent / 1000),
 			(unsigned long long)(spent % 1000 / 100), what,
 			run->cfg->wait_ms ? "botdesk start --wait" : "30 s when run by hand");
@@ -110,10 +109,10 @@ static int xvnc_closed(struct run *run, struct error *err)
 	if (w == -ECHILD) {
 		exit_status_describe(run->sv.ended->status, EXIT_STATUS_SENTENCE, how, sizeof(how));
 		if (streq(run->sv.ended->name, "Xvnc")) {
-			return error_replace(err, -ECHILD,
-					     "Xvnc %s before it accepted clients on :%u; its own "
-					     "messages are above in this log",
-					     how, run->cfg->display);
+			return error_replace(
+				err, -ECHILD,
+				"Xvnc %s before it accepted clients on :%u; its own messages are above in this log",
+				how, run->cfg->display);
 		}
 		return error_replace(err, -ECHILD, "%s %s before Xvnc accepted clients on :%u",
 				     run->sv.ended->name, how, run->cfg->display);
@@ -126,8 +125,7 @@ static int xvnc_closed(struct run *run, struct error *err)
 	}
 	return error_replace(
 		err, -EPROTO,
-		"Xvnc closed its -displayfd pipe without reporting its display number, "
-		"and is still running after %d ms",
+		"Xvnc closed its -displayfd pipe without reporting its display number, and is still running after %d ms",
 		XVNC_EXIT_WAIT_MS);
 }
 
@@ -143,11 +141,11 @@ static int wait_xvnc(struct run *run, struct error *err)
 	 * number is theirs, and the runner tries another one. */
 	if (r < 0 && geteuid() != 0 &&
 	    xsocket_keymap_squatted(run->cfg->x_lock_dir, run->cfg->display, geteuid(), &owner)) {
-		return error_replace(err, -EADDRINUSE,
-				     "Xvnc could not compile its keymap on :%u: %s/server-%u.xkm "
-				     "belongs to uid %u; this number counts as taken",
-				     run->cfg->display, run->cfg->x_lock_dir, run->cfg->display,
-				     (unsigned)owner);
+		return error_replace(
+			err, -EADDRINUSE,
+			"Xvnc could not compile its keymap on :%u: %s/server-%u.xkm belongs to uid %u; this number counts as taken",
+			run->cfg->display, run->cfg->x_lock_dir, run->cfg->display,
+			(unsigned)owner);
 	}
 	if (r < 0) {
 		return r;
@@ -315,8 +313,7 @@ static int finish(struct run *run, struct error *err)
 	}
 	if (r == 0) {
 		fprintf(stderr,
-			"botdesk-session: desktop %s is up: claimed in %llu ms, Xvnc ready at %llu "
-			"ms, window manager at %llu ms\n",
+			"botdesk-session: desktop %s is up: claimed in %llu ms, Xvnc ready at %llu ms, window manager at %llu ms\n",
 			run->display, (unsigned long long)(run->t_claimed - run->t0),
 			(unsigned long long)(run->t_xvnc - run->t0),
 			(unsigned long long)(t_wm - run->t0));
@@ -386,8 +383,7 @@ static int supervise(struct run *run, struct error *err)
 	idle_close(&idle);
 	if (idle_due) {
 		fprintf(stderr,
-			"botdesk-session: stopping the desktop: unused for %llu s "
-			"(idle_stop_minutes)\n",
+			"botdesk-session: stopping the desktop: unused for %llu s (idle_stop_minutes)\n",
 			(unsigned long long)(run->cfg->idle_stop_ms / 1000));
 		return 0;
 	}

@@ -103,18 +103,16 @@ int xserver_find(const char *search_path, char **ret, struct error *err)
 		return r;
 	}
 	if (r < 0) {
-		return error_set(err, -ENOENT,
-				 "no X server: neither Xtigervnc nor Xvnc is on PATH. Install %s "
-				 "(apt), %s (dnf) or %s (pacman)",
-				 xvnc->package[POLICY_APT], xvnc->package[POLICY_DNF],
-				 xvnc->package[POLICY_PACMAN]);
+		return error_set(
+			err, -ENOENT,
+			"no X server: neither Xtigervnc nor Xvnc is on PATH. Install %s (apt), %s (dnf) or %s (pacman)",
+			xvnc->package[POLICY_APT], xvnc->package[POLICY_DNF],
+			xvnc->package[POLICY_PACMAN]);
 	}
 	if (!binary_names_unix_path(path) && !help_names_unix_path(path)) {
 		error_set(
 			err, -ENOEXEC,
-			"%s is not TigerVNC's Xvnc (its -help has no -rfbunixpath, so it cannot "
-			"serve a unix socket only). Install %s (apt), %s (dnf) or %s (pacman) and "
-			"put it first on PATH",
+			"%s is not TigerVNC's Xvnc (its -help has no -rfbunixpath, so it cannot serve a unix socket only). Install %s (apt), %s (dnf) or %s (pacman) and put it first on PATH",
 			path, xvnc->package[POLICY_APT], xvnc->package[POLICY_DNF],
 			xvnc->package[POLICY_PACMAN]);
 		free(path);

@@ -16,8 +16,8 @@ int main(int argc, char **argv)
 	log_set_program("botdesk");
 	unsigned w, h;
 	if (argc != 4 || parse_geometry(argv[3], 16, 8192, &w, &h) < 0) {
-		log_error("usage: botdesk-thumbnail DISPLAY XAUTHORITY MAX_WxH (run by 'botdesk "
-			  "thumbnail')");
+		log_error(
+			"usage: botdesk-thumbnail DISPLAY XAUTHORITY MAX_WxH (run by 'botdesk thumbnail')");
 		return 2;
 	}
 	struct error err = {{0}};

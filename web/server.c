@@ -152,11 +152,11 @@ static int lease_json(char *out, size_t size)
 	if (web_json_escape(S.cfg->profile, profile, sizeof(profile)) < 0) {
 		profile[0] = '\0';
 	}
-	int n = snprintf(out, size,
-			 "{\"profile\":\"%s\",\"holder\":\"%s\",\"since\":%lld,\"reason\":\"%s\","
-			 "\"epoch\":%llu,\"readable\":%s,\"csrf\":\"%s\"}\n",
-			 profile, lease_holder_name(l.holder), (long long)l.since, reason,
-			 (unsigned long long)l.epoch, l.unreadable ? "false" : "true", S.csrf);
+	int n = snprintf(
+		out, size,
+		"{\"profile\":\"%s\",\"holder\":\"%s\",\"since\":%lld,\"reason\":\"%s\",\"epoch\":%llu,\"readable\":%s,\"csrf\":\"%s\"}\n",
+		profile, lease_holder_name(l.holder), (long long)l.since, reason,
+		(unsigned long long)l.epoch, l.unreadable ? "false" : "true", S.csrf);
 	return n < 0 || (size_t)n >= size ? -ENOSPC : 0;
 }
 

@@ -65,8 +65,7 @@ static int ready(const struct web_config *cfg, const char *url, void *userdata)
 		char host[256] = "HOST";
 		gethostname(host, sizeof(host) - 1);
 		const struct passwd *pw = getpwuid(geteuid());
-		printf("botdesk web: serving the desktop of profile '%s' on %s (mode 0600: yours "
-		       "only; nothing listens on TCP)\n"
+		printf("botdesk web: serving the desktop of profile '%s' on %s (mode 0600: yours only; nothing listens on TCP)\n"
 		       "From your laptop:  ssh -N -L 6080:%s %s@%s\n"
 		       "then open          http://localhost:6080/\n"
 		       "Ctrl-C stops it.\n",
@@ -75,8 +74,7 @@ static int ready(const struct web_config *cfg, const char *url, void *userdata)
 	} else {
 		printf("botdesk web: serving the desktop of profile '%s' on %s://%s%s%s:%u/\n"
 		       "Open %s\n"
-		       "(the ticket works once, within 60 s; 'botdesk web --ticket' prints a fresh "
-		       "one). Ctrl-C stops it.\n",
+		       "(the ticket works once, within 60 s; 'botdesk web --ticket' prints a fresh one). Ctrl-C stops it.\n",
 		       cfg->profile, cfg->tls_cert ? "https" : "http",
 		       strchr(cfg->host, ':') ? "[" : "", cfg->host,
 		       strchr(cfg->host, ':') ? "]" : "", cfg->port, url);
@@ -153,22 +151,20 @@ int main(int argc, char **argv)
 	}
 	if (listen &&
 	    web_parse_listen(listen, cfg.host, sizeof(cfg.host), &cfg.port, &loopback) < 0) {
-		log_error("--listen takes a numeric ADDRESS:PORT (e.g. 127.0.0.1:6080 or "
-			  "[::1]:6080), not '%s'",
-			  listen);
+		log_error(
+			"--listen takes a numeric ADDRESS:PORT (e.g. 127.0.0.1:6080 or [::1]:6080), not '%s'",
+			listen);
 		return 2;
 	}
 	if (!listen && (cfg.tls_cert || ra.open)) {
-		log_error("%s is for --listen ADDRESS:PORT; the default unix socket is reached "
-			  "through ssh -L",
-			  cfg.tls_cert ? "--tls-cert" : "--open");
+		log_error(
+			"%s is for --listen ADDRESS:PORT; the default unix socket is reached through ssh -L",
+			cfg.tls_cert ? "--tls-cert" : "--open");
 		return 2;
 	}
 	if (listen && !loopback && !cfg.tls_cert) {
 		log_error(
-			"--listen %s would serve the desktop in plain HTTP beyond this host; give "
-			"--tls-cert FILE --tls-key FILE, or listen on 127.0.0.1 and forward to it "
-			"(ssh -L, kubectl port-forward)",
+			"--listen %s would serve the desktop in plain HTTP beyond this host; give --tls-cert FILE --tls-key FILE, or listen on 127.0.0.1 and forward to it (ssh -L, kubectl port-forward)",
 			listen);
 		return 2;
 	}
@@ -183,9 +179,9 @@ int main(int argc, char **argv)
 		char url[512];
 		int r = webctl_ticket(dirfd, url, sizeof(url));
 		if (r == -ENOENT || r == -ECONNREFUSED) {
-			log_error("no botdesk web --listen is running for profile '%s'; start one "
-				  "(a server on the default unix socket needs no ticket)",
-				  cfg.profile);
+			log_error(
+				"no botdesk web --listen is running for profile '%s'; start one (a server on the default unix socket needs no ticket)",
+				cfg.profile);
 			return 3;
 		}
 		if (r < 0) {
@@ -204,17 +200,17 @@ int main(int argc, char **argv)
 		: access(rfbjs, R_OK) < 0                                     ? errno
 									      : 0;
 	if (e != 0) {
-		log_error("noVNC is missing (%s: %s): install it with 'botdesk install --web' "
-			  "(Debian's novnc package), then run botdesk web again",
-			  e == ENAMETOOLONG ? cfg.novnc : rfbjs, strerror(e));
+		log_error(
+			"noVNC is missing (%s: %s): install it with 'botdesk install --web' (Debian's novnc package), then run botdesk web again",
+			e == ENAMETOOLONG ? cfg.novnc : rfbjs, strerror(e));
 		return 1;
 	}
 	_cleanup_close_ int lock = webctl_lock(dirfd);
 	if (lock < 0) {
 		if (lock == -EBUSY) {
-			log_error("botdesk web already serves profile '%s' (%s/%s is locked); stop "
-				  "it first, or use 'botdesk web --ticket' for a fresh URL",
-				  cfg.profile, cfg.state, WEB_LOCK);
+			log_error(
+				"botdesk web already serves profile '%s' (%s/%s is locked); stop it first, or use 'botdesk web --ticket' for a fresh URL",
+				cfg.profile, cfg.state, WEB_LOCK);
 		} else {
 			log_error("cannot take %s/%s: %s", cfg.state, WEB_LOCK, strerror(-lock));
 		}
@@ -223,9 +219,9 @@ int main(int argc, char **argv)
 	char unix_path[sizeof(((struct sockaddr_un *)0)->sun_path)];
 	if (!listen) {
 		if (path_join(unix_path, sizeof(unix_path), cfg.state, WEB_SOCK) < 0) {
-			log_error("the socket path %s/%s is longer than a unix socket allows (%zu "
-				  "bytes); set BOTDESK_STATE_DIR to a shorter directory",
-				  cfg.state, WEB_SOCK, sizeof(unix_path) - 1);
+			log_error(
+				"the socket path %s/%s is longer than a unix socket allows (%zu bytes); set BOTDESK_STATE_DIR to a shorter directory",
+				cfg.state, WEB_SOCK, sizeof(unix_path) - 1);
 			return 1;
 		}
 		/* Under web.lock: a socket left there is a dead server's. */
