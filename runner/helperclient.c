@@ -8,61 +8,27 @@
 #include <unistd.h>
 
 #include "fileio.h"
+#include "spawnproc.h"
 #include "util.h"
-
-_noreturn_ static void exec_helper(const char *path, int sock, int errfd)
-{
-	/* The socket goes on the helper's fixed fd; everything else we hold is O_CLOEXEC. Move our
-	 * two fds out of the way first, should either be fd 3 already. */
-	int s = fcntl(sock, F_DUPFD_CLOEXEC, 10), e = fcntl(errfd, F_DUPFD_CLOEXEC, 10);
-	if (s >= 0 && e >= 0 && dup2(s, PROTO_HELPER_FD) == PROTO_HELPER_FD) {
-		char name[] = "botdesk-helper";
-		char *const argv[] = {name, NULL};
-		extern char **environ;
-		/* The helper clears the environment itself; it has to withstand any we give it. */
-		execve(path, argv, environ);
-	}
-	int saved = errno;
-	(void)!write(e >= 0 ? e : errfd, &saved, sizeof(saved));
-	_exit(127);
-}
 
 static int spawn_helper(const char *path, int *ret_sock, pid_t *ret_pid)
 {
-	int sv[2], ep[2];
+	_cleanup_close_pair_ int sv[2] = {-1, -1};
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0) {
 		return negative_errno();
 	}
-	if (pipe2(ep, O_CLOEXEC) < 0) {
-		int r = negative_errno();
-		close(sv[0]);
-		close(sv[1]);
-		return r;
-	}
-	pid_t pid = fork();
-	if (pid == 0) {
-		exec_helper(path, sv[1], ep[1]);
-	}
-	int r = pid < 0 ? negative_errno() : 0;
-	close(sv[1]);
-	close(ep[1]);
-	if (r == 0) {
-		/* The exec either happened (EOF on the CLOEXEC pipe) or failed with an errno. */
-		int child_errno = 0;
-		ssize_t n = read_all(ep[0], &child_errno, sizeof(child_errno));
-		if (n == (ssize_t)sizeof(child_errno)) {
-			r = child_errno > 0 ? -child_errno : -EIO;
-			while (waitpid(pid, NULL, 0) < 0 && errno == EINTR) {
-			}
-		}
-	}
-	close(ep[0]);
+	char name[] = "botdesk-helper";
+	char *const argv[] = {name, NULL};
+	extern char **environ;
+	/* The socket goes on the helper's fixed fd. The helper clears the environment itself; it
+	 * has to withstand any we give it. */
+	const struct spawn_fd fds[] = {{sv[1], PROTO_HELPER_FD}};
+	const struct spawn_opts opts = {.fds = fds, .n_fds = ARRAY_SIZE(fds)};
+	int r = spawn_program(path, argv, environ, &opts, ret_pid);
 	if (r < 0) {
-		close(sv[0]);
 		return r;
 	}
-	*ret_sock = sv[0];
-	*ret_pid = pid;
+	*ret_sock = TAKE_FD(sv[0]);
 	return 0;
 }
 
