@@ -27,6 +27,8 @@
 /* "<uid>:<profile>:<state root>", never read by the session: it stays in the launcher's
  * /proc/<pid>/environ so the runner finds the desktop again when its state directory is lost. */
 #define LAUNCHER_ENV_MARKER "BOTDESK_DESKTOP"
+/* The start's handshake (see LAUNCHER_NOTIFY_* below): the fd number of the pipe's write end. */
+#define LAUNCHER_ENV_NOTIFY_FD "BOTDESK_NOTIFY_FD"
 /* Passed on from the caller when set, not built by the runner. */
 #define LAUNCHER_ENV_DEBUG "BOTDESK_DEBUG"
 #define LAUNCHER_ENV_DESKTOP_PROFILE "BOTDESK_DESKTOP_PROFILE" /* lean (default) or full */
@@ -58,6 +60,19 @@
 #define LAUNCHER_SOCKET "rfb.sock"
 #define LAUNCHER_XVNC_SOCKET "xvnc.sock"
 #define LAUNCHER_VIEW_SOCKET "view.sock"
+
+/* The handshake: the runner hands the launcher the write end of a pipe on LAUNCHER_NOTIFY_FD
+ * (announced in LAUNCHER_ENV_NOTIFY_FD), as Xvnc's -displayfd does, instead of watching
+ * directories. The launcher marks it close-on-exec at once, so none of its children holds it,
+ * writes LAUNCHER_NOTIFY_CLAIMED "<display>\n" once its X lock names its live server (the runner
+ * then lets other starts allocate), LAUNCHER_NOTIFY_READY "\n" once the env file and
+ * LAUNCHER_SOCKET are in place, and closes it. The runner believes neither line on its own word:
+ * it checks the lock and the published files, as before. EOF without "ready" is no answer: the
+ * launcher's exit or the deadline decides. Each line is shorter than LAUNCHER_NOTIFY_LINE_MAX. */
+#define LAUNCHER_NOTIFY_FD 3
+#define LAUNCHER_NOTIFY_CLAIMED "claimed "
+#define LAUNCHER_NOTIFY_READY "ready"
+#define LAUNCHER_NOTIFY_LINE_MAX 32
 
 /* The launcher's exit status when its display number turned out to be another X server's: the
  * start retries on a fresh number (EX_TEMPFAIL). */

@@ -5,7 +5,6 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/inotify.h>
 #include <sys/pidfd.h>
 #include <sys/signalfd.h>
 #include <sys/stat.h>
@@ -23,6 +22,7 @@
 #include "hostscan.h"
 #include "launcher.h"
 #include "log.h"
+#include "parse.h"
 #include "spawnproc.h"
 #include "timeutil.h"
 #include "util.h"
@@ -39,6 +39,7 @@ static const char *const contract_vars[] = {
 	LAUNCHER_ENV_GEOMETRY,     LAUNCHER_ENV_X_DIR,       LAUNCHER_ENV_BROWSER,
 	LAUNCHER_ENV_IDLE_STOP_MS, LAUNCHER_ENV_VIEW_SOCKET, LAUNCHER_ENV_VIEW_GID,
 	LAUNCHER_ENV_PASS_ENV,     LAUNCHER_ENV_WAIT_MS,     LAUNCHER_ENV_MARKER,
+	LAUNCHER_ENV_NOTIFY_FD,
 };
 
 static bool name_is(const char *entry, size_t name_len, const char *name)
@@ -135,6 +136,8 @@ char **launch_environment(const char *const *envp, const struct settings *s,
 	if (wait_ms > 0) {
 		ADD(LAUNCHER_ENV_WAIT_MS "=%llu", (unsigned long long)wait_ms);
 	}
+	/* Where exec_launcher() puts the handshake's pipe. */
+	ADD(LAUNCHER_ENV_NOTIFY_FD "=%d", LAUNCHER_NOTIFY_FD);
 	/* The marker that finds this desktop again when its state directory is lost
 	 * (runner/reap.c): the session keeps it in /proc/<pid>/environ for its whole life. */
 	char marker[4200];
@@ -186,7 +189,7 @@ struct launch {
 	char cgdir[CGROUP_PATH_MAX];
 };
 
-static int spawn(struct launch *l, struct error *err)
+static int spawn(struct launch *l, int notifyfd, struct error *err)
 {
 	struct profile *p = l->p;
 	int logfd = open_regular_at(p->dirfd, STATE_LOG, O_WRONLY | O_CREAT | O_TRUNC, 0600);
@@ -206,7 +209,9 @@ static int spawn(struct launch *l, struct error *err)
 		r = error_set(err, -ENOMEM, "cannot prepare the launcher's environment");
 		goto out;
 	}
-	const struct spawn_fd fds[] = {{nullfd, 0}, {logfd, 1}, {logfd, 2}};
+	/* The handshake's pipe on its announced number: the one fd beyond 0-2 the launcher gets. */
+	const struct spawn_fd fds[] = {
+		{nullfd, 0}, {logfd, 1}, {logfd, 2}, {notifyfd, LAUNCHER_NOTIFY_FD}};
 	bool in_setup = false;
 	const struct spawn_opts o = {.fds = fds,
 				     .n_fds = ARRAY_SIZE(fds),
@@ -301,7 +306,7 @@ static int abandon(struct launch *l)
 	return status;
 }
 
-enum wait_outcome { WAIT_PUBLISHED, WAIT_EXITED, WAIT_TIMEOUT, WAIT_INTERRUPTED };
+enum wait_outcome { WAIT_PUBLISHED, WAIT_EXITED, WAIT_TIMEOUT, WAIT_INTERRUPTED, WAIT_UNPUBLISHED };
 
 static void release_alloc(struct launch *l)
 {
@@ -313,41 +318,66 @@ static void release_allocp(struct launch **l)
 	release_alloc(*l);
 }
 
-static bool event_names(const struct inotify_event *ev, const char *name)
+/* One line of the handshake; true for "ready". The session is the user's own program, but its
+ * word alone lets nobody else allocate: the lock must name a live server, as before. */
+static bool notify_line(struct launch *l, const char *line)
 {
-	return ev->len > 0 && streq(ev->name, name);
+	unsigned n;
+	if (startswith(line, LAUNCHER_NOTIFY_CLAIMED) && l->alloc_fd >= 0 &&
+	    parse_uint_range(line + strlen(LAUNCHER_NOTIFY_CLAIMED), 0, 65535, &n) == 0 &&
+	    n == l->display && display_lock_live(l->s->x_lock_dir, l->display, NULL)) {
+		release_alloc(l);
+	}
+	return streq(line, LAUNCHER_NOTIFY_READY);
 }
 
-/* Waits for publish, exit or deadline, releasing the allocation lock as soon as the number is
- * claimed (its X lock names a live server) so other profiles never queue behind our bring-up. */
-static enum wait_outcome wait_launch(struct launch *l, int ifd, int wd_x, int sigfd,
-				     uint64_t deadline)
+/* Reads what the launcher wrote into buf (holding *len bytes of an unfinished line). 1: it said
+ * ready; 0: more may come; -EPIPE: it closed its end, or wrote a line no handshake has. */
+static int notify_read(struct launch *l, int fd, char *buf, size_t *len)
 {
-	char lockname[64];
-	snprintf(lockname, sizeof(lockname), ".X%u-lock", l->display);
-	bool check_lock = true, check_pub = true;
+	ssize_t n = read(fd, buf + *len, LAUNCHER_NOTIFY_LINE_MAX - *len);
+	if (n < 0) {
+		return errno == EINTR || errno == EAGAIN ? 0 : -EPIPE;
+	}
+	if (n == 0) {
+		return -EPIPE;
+	}
+	*len += (size_t)n;
+	char *nl;
+	while ((nl = memchr(buf, '\n', *len))) {
+		*nl = '\0';
+		bool ready = notify_line(l, buf);
+		size_t used = (size_t)(nl + 1 - buf);
+		memmove(buf, nl + 1, *len - used);
+		*len -= used;
+		if (ready) {
+			return 1;
+		}
+	}
+	return *len >= LAUNCHER_NOTIFY_LINE_MAX ? -EPIPE : 0;
+}
+
+/* Waits for the launcher's "ready", its exit, a signal or the deadline, releasing the allocation
+ * lock at its "claimed" so other profiles never queue behind our bring-up. Only a launcher this
+ * start just spawned is waited for: one it adopted is up already. */
+static enum wait_outcome wait_launch(struct launch *l, int notifyfd, int sigfd, uint64_t deadline)
+{
+	char buf[LAUNCHER_NOTIFY_LINE_MAX];
+	size_t len = 0;
 	for (;;) {
-		if (check_lock && l->alloc_fd >= 0 &&
-		    display_lock_live(l->s->x_lock_dir, l->display, NULL)) {
-			release_alloc(l);
-		}
-		if (check_pub && published(l->p)) {
-			release_alloc(l);
-			return WAIT_PUBLISHED;
-		}
-		check_lock = check_pub = false;
 		uint64_t now = now_ms();
 		if (now >= deadline) {
 			return WAIT_TIMEOUT;
 		}
-		struct pollfd pfd[3] = {{.fd = ifd, .events = POLLIN},
+		/* After EOF, -1: poll skips it and the launcher's exit or the deadline decides. */
+		struct pollfd pfd[3] = {{.fd = sigfd, .events = POLLIN},
 					{.fd = l->pidfd, .events = POLLIN},
-					{.fd = sigfd, .events = POLLIN}};
+					{.fd = notifyfd, .events = POLLIN}};
 		int n = poll(pfd, 3, (int)(deadline - now));
 		if (n < 0 && errno != EINTR) {
 			return WAIT_TIMEOUT;
 		}
-		if (pfd[2].revents & POLLIN) {
+		if (pfd[0].revents & POLLIN) {
 			return WAIT_INTERRUPTED;
 		}
 		if (pfd[1].revents & POLLIN) {
@@ -356,27 +386,16 @@ static enum wait_outcome wait_launch(struct launch *l, int ifd, int wd_x, int si
 			 */
 			return WAIT_EXITED;
 		}
-		if (!(pfd[0].revents & POLLIN)) {
+		if (!pfd[2].revents) {
 			continue;
 		}
-		char buf[8192] __attribute__((aligned(__alignof__(struct inotify_event))));
-		ssize_t len = read(ifd, buf, sizeof(buf));
-		if (len <= 0) {
-			/* Overflowed or interrupted: look at everything again. */
-			check_lock = check_pub = true;
-			continue;
-		}
-		for (char *q = buf; q < buf + len;) {
-			const struct inotify_event *ev = (const struct inotify_event *)q;
-			if (ev->mask & IN_Q_OVERFLOW) {
-				check_lock = check_pub = true;
-			} else if (ev->wd == wd_x && event_names(ev, lockname)) {
-				check_lock = true;
-			} else if (ev->wd != wd_x &&
-				   (event_names(ev, STATE_ENV) || event_names(ev, STATE_SOCKET))) {
-				check_pub = true;
-			}
-			q += sizeof(struct inotify_event) + ev->len;
+		int r = notify_read(l, notifyfd, buf, &len);
+		if (r == -EPIPE) {
+			notifyfd = -1;
+		} else if (r == 1) {
+			/* Its word is checked here too: a start reports only a desktop that is
+			 * there. */
+			return published(l->p) ? WAIT_PUBLISHED : WAIT_UNPUBLISHED;
 		}
 	}
 }
@@ -508,18 +527,16 @@ static int one_attempt(struct launch *l, uint64_t deadline, const unsigned *lost
 		return r;
 	}
 
-	/* Watch before spawning, so no event can slip between spawn and watch. */
-	_cleanup_close_ int ifd = inotify_init1(IN_CLOEXEC | IN_NONBLOCK);
-	if (ifd < 0) {
-		return error_set(err, negative_errno(), "inotify: %s", strerror(errno));
+	/* The handshake (common/launcher.h): our copy of the write end goes once the launcher has
+	 * its own, so its closing is EOF here. */
+	_cleanup_close_pair_ int notify[2] = {-1, -1};
+	if (pipe2(notify, O_CLOEXEC) < 0) {
+		r = error_set(err, negative_errno(), "pipe: %s", strerror(errno));
+		(void)unlink_at_if_exists(p->dirfd, STATE_DISPLAY);
+		return r;
 	}
-	int wd_x = inotify_add_watch(ifd, s->x_lock_dir,
-				     IN_CREATE | IN_MOVED_TO | IN_CLOSE_WRITE | IN_MODIFY);
-	if (inotify_add_watch(ifd, p->dir, IN_CREATE | IN_MOVED_TO | IN_CLOSE_WRITE) < 0) {
-		return error_set(err, negative_errno(), "cannot watch %s: %s", p->dir,
-				 strerror(errno));
-	}
-	r = spawn(l, err);
+	r = spawn(l, notify[1], err);
+	notify[1] = safe_close(notify[1]);
 	if (r < 0) {
 		(void)unlink_at_if_exists(p->dirfd, STATE_DISPLAY);
 		return r;
@@ -530,7 +547,7 @@ static int one_attempt(struct launch *l, uint64_t deadline, const unsigned *lost
 		return error_set(err, r, "cannot record the launcher in %s: %s", p->dir,
 				 strerror(-r));
 	}
-	enum wait_outcome w = wait_launch(l, ifd, wd_x, sigfd, deadline);
+	enum wait_outcome w = wait_launch(l, notify[0], sigfd, deadline);
 	/* Now, not at the return: other starts must not queue behind our failure's teardown. */
 	release_alloc(l);
 	switch (w) {
@@ -544,6 +561,12 @@ static int one_attempt(struct launch *l, uint64_t deadline, const unsigned *lost
 			err, -EINTR,
 			"interrupted: the launch on :%u was stopped and nothing of it is left running",
 			l->display);
+	case WAIT_UNPUBLISHED:
+		abandon(l);
+		return error_set(
+			err, -EPROTO,
+			"the desktop launcher said its desktop on :%u was ready, but %s/%s or %s/%s is missing; the launch was stopped and nothing of it is left running. Its log is %s/%s",
+			l->display, p->dir, STATE_ENV, p->dir, STATE_SOCKET, p->dir, STATE_LOG);
 	case WAIT_TIMEOUT:
 	default:
 		abandon(l);

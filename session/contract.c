@@ -1,5 +1,6 @@
 #include "contract.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -98,6 +99,27 @@ static int load_doors(const char *(*get)(const char *), struct session_config *c
 	return 0;
 }
 
+/* The handshake's fd (common/launcher.h): never 0-2, which are the log and /dev/null, and
+ * optional, so that the session runs by hand and under an older runner. Whether it is a pipe is
+ * the session's to check when it takes it (session/notify.c): this is text only. */
+static int load_notify(const char *(*get)(const char *), struct session_config *c,
+		       struct error *err)
+{
+	const char *v = get(LAUNCHER_ENV_NOTIFY_FD);
+	unsigned fd;
+	c->notify_fd = -1;
+	if (!v || !v[0]) {
+		return 0;
+	}
+	if (parse_uint_range(v, 3, INT_MAX, &fd) < 0) {
+		return error_set(err, -EINVAL,
+				 "BOTDESK_NOTIFY_FD='%s' is not a file descriptor number from 3 up",
+				 v);
+	}
+	c->notify_fd = (int)fd;
+	return 0;
+}
+
 static int load_full(const char *(*get)(const char *), struct session_config *c, struct error *err)
 {
 	/* Set on every path that reaches its use; gcc -O3 (a release build) cannot tell. */
@@ -131,6 +153,9 @@ static int load_full(const char *(*get)(const char *), struct session_config *c,
 		return r;
 	}
 	r = load_doors(get, c, err);
+	if (r == 0) {
+		r = load_notify(get, c, err);
+	}
 	if (r < 0) {
 		return r;
 	}
@@ -160,7 +185,7 @@ static int load_full(const char *(*get)(const char *), struct session_config *c,
 int contract_load(const char *(*getenv_fn)(const char *name), bool seed_only,
 		  struct session_config *ret, struct error *err)
 {
-	struct session_config c = {0};
+	struct session_config c = {.notify_fd = -1};
 	int r = need_abs_path(getenv_fn, LAUNCHER_ENV_CONFIG_HOME, &c.config_home, err);
 	if (r < 0) {
 		return r;

@@ -35,6 +35,7 @@ struct session_config {
 	bool view_group;       /* ... when set: view.sock is then 0660 and that group's */
 	uint64_t idle_stop_ms; /* BOTDESK_IDLE_STOP_MS: 0 never stops an unused desktop */
 	uint64_t wait_ms;      /* BOTDESK_WAIT_MS: what is left of the start's deadline; 0 unset */
+	int notify_fd;         /* BOTDESK_NOTIFY_FD: the start's handshake pipe; -1 unset */
 };
 
 /* Reads the contract from getenv_fn (getenv, or a table in tests). With seed_only, only what

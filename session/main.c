@@ -13,6 +13,7 @@
 #include "contract.h"
 #include "dock.h"
 #include "log.h"
+#include "notify.h"
 #include "seed.h"
 #include "session.h"
 #include "util.h"
@@ -81,6 +82,12 @@ int main(int argc, char **argv)
 	int r = contract_load(env_get, seed_only, &cfg, &err);
 	if (r < 0) {
 		log_error("%s", err.msg);
+		return 2;
+	}
+	r = notify_take(cfg.notify_fd);
+	if (r < 0) {
+		log_error("BOTDESK_NOTIFY_FD=%d is not the write end of a pipe: %s", cfg.notify_fd,
+			  strerror(-r));
 		return 2;
 	}
 	struct dock dock = {0};

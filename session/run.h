@@ -38,6 +38,7 @@ struct run {
 	int displayfd; /* read end: Xvnc writes its number when it accepts clients */
 	int bus_fd;    /* read end: the relay inside dbus-run-session writes the bus address */
 	int lifeline;  /* write end: the relay keeps the bus up until it closes */
+	int notify_fd; /* write end: the runner's handshake pipe until "ready" (notify.h) */
 	char display[16];
 	char bus_addr[512];
 	char *cache_home, *data_home;

@@ -13,6 +13,7 @@
 #include "idle.h"
 #include "log.h"
 #include "memfile.h"
+#include "notify.h"
 #include "parse.h"
 #include "run.h"
 #include "screensize.h"
@@ -216,6 +217,11 @@ static int start_server_and_bus(struct run *run, struct error *err)
 		return r;
 	}
 	run->t_claimed = now_ms();
+	/* The point the runner used to find by watching the X directory: the lock names Xvnc, so
+	 * other starts may allocate now, not after our whole bring-up. */
+	char claimed[LAUNCHER_NOTIFY_LINE_MAX];
+	snprintf(claimed, sizeof(claimed), LAUNCHER_NOTIFY_CLAIMED "%u", cfg->display);
+	notify_send(&run->notify_fd, claimed);
 	struct seed_opts so = {.profile = cfg->profile, .dock = run->dock, .tray = cfg->full};
 	r = seed_config(cfg->config_home, &so, err);
 	if (r == 0 && (r = components_build_env(run, false)) < 0) {
@@ -312,6 +318,9 @@ static int finish(struct run *run, struct error *err)
 		r = components_publish(run, err);
 	}
 	if (r == 0) {
+		/* The env file is the last thing published (rfb.sock, the gate's, came before): the
+		 * runner's start may return now. */
+		notify_finish(&run->notify_fd, LAUNCHER_NOTIFY_READY);
 		fprintf(stderr,
 			"botdesk-session: desktop %s is up: claimed in %llu ms, Xvnc ready at %llu ms, window manager at %llu ms\n",
 			run->display, (unsigned long long)(run->t_claimed - run->t0),
@@ -432,6 +441,7 @@ static void tear_down(struct run *run)
 	run->displayfd = safe_close(run->displayfd);
 	run->bus_fd = safe_close(run->bus_fd);
 	run->lifeline = safe_close(run->lifeline);
+	run->notify_fd = safe_close(run->notify_fd);
 	supervisor_done(&run->sv);
 	strv_free(&run->env);
 	free(run->xvnc);
@@ -456,6 +466,7 @@ int session_run(const struct session_config *cfg, const struct dock *dock, const
 		.displayfd = -1,
 		.bus_fd = -1,
 		.lifeline = -1,
+		.notify_fd = cfg->notify_fd,
 		.t0 = now_ms(),
 	};
 	run.deadline = session_deadline(run.t0, cfg->wait_ms);

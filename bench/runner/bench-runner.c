@@ -34,14 +34,17 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	char path[4096];
-	/* An instant launcher: claims, publishes (the screen's size too, which status reads) and
-	 * then just waits to be stopped. */
+	/* An instant launcher: claims, publishes (the screen's size too, which status reads), says
+	 * so on the start's handshake (fd 3, when the runner hands one over) and then just waits to
+	 * be stopped. */
 	snprintf(path, sizeof(path), "%s/launcher.sh", dir);
 	FILE *f = fopen(path, "w");
 	fputs("#!/bin/sh\necho $$ > \"$BOTDESK_X_LOCK_DIR/.X$BOTDESK_DISPLAY_NUM-lock\"\n"
+	      "[ -z \"$BOTDESK_NOTIFY_FD\" ] || echo \"claimed $BOTDESK_DISPLAY_NUM\" >&3\n"
 	      ": > \"$BOTDESK_SOCKET\"\necho 1024x768 > \"${BOTDESK_ENV_FILE%/*}/geometry\"\n"
 	      "printf 'DISPLAY=:%s\\n' \"$BOTDESK_DISPLAY_NUM\" > \"$BOTDESK_ENV_FILE\"\n"
-	      "exec sleep 600\n",
+	      "[ -z \"$BOTDESK_NOTIFY_FD\" ] || echo ready >&3\n"
+	      "exec sleep 600 3>&-\n",
 	      f);
 	fclose(f);
 	chmod(path, 0755);

@@ -136,6 +136,7 @@ DBUS_SESSION_BUS_ADDRESS=unix:path=\$(touch $BD_MARKS/pwned);\`touch $BD_MARKS/p
 XDG_CONFIG_HOME=$BOTDESK_CONFIG_HOME
 ENV
 mv -f "$BOTDESK_ENV_FILE.tmp" "$BOTDESK_ENV_FILE"
+fake_ready
 fake_hold
 FAKE
 )

@@ -9,11 +9,29 @@ set -euC
 # it and the cleanup kills what is left by it.
 : >"$BD_MARKS/spawned.$$"
 
-# fake_xlock [PID]: claims the display as X does, "%10d\n" in .X<n>-lock, published by rename.
+# fake_notify LINE: one line of the start's handshake on the runner's pipe (BOTDESK_NOTIFY_FD),
+# as botdesk-session writes it. Nothing once fake_notify_close closed it: a fake that claims
+# after publishing must not fail (set -e) on a closed fd.
+fake_notify() {
+    [ -n "${BOTDESK_NOTIFY_FD:-}" ] || return 0
+    printf '%s\n' "$1" >&"$BOTDESK_NOTIFY_FD"
+}
+
+# fake_notify_close: the session's end of the handshake goes, as after "ready": the runner sees
+# EOF, and nothing the fake starts later inherits the pipe.
+fake_notify_close() {
+    [ -n "${BOTDESK_NOTIFY_FD:-}" ] || return 0
+    exec {BOTDESK_NOTIFY_FD}>&-
+    unset BOTDESK_NOTIFY_FD
+}
+
+# fake_xlock [PID]: claims the display as X does, "%10d\n" in .X<n>-lock, published by rename,
+# and says so on the handshake.
 fake_xlock() {
     local lock="$BOTDESK_X_LOCK_DIR/.X$BOTDESK_DISPLAY_NUM-lock"
     printf '%10d\n' "${1:-$$}" >"$lock.tmp.$$"
     mv -f "$lock.tmp.$$" "$lock"
+    fake_notify "claimed $BOTDESK_DISPLAY_NUM"
 }
 
 # fake_xserver [SOCKET]: an X server stand-in that listens (and never answers) on the display's
@@ -32,12 +50,20 @@ signal.pause()' "$sock")
     read -r -u "$ready" _
 }
 
-# fake_publish: the socket path, then the env file (written whole, then renamed into place).
+# fake_ready: the handshake's last line, then its end.
+fake_ready() {
+    fake_notify ready
+    fake_notify_close
+}
+
+# fake_publish: the socket path, then the env file (written whole, then renamed into place),
+# then "ready".
 fake_publish() {
     : >"$BOTDESK_SOCKET"
     printf 'DISPLAY=:%s\nXAUTHORITY=%s\nDBUS_SESSION_BUS_ADDRESS=unix:path=%s/bus\n' \
         "$BOTDESK_DISPLAY_NUM" "$BOTDESK_XAUTH" "$BOTDESK_CONFIG_HOME" >"$BOTDESK_ENV_FILE.tmp.$$"
     mv -f "$BOTDESK_ENV_FILE.tmp.$$" "$BOTDESK_ENV_FILE"
+    fake_ready
 }
 
 # fake_note NAME VALUE: leaves VALUE in $BD_MARKS/NAME whole (by rename), for a test that

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The launcher contract: the launcher runs as a new session leader, stdin /dev/null, stdout and
-# stderr to launcher.log (truncated at each start), no other inherited fd; its environment is an
+# stderr to launcher.log (truncated at each start), the handshake's pipe on fd 3 (write only,
+# announced as BOTDESK_NOTIFY_FD=3) and no other inherited fd; its environment is an
 # allowlist of the runner's (benign fixed names plus BOTDESK_PASS_ENV's, never the display
 # variables), plus every BOTDESK_* contract variable with the right value (set by the runner,
 # whatever the caller had).
@@ -19,8 +20,10 @@ set -- $s
 echo "pid=$$ pgid=$3 sid=$4" >|"$out.ids"
 links="0=$(readlink /proc/$$/fd/0)
 1=$(readlink /proc/$$/fd/1)
-2=$(readlink /proc/$$/fd/2)"
+2=$(readlink /proc/$$/fd/2)
+3=$(readlink /proc/$$/fd/3)"
 echo "$links" >|"$out.links"
+sed -n 's/^flags:[[:space:]]*//p' /proc/$$/fdinfo/3 >|"$out.notify-flags"
 stdin=$(stat -L -c '%t:%T %F' /proc/$$/fd/0)
 echo "$stdin" >|"$out.stdin"
 tr '\0' '\n' </proc/$$/environ >|"$out.env"
@@ -44,6 +47,7 @@ it_run env \
     TZ=Europe/Paris LC_TIME=C.UTF-8 \
     BOTDESK_PASS_ENV="$BOTDESK_PASS_ENV,BENIGN_VAR,DISPLAY" \
     BOTDESK_SOCKET=/tmp/evil.sock BOTDESK_DISPLAY_NUM=99 BOTDESK_ENV_FILE=/tmp/evil.env \
+    BOTDESK_NOTIFY_FD=7 \
     "$BOTDESK_BIN" --profile contract start --json
 it_expect_rc 0 "start with the recorder"
 pid=$(it_json pid)
@@ -62,8 +66,11 @@ it_expect_eq "$(sed -n 3p "$c.links")" "2=$dir/launcher.log" "stderr goes to lau
 it_expect_in "$(<"$dir/launcher.log")" "stdout of run 1" "the launcher's stdout is in the log"
 it_expect_in "$(<"$dir/launcher.log")" "stderr of run 1" "the launcher's stderr is in the log"
 
-# No inherited fd beyond 0-2 (3 is ls's own directory).
-it_expect_eq "$(sort -n "$c.fds" | tr '\n' ' ')" "0 1 2 3 " "the launcher inherits fds 0-2 only"
+# No inherited fd beyond 0-2 and the handshake's 3 (4 is ls's own directory); 3 is a pipe's write
+# end.
+it_expect_eq "$(sort -n "$c.fds" | tr '\n' ' ')" "0 1 2 3 4 " "the launcher inherits fds 0-3 only"
+[[ "$(sed -n 4p "$c.links")" == 3=pipe:* ]] || bd_fail "fd 3 is not a pipe: $(sed -n 4p "$c.links")"
+it_expect_eq "$((0$(<"$c.notify-flags") & 3))" 1 "fd 3 is the pipe's write end"
 
 # The environment.
 envf=$(<"$c.env")
@@ -91,6 +98,7 @@ want=(
     "BOTDESK_GEOMETRY=800x600"
     "BOTDESK_X_LOCK_DIR=$BOTDESK_X_LOCK_DIR"
     "BOTDESK_PASS_ENV=$BOTDESK_PASS_ENV,BENIGN_VAR,DISPLAY"
+    "BOTDESK_NOTIFY_FD=3"
 )
 for kv in "${want[@]}"; do
     grep -qx "$kv" "$c.env" || bd_fail "the launcher's environment lacks $kv:

@@ -2,8 +2,10 @@
 #include "session-test.h"
 
 #include <errno.h>
+#include <signal.h>
 
 #include "contract.h"
+#include "notify.h"
 #include "session.h"
 #include "util.h"
 #include "xsocket.h"
@@ -206,6 +208,76 @@ static void test_desktop_profile(void **state)
 	expect_refused("BOTDESK_DESKTOP_PROFILE", "Full", "neither lean nor full");
 }
 
+/* Issue 13, item 6: the handshake's fd, optional, a plain number from 3 up. */
+static void test_notify_fd(void **state)
+{
+	struct session_config c;
+	struct error err = {0};
+	assert_int_equal(load_with(full, false, &c, &err), 0);
+	assert_int_equal(c.notify_fd, -1); /* unset: run by hand, or by an older runner */
+	const char *t[16];
+	size_t n = 0;
+	for (size_t i = 0; full[i]; i++) {
+		t[n++] = full[i];
+	}
+	t[n] = "BOTDESK_NOTIFY_FD=3";
+	t[n + 1] = NULL;
+	assert_int_equal(load_with(t, false, &c, &err), 0);
+	assert_int_equal(c.notify_fd, 3);
+	t[n] = "BOTDESK_NOTIFY_FD=2147483647";
+	assert_int_equal(load_with(t, false, &c, &err), 0);
+	assert_int_equal(c.notify_fd, 2147483647);
+	t[n] = "BOTDESK_NOTIFY_FD=";
+	assert_int_equal(load_with(t, false, &c, &err), 0);
+	assert_int_equal(c.notify_fd, -1);
+	/* Seeding never talks to the runner. */
+	t[n] = "BOTDESK_NOTIFY_FD=3";
+	assert_int_equal(load_with(t, true, &c, &err), 0);
+	assert_int_equal(c.notify_fd, -1);
+	static const char *const bad[] = {"0",    "1",   "2",          "-1",
+					  "+3",   " 3",  "3 ",         "03x",
+					  "3.0",  "0x3", "2147483648", "99999999999999999999",
+					  "three"};
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
+		expect_refused("BOTDESK_NOTIFY_FD", bad[i], "BOTDESK_NOTIFY_FD");
+	}
+}
+
+/* The session's side of the fd: close-on-exec at once, and only a pipe's write end. */
+static void test_notify_take(void **state)
+{
+	int p[2];
+	assert_int_equal(pipe(p), 0);
+	assert_int_equal(notify_take(p[1]), 0);
+	assert_true(fcntl(p[1], F_GETFD) & FD_CLOEXEC);
+	assert_int_equal(notify_take(p[0]), -EINVAL); /* the read end */
+	int fd = p[1];
+	notify_finish(&fd, LAUNCHER_NOTIFY_READY);
+	assert_int_equal(fd, -1);
+	char buf[16] = {0};
+	assert_int_equal(read(p[0], buf, sizeof(buf)), 6);
+	assert_string_equal(buf, "ready\n");
+	assert_int_equal(read(p[0], buf, sizeof(buf)), 0); /* closed: EOF */
+	/* A runner gone: the write fails, the fd goes, nothing dies (SIGPIPE ignored as the
+	 * supervisor does). */
+	assert_int_equal(pipe(p), 0);
+	close(p[0]);
+	signal(SIGPIPE, SIG_IGN);
+	fd = p[1];
+	notify_send(&fd, "claimed 5");
+	assert_int_equal(fd, -1);
+	signal(SIGPIPE, SIG_DFL);
+	assert_int_equal(notify_take(-1), 0);
+	assert_int_equal(notify_take(p[1]), -EBADF); /* closed by notify_send */
+	fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
+	assert_true(fd >= 0);
+	assert_int_equal(notify_take(fd), -EINVAL);
+	close(fd);
+	fd = -1;
+	notify_send(&fd, "ready"); /* no handshake: nothing to do */
+	(void)state;
+}
+
 /* Seeding needs only the config home. */
 static void test_seed_only(void **state)
 {
@@ -225,7 +297,8 @@ int main(void)
 		cmocka_unit_test(test_full),           cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_wait),           cmocka_unit_test(test_seed_only),
 		cmocka_unit_test(test_doors_and_idle), cmocka_unit_test(test_desktop_profile),
-		cmocka_unit_test(test_x_dir),
+		cmocka_unit_test(test_x_dir),          cmocka_unit_test(test_notify_fd),
+		cmocka_unit_test(test_notify_take),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
