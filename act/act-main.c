@@ -111,17 +111,10 @@ static int write_output(const char *path, const struct grab_result *pic, struct 
 int main(int argc, char **argv)
 {
 	log_set_program("botdesk");
-	unsigned dirfd;
-	if (argc < 8 || strlen(argv[1]) > PROFILE_NAME_MAX ||
-	    parse_uint_range(argv[3], 3, 65535, &dirfd) < 0 || fcntl((int)dirfd, F_GETFD) < 0) {
-		log_error(
-			"usage: botdesk-act PROFILE DIR DIRFD DISPLAY XAUTHORITY LOG_TEXT ACTION [ARG...] (run by 'botdesk ACTION')");
+	struct profile p = PROFILE_INIT;
+	if (actprint_take_handoff(argc, argv, "botdesk-act", &p) < 0) {
 		return EXIT_USAGE;
 	}
-	/* From here on the directory is ours alone: no child of ours inherits it. */
-	(void)fcntl((int)dirfd, F_SETFD, FD_CLOEXEC);
-	struct profile p = {.dir = argv[2], .dirfd = (int)dirfd};
-	snprintf(p.name, sizeof(p.name), "%s", argv[1]);
 	const char *display = argv[4], *xauth = argv[5];
 	bool log_text = streq(argv[6], "1");
 	struct error err = {{0}};

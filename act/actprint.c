@@ -1,10 +1,32 @@
 #include "actprint.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "log.h"
+#include "parse.h"
+#include "util.h"
+
+int actprint_take_handoff(int argc, char **argv, const char *prog, struct profile *ret)
+{
+	unsigned dirfd;
+	if (argc < 8 || strlen(argv[1]) > PROFILE_NAME_MAX ||
+	    parse_uint_range(argv[3], 3, 65535, &dirfd) < 0 || fcntl((int)dirfd, F_GETFD) < 0) {
+		log_error(
+			"usage: %s PROFILE DIR DIRFD DISPLAY XAUTHORITY LOG_TEXT ACTION [ARG...] (run by 'botdesk ACTION')",
+			prog);
+		return -EINVAL;
+	}
+	/* From here on the directory is ours alone: no child of ours inherits it. */
+	(void)fcntl((int)dirfd, F_SETFD, FD_CLOEXEC);
+	ret->dir = argv[2];
+	ret->dirfd = (int)dirfd;
+	snprintf(ret->name, sizeof(ret->name), "%s", argv[1]);
+	return 0;
+}
 
 void actprint_result(const struct act_req *rq, const struct act_out *out)
 {

@@ -1,13 +1,20 @@
-/* What botdesk-act and botdesk-act-pointer print when an action is done, and how its outcome
- * becomes the exit status: the same for every action, whichever program ran it. */
+/* What botdesk-act and botdesk-act-pointer take from the runner, what they print when an action
+ * is done, and how its outcome becomes the exit status: the same for every action, whichever
+ * program ran it. */
 #pragma once
 
 #include "act.h"
 #include "actargs.h"
 #include "error.h"
+#include "profile.h"
 
 #define ACTPRINT_EXIT_USAGE 2
 #define ACTPRINT_EXIT_HUMAN 4
+
+/* The runner's hand-over (runner/actions.c): PROFILE DIR DIRFD DISPLAY XAUTHORITY LOG_TEXT
+ * ACTION [ARG...]. Fills ret's name, dir and dirfd (made O_CLOEXEC: no child of ours inherits
+ * it); -EINVAL, with the usage line for prog logged, when argv is not that. */
+int actprint_take_handoff(int argc, char **argv, const char *prog, struct profile *ret);
 
 /* The result on stdout: the point, the position, the counts (or nothing without --json, but for
  * cursor and the waits). Screenshots are the caller's. */

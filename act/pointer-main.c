@@ -28,11 +28,8 @@ static int lease_check(void *ctx, struct error *err)
 int main(int argc, char **argv)
 {
 	log_set_program("botdesk");
-	unsigned dirfd;
-	if (argc < 8 || strlen(argv[1]) > PROFILE_NAME_MAX ||
-	    parse_uint_range(argv[3], 3, 65535, &dirfd) < 0 || fcntl((int)dirfd, F_GETFD) < 0) {
-		log_error(
-			"usage: botdesk-act-pointer PROFILE DIR DIRFD DISPLAY XAUTHORITY LOG_TEXT ACTION [ARG...] (run by 'botdesk ACTION')");
+	struct profile p = PROFILE_INIT;
+	if (actprint_take_handoff(argc, argv, "botdesk-act-pointer", &p) < 0) {
 		return ACTPRINT_EXIT_USAGE;
 	}
 	struct error err = {{0}};
@@ -48,10 +45,6 @@ int main(int argc, char **argv)
 			act_cmd_name(rq.cmd));
 		return ACTPRINT_EXIT_USAGE;
 	}
-	/* From here on the directory is ours alone: no child of ours inherits it. */
-	(void)fcntl((int)dirfd, F_SETFD, FD_CLOEXEC);
-	struct profile p = {.dir = argv[2], .dirfd = (int)dirfd};
-	snprintf(p.name, sizeof(p.name), "%s", argv[1]);
 	bool log_text = streq(argv[6], "1");
 	struct xptr x;
 	int r = xptr_open(&x, p.name, argv[4], argv[5], &err);
