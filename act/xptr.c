@@ -11,9 +11,7 @@
 #include "ptrseq.h"
 #include "util.h"
 #include "xcookie.h"
-
-/* Where X clients find a local display: libxcb's and Xlib's fixed directory. */
-#define X_SOCKET_DIR "/tmp/.X11-unix"
+#include "xsocket.h"
 
 /* Connects to one address: the fd, 0 when nothing is there (refused, missing, or not ours to
  * reach, as for the runner's check), or -errno. */
@@ -35,14 +33,14 @@ static int connect_to(const struct sockaddr_un *sa, socklen_t len)
 static int connect_display(unsigned n)
 {
 	struct sockaddr_un sa = {.sun_family = AF_UNIX};
-	int len = snprintf(sa.sun_path + 1, sizeof(sa.sun_path) - 1, X_SOCKET_DIR "/X%u", n);
+	int len = snprintf(sa.sun_path + 1, sizeof(sa.sun_path) - 1, XSOCKET_DIR "/X%u", n);
 	int fd = connect_to(&sa,
 			    (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 + (size_t)len));
 	if (fd != 0) {
 		return fd;
 	}
 	sa = (struct sockaddr_un){.sun_family = AF_UNIX};
-	snprintf(sa.sun_path, sizeof(sa.sun_path), X_SOCKET_DIR "/X%u", n);
+	snprintf(sa.sun_path, sizeof(sa.sun_path), XSOCKET_DIR "/X%u", n);
 	fd = connect_to(&sa, sizeof(sa));
 	return fd == 0 ? -ECONNREFUSED : fd;
 }

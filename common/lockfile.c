@@ -23,7 +23,8 @@ static bool past(const struct timespec *deadline)
 	       (now.tv_sec == deadline->tv_sec && now.tv_nsec >= deadline->tv_nsec);
 }
 
-int lockfile_wait(int fd, uint64_t timeout_ms)
+/* The same on an open fd. */
+static int lockfile_wait(int fd, uint64_t timeout_ms)
 {
 	if (flock(fd, LOCK_EX | LOCK_NB) == 0) {
 		return 0;

@@ -56,7 +56,8 @@ int xsocket_dir_check(const char *dir, bool may_create, uid_t *ret_uid, mode_t *
 	return dir_verdict(&st, ret_uid, ret_mode);
 }
 
-int xsocket_path(const char *dir, unsigned n, char *buf, size_t size)
+/* "<dir>/X<n>" into buf; -ENAMETOOLONG when it does not fit. */
+static int xsocket_path(const char *dir, unsigned n, char *buf, size_t size)
 {
 	return path_format(buf, size, "%s/X%u", dir, n);
 }

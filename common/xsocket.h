@@ -16,9 +16,6 @@
  * owner or mode (ret_uid and ret_mode, when non-NULL, say what was found). */
 int xsocket_dir_check(const char *dir, bool may_create, uid_t *ret_uid, mode_t *ret_mode);
 
-/* "<dir>/X<n>" into buf; -ENAMETOOLONG when it does not fit. */
-int xsocket_path(const char *dir, unsigned n, char *buf, size_t size);
-
 /* Whether the X server answering display :n (first the abstract name, then the path socket in
  * dir, the order libxcb tries them) runs as uid. The kernel's SO_PEERCRED names the process that
  * listened, so nobody can fake it. 0 when the first one that accepts is uid's; -EPERM when it is

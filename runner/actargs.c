@@ -31,7 +31,7 @@ bool act_is_pointer(enum act_cmd cmd)
 	return cmd == ACT_CLICK || cmd == ACT_MOVE || cmd == ACT_DRAG || cmd == ACT_SCROLL;
 }
 
-int act_cmd_from_name(const char *name, enum act_cmd *ret)
+static int act_cmd_from_name(const char *name, enum act_cmd *ret)
 {
 	for (int i = 0; i < ACT_CMD_COUNT; i++) {
 		if (streq(name, cmd_names[i])) {

@@ -88,7 +88,6 @@ struct act_req {
 const char *act_cmd_name(enum act_cmd cmd);
 /* Click, move, drag and scroll: what botdesk-act-pointer does. */
 bool act_is_pointer(enum act_cmd cmd);
-int act_cmd_from_name(const char *name, enum act_cmd *ret);
 const char *act_button_name(unsigned button);
 const char *act_scroll_name(enum act_scroll dir);
 

@@ -126,7 +126,9 @@ void cgroup_view_read(const char *root, const char *self_text, struct cgroup_vie
 	view_from_text(root, self_text, ret);
 }
 
-int cgroup_read_bytes(const char *dir, const char *name, int64_t *ret)
+/* A memory file of dir holding one number of bytes, or "max": ret is -1 for no limit (v1's
+ * page-aligned near-2^63 value too). */
+static int cgroup_read_bytes(const char *dir, const char *name, int64_t *ret)
 {
 	char path[CGROUP_PATH_MAX + 64], buf[64];
 	int r = path_join(path, sizeof(path), dir, name);

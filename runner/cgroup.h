@@ -32,10 +32,6 @@ int cgroup_parse_self(const char *text, char *v2, size_t v2_size, char *v1, size
  * root/memory. self_text is /proc/<pid>/cgroup's text; NULL reads /proc/self/cgroup. */
 void cgroup_view_read(const char *root, const char *self_text, struct cgroup_view *ret);
 
-/* A memory file of dir holding one number of bytes, or "max": ret is -1 for no limit (v1's
- * page-aligned near-2^63 value too). */
-int cgroup_read_bytes(const char *dir, const char *name, int64_t *ret);
-
 /* The limit, usage and working set (usage less inactive page cache, as the kubelet counts it) of
  * one cgroup directory; -1 for what is unknown or unlimited. */
 struct cgroup_memory {

@@ -37,8 +37,8 @@ bool display_lock_live(const char *x_lock_dir, unsigned n, pid_t *ret_pid)
 int display_socket_bound(const char *unix_table, unsigned n)
 {
 	char abstract[64], path[64];
-	int r = path_format(abstract, sizeof(abstract), "@/tmp/.X11-unix/X%u", n);
-	if (r < 0 || (r = path_format(path, sizeof(path), "/tmp/.X11-unix/X%u", n)) < 0) {
+	int r = path_format(abstract, sizeof(abstract), "@" XSOCKET_DIR "/X%u", n);
+	if (r < 0 || (r = path_format(path, sizeof(path), XSOCKET_DIR "/X%u", n)) < 0) {
 		return r;
 	}
 	_cleanup_fclose_ FILE *f = fopen(unix_table, "re");
@@ -62,7 +62,7 @@ int display_socket_bound(const char *unix_table, unsigned n)
 	return found;
 }
 
-enum display_taken display_why_taken(const struct settings *s, unsigned n)
+static enum display_taken display_why_taken(const struct settings *s, unsigned n)
 {
 	if (display_lock_live(s->x_lock_dir, n, NULL)) {
 		return TAKEN_SERVER;

@@ -23,7 +23,6 @@ enum display_taken {
 	TAKEN_KEYMAP,   /* another user's /tmp/server-<n>.xkm, on which Xvnc dies */
 	TAKEN_COUNT,
 };
-enum display_taken display_why_taken(const struct settings *s, unsigned n);
 /* Taken by any server: a live lock, or a bound socket. With no table, the lock alone decides. */
 bool display_in_use(const struct settings *s, unsigned n);
 

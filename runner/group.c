@@ -32,7 +32,8 @@ static int add_member(pid_t pid, const struct proc_stat *st, void *userdata)
 	return 0;
 }
 
-int group_live_members(pid_t pgid, pid_t *out, size_t cap, size_t *ret_n)
+/* The live (non-zombie) members of process group pgid, by a /proc scan. */
+static int group_live_members(pid_t pgid, pid_t *out, size_t cap, size_t *ret_n)
 {
 	struct members m = {.pgid = pgid, .out = out, .cap = cap};
 	int r = proc_walk(add_member, &m);
@@ -68,7 +69,9 @@ static void wait_any_exit(const pid_t *pids, size_t n, uint64_t deadline)
 	}
 }
 
-int group_wait_gone(pid_t pgid, uint64_t timeout_ms)
+/* Waits until no member of pgid is alive, at most timeout_ms, waking on pidfds. -ETIMEDOUT when
+ * members remain. */
+static int group_wait_gone(pid_t pgid, uint64_t timeout_ms)
 {
 	uint64_t deadline = now_ms() + timeout_ms;
 	pid_t members[GROUP_MAX_MEMBERS];

@@ -8,13 +8,6 @@
 
 #define GROUP_MAX_MEMBERS 512
 
-/* The live (non-zombie) members of process group pgid, by a /proc scan. */
-int group_live_members(pid_t pgid, pid_t *out, size_t cap, size_t *ret_n);
-
-/* Waits until no member of pgid is alive, at most timeout_ms, waking on pidfds. -ETIMEDOUT when
- * members remain. */
-int group_wait_gone(pid_t pgid, uint64_t timeout_ms);
-
 /* TERM to the group, KILL after grace_ms, and waits (bounded) until no member is alive. Returns 0
  * when the group is gone, -ETIMEDOUT when something survived even KILL (a process in
  * uninterruptible sleep). ret_signalled says whether anything was there to signal. */

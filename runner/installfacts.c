@@ -14,6 +14,7 @@
 #include "envfile.h"
 #include "fileio.h"
 #include "install.h"
+#include "pathjoin.h"
 #include "util.h"
 
 #ifndef BOTDESK_HELPER_GROUP
@@ -128,8 +129,7 @@ void install_facts_gather(const struct settings *s, struct install_facts *ret)
 	/* What botdesk web itself checks before it listens: noVNC's RFB client is readable. */
 	snprintf(f.novnc, sizeof(f.novnc), "%s", s->novnc);
 	char rfbjs[PATH_MAX];
-	f.web_present = (size_t)snprintf(rfbjs, sizeof(rfbjs), "%s/core/rfb.js", s->novnc) <
-				sizeof(rfbjs) &&
+	f.web_present = path_join(rfbjs, sizeof(rfbjs), s->novnc, "core/rfb.js") == 0 &&
 			access(rfbjs, R_OK) == 0;
 	*ret = f;
 }

@@ -1,14 +1,7 @@
 #include "json.h"
 
-static void key(struct json *j, const char *k)
-{
-	fputs(j->first ? "" : ",", j->f);
-	j->first = false;
-	json_write_string(j->f, k);
-	fputc(':', j->f);
-}
-
-void json_write_string(FILE *f, const char *s)
+/* A JSON string literal with everything that needs escaping escaped. */
+static void json_write_string(FILE *f, const char *s)
 {
 	fputc('"', f);
 	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
@@ -37,6 +30,14 @@ void json_write_string(FILE *f, const char *s)
 		}
 	}
 	fputc('"', f);
+}
+
+static void key(struct json *j, const char *k)
+{
+	fputs(j->first ? "" : ",", j->f);
+	j->first = false;
+	json_write_string(j->f, k);
+	fputc(':', j->f);
 }
 
 void json_begin(struct json *j, FILE *f)

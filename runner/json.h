@@ -18,5 +18,3 @@ void json_string(struct json *j, const char *key, const char *value); /* NULL ->
 void json_bool(struct json *j, const char *key, bool value);
 void json_int(struct json *j, const char *key, int64_t value, bool is_null);
 void json_string_array(struct json *j, const char *key, const char *const *values);
-/* A JSON string literal with everything that needs escaping escaped. */
-void json_write_string(FILE *f, const char *s);

@@ -20,10 +20,11 @@
 /* A published PSS figure older than this is the figure of a session that is not renewing it. */
 #define PSS_FRESH_S 30
 
-const char *list_holder(int dirfd)
+/* Who holds the desktop's controls, by the one fail-closed reading (common/lease.h): "agent"
+ * when there is no lease, "human" for anything that is not exactly one (an agent must not act
+ * when a human may hold the desktop). */
+static const char *list_holder(int dirfd)
 {
-	/* The one fail-closed reading (common/lease.h): missing is the agent's, anything else
-	 * that is not exactly a lease is the human's. */
 	struct lease l;
 	(void)lease_read_at(dirfd, &l);
 	return lease_holder_name(l.holder);

@@ -31,12 +31,6 @@ struct list {
 	bool all;
 };
 
-/* Who holds the desktop's controls, from "<profile dir>/lease": "agent" when there is none,
- * "human" when it cannot be read or parsed (the safe side: an agent must not act when a human
- * may hold it), else its "holder=" line. The one place list reads the lease: the lease's own
- * reader (common/lease.h) takes its place once it exists. */
-const char *list_holder(int dirfd);
-
 /* Every profile of the caller with a state directory under s->state_root. */
 int list_gather(const struct settings *s, struct list *ret, struct error *err);
 /* Every desktop on the host, from X locks and /proc. The caller must be root or in the policy's

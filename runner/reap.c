@@ -29,7 +29,9 @@ struct orphan {
 	int display; /* -1 when unknown */
 };
 
-bool reap_cmdline_is_our_server(const char *cmdline, size_t len, const char *socket_path)
+/* Whether the NUL-separated command line names an X server ("Xvnc" or "Xtigervnc" in argv[0]'s
+ * basename) and has socket_path as one of its arguments. */
+static bool reap_cmdline_is_our_server(const char *cmdline, size_t len, const char *socket_path)
 {
 	const char *end = cmdline + len;
 	const char *base = strrchr(cmdline, '/');

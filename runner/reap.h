@@ -19,7 +19,3 @@ int reap_orphan(const struct settings *s, struct profile *p, bool *ret_reaped, s
 /* Removes the X lock and path socket of :n (n < 0: nothing), but only while the lock still names
  * server, the one we stopped: a new server may already own the number. */
 void reap_drop_x_files(const struct settings *s, int n, pid_t server);
-
-/* Whether the NUL-separated command line names an X server ("Xvnc" or "Xtigervnc" in argv[0]'s
- * basename) and has socket_path as one of its arguments. */
-bool reap_cmdline_is_our_server(const char *cmdline, size_t len, const char *socket_path);

@@ -327,11 +327,9 @@ static int validate_view(struct settings *s, char *values[S_COUNT], struct error
 	return 0;
 }
 
-static int validate(struct settings *s, char *values[S_COUNT], struct error *err)
+/* The defaults filled in, and every path absolute. */
+static int validate_paths(struct settings *s, char *values[S_COUNT], struct error *err)
 {
-	int r;
-	s->band_explicit = values[S_DISPLAY_BAND] != NULL;
-	s->geometry_explicit = values[S_GEOMETRY] != NULL;
 	for (int i = 0; i < S_COUNT; i++) {
 		if (!values[i] && defs[i].def) {
 			values[i] = strdup(defs[i].def);
@@ -348,6 +346,7 @@ static int validate(struct settings *s, char *values[S_COUNT], struct error *err
 				"no place for the allocation lock: set XDG_RUNTIME_DIR, HOME or BOTDESK_ALLOC_LOCK");
 		}
 	}
+	int r;
 	if (values[S_LAUNCHER]) {
 		if ((r = need_absolute(err, S_LAUNCHER, values[S_LAUNCHER])) < 0) {
 			return r;
@@ -365,7 +364,12 @@ static int validate(struct settings *s, char *values[S_COUNT], struct error *err
 			return r;
 		}
 	}
-	r = parse_range(values[S_DISPLAY_BAND], DISPLAY_MAX, &s->band_lo, &s->band_hi);
+	return 0;
+}
+
+static int validate_numbers(struct settings *s, char *values[S_COUNT], struct error *err)
+{
+	int r = parse_range(values[S_DISPLAY_BAND], DISPLAY_MAX, &s->band_lo, &s->band_hi);
 	if (r < 0) {
 		return setting_error(
 			err, S_DISPLAY_BAND, values[S_DISPLAY_BAND],
@@ -389,6 +393,20 @@ static int validate(struct settings *s, char *values[S_COUNT], struct error *err
 			err, S_MAX_MEMORY_MB, values[S_MAX_MEMORY_MB],
 			"expected a whole number of megabytes, at least 64 (0: no limit)");
 	}
+	/* Minutes, with up to three decimals (a test's desktop stops after seconds). */
+	uint64_t milli_minutes;
+	r = parse_seconds_ms(values[S_IDLE_STOP], IDLE_STOP_MAX, &milli_minutes);
+	if (r < 0) {
+		return setting_error(
+			err, S_IDLE_STOP, values[S_IDLE_STOP],
+			"expected minutes up to a week, e.g. 30 or 0.5 (0 never stops an unused desktop)");
+	}
+	s->idle_stop_ms = milli_minutes * 60;
+	return 0;
+}
+
+static int validate_words(struct settings *s, char *values[S_COUNT], struct error *err)
+{
 	const char *pm = values[S_PACKAGE_MANAGER];
 	if (!streq(pm, "auto") && !streq(pm, "apt") && !streq(pm, "dnf") && !streq(pm, "pacman") &&
 	    !streq(pm, "none")) {
@@ -407,19 +425,6 @@ static int validate(struct settings *s, char *values[S_COUNT], struct error *err
 			bad);
 		return setting_error(err, S_PASS_ENV, values[S_PASS_ENV], why);
 	}
-	s->pass_env = TAKE_PTR(values[S_PASS_ENV]);
-	if ((r = validate_view(s, values, err)) < 0) {
-		return r;
-	}
-	/* Minutes, with up to three decimals (a test's desktop stops after seconds). */
-	uint64_t milli_minutes;
-	r = parse_seconds_ms(values[S_IDLE_STOP], IDLE_STOP_MAX, &milli_minutes);
-	if (r < 0) {
-		return setting_error(
-			err, S_IDLE_STOP, values[S_IDLE_STOP],
-			"expected minutes up to a week, e.g. 30 or 0.5 (0 never stops an unused desktop)");
-	}
-	s->idle_stop_ms = milli_minutes * 60;
 	/* Off by default: what an agent types is often a password. */
 	const char *lt = values[S_LOG_TYPED_TEXT];
 	if (streq(lt, "yes") || streq(lt, "true") || streq(lt, "1")) {
@@ -427,6 +432,13 @@ static int validate(struct settings *s, char *values[S_COUNT], struct error *err
 	} else if (!streq(lt, "no") && !streq(lt, "false") && !streq(lt, "0")) {
 		return setting_error(err, S_LOG_TYPED_TEXT, lt, "expected yes or no");
 	}
+	return 0;
+}
+
+/* The checked strings move into the settings. */
+static int take_values(struct settings *s, char *values[S_COUNT])
+{
+	s->pass_env = TAKE_PTR(values[S_PASS_ENV]);
 	s->launcher = TAKE_PTR(values[S_LAUNCHER]);
 	s->x_lock_dir = TAKE_PTR(values[S_X_LOCK_DIR]);
 	s->x_unix_table = TAKE_PTR(values[S_X_UNIX_TABLE]);
@@ -446,10 +458,20 @@ static int validate(struct settings *s, char *values[S_COUNT], struct error *err
 	s->novnc = TAKE_PTR(values[S_NOVNC]);
 	const char *path = getenv("PATH");
 	s->search_path = strdup(path ? path : "/usr/local/bin:/usr/bin:/bin");
-	if (!s->launcher || !s->search_path) {
-		return -ENOMEM;
+	return !s->launcher || !s->search_path ? -ENOMEM : 0;
+}
+
+static int validate(struct settings *s, char *values[S_COUNT], struct error *err)
+{
+	s->band_explicit = values[S_DISPLAY_BAND] != NULL;
+	s->geometry_explicit = values[S_GEOMETRY] != NULL;
+	int r;
+	if ((r = validate_paths(s, values, err)) < 0 ||
+	    (r = validate_numbers(s, values, err)) < 0 ||
+	    (r = validate_words(s, values, err)) < 0 || (r = validate_view(s, values, err)) < 0) {
+		return r;
 	}
-	return 0;
+	return take_values(s, values);
 }
 
 int settings_load(struct settings *ret, struct error *err)

@@ -22,7 +22,9 @@ const char *const components_names[PROG_COUNT] = {
 	[PROG_PANEL] = "xfce4-panel",
 };
 
-bool components_wanted(const struct session_config *cfg, enum program p)
+/* Whether the configured desktop runs p at all; components_start of a program it does not run
+ * does nothing. */
+static bool components_wanted(const struct session_config *cfg, enum program p)
 {
 	/* The lean desktop paints the root itself (xsetup.c) instead of running xfdesktop, and
 	 * seeds GTK's settings.ini instead of running an XSETTINGS daemon (see docs/session.md,

@@ -50,9 +50,7 @@ struct run {
 	uint64_t deadline;              /* monotonic ms: every wait of the bring-up ends by then */
 };
 
-/* components.c: finding and starting the desktop's parts. Whether the configured desktop runs p
- * at all; components_start of a program it does not run does nothing. */
-bool components_wanted(const struct session_config *cfg, enum program p);
+/* components.c: finding and starting the desktop's parts. */
 int components_find(struct run *run, struct error *err);
 int components_start_xvnc(struct run *run, struct error *err);
 int components_start_bus(struct run *run, struct error *err);

@@ -234,7 +234,7 @@ void seed_write_panel(FILE *f, const struct dock *dock, bool tray)
 	      f);
 }
 
-void seed_write_launcher(FILE *f, const struct dock_item *item)
+static void seed_write_launcher(FILE *f, const struct dock_item *item)
 {
 	fputs("[Desktop Entry]\nVersion=1.0\nType=Application\nName=", f);
 	escape_desktop_string(f, item->name);

@@ -34,7 +34,6 @@ void seed_write_xfwm4(FILE *f, const char *profile);
 /* xfwm4's defaults, as property lines of its "general" block (seedwm.c); NULL-terminated. */
 extern const char *const seed_xfwm4_defaults[];
 void seed_write_panel(FILE *f, const struct dock *dock, bool tray);
-void seed_write_launcher(FILE *f, const struct dock_item *item);
 
 /* The autostart entries masked with Hidden=true: they want logind, polkit or a keyring, or raise
  * dialogs and screen lockers a headless desktop must never show. NULL-terminated. */

@@ -497,6 +497,15 @@ static int watch_rx(struct lws *wsi)
 	return 0;
 }
 
+/* The URL with a ticket for a server on host:port. */
+static int ticket_url(const struct web_config *cfg, const char *hex, char *out, size_t size)
+{
+	bool v6 = strchr(cfg->host, ':') != NULL;
+	int n = snprintf(out, size, "%s://%s%s%s:%u/?ticket=%s", cfg->tls_cert ? "https" : "http",
+			 v6 ? "[" : "", cfg->host, v6 ? "]" : "", cfg->port, hex);
+	return n < 0 || (size_t)n >= size ? -ENOSPC : 0;
+}
+
 static int ctl_rx(struct lws *wsi)
 {
 	int fd = accept4(lws_get_socket_fd(wsi), NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
@@ -509,7 +518,7 @@ static int ctl_rx(struct lws *wsi)
 	char hex[WEB_TOKEN_HEX + 1];
 	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) == 0 && cred.uid == geteuid() &&
 	    web_ticket_issue(&S.tickets, now_ms(), hex) == 0 &&
-	    web_ticket_url(S.cfg, hex, line, sizeof(line)) == 0) {
+	    ticket_url(S.cfg, hex, line, sizeof(line)) == 0) {
 		size_t n = strlen(line);
 		line[n++] = '\n';
 		(void)!write(fd, line, n);
@@ -581,14 +590,6 @@ static const struct lws_protocols protocols[] = {
 	{"botdesk-raw", callback, 0, 0, 0, NULL, 0},
 	{NULL, NULL, 0, 0, 0, NULL, 0},
 };
-
-int web_ticket_url(const struct web_config *cfg, const char *hex, char *out, size_t size)
-{
-	bool v6 = strchr(cfg->host, ':') != NULL;
-	int n = snprintf(out, size, "%s://%s%s%s:%u/?ticket=%s", cfg->tls_cert ? "https" : "http",
-			 v6 ? "[" : "", cfg->host, v6 ? "]" : "", cfg->port, hex);
-	return n < 0 || (size_t)n >= size ? -ENOSPC : 0;
-}
 
 static int adopt(int fd, struct conn *marker)
 {
@@ -709,7 +710,7 @@ int web_serve(const struct web_config *cfg, volatile sig_atomic_t *stop)
 	if (!cfg->unix_path) {
 		char hex[WEB_TOKEN_HEX + 1];
 		if ((r = web_ticket_issue(&S.tickets, now_ms(), hex)) < 0 ||
-		    (r = web_ticket_url(cfg, hex, url, sizeof(url))) < 0) {
+		    (r = ticket_url(cfg, hex, url, sizeof(url))) < 0) {
 			goto out;
 		}
 	}

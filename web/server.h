@@ -25,9 +25,6 @@ struct web_config {
 	void *userdata;
 };
 
-/* The URL with a ticket for a server on host:port. */
-int web_ticket_url(const struct web_config *cfg, const char *hex, char *out, size_t size);
-
 /* Serves until *stop is set (a signal handler sets it and calls web_wake()). 0 or -errno. */
 int web_serve(const struct web_config *cfg, volatile sig_atomic_t *stop);
 /* Wakes the event loop from a signal handler. */

@@ -86,10 +86,17 @@ static int ready(const struct web_config *cfg, const char *url, void *userdata)
 	return 0;
 }
 
-int main(int argc, char **argv)
+/* What the command line asks beside the server's configuration. */
+struct web_args {
+	const char *listen;
+	bool ticket, loopback;
+};
+
+/* The command line, checked for what the options mean together: -1 to go on, or the exit
+ * status. */
+static int parse_args(int argc, char **argv, struct web_config *cfg, struct web_args *a,
+		      struct ready_args *ra)
 {
-	log_set_program("botdesk");
-	log_set_debug(getenv("BOTDESK_DEBUG") != NULL);
 	static const struct option longopts[] = {
 		{"profile", required_argument, NULL, 'p'},
 		{"state", required_argument, NULL, 's'},
@@ -102,145 +109,142 @@ int main(int argc, char **argv)
 		{"data", required_argument, NULL, 'd'},
 		{NULL, 0, NULL, 0},
 	};
-	struct web_config cfg = {.novnc = "/usr/share/novnc", .data = BOTDESK_WEB_DATA_DIR};
-	const char *listen = NULL;
-	bool ticket = false, loopback = false;
-	struct ready_args ra = {0};
 	int ch;
 	opterr = 0;
 	while ((ch = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'p':
-			cfg.profile = optarg;
+			cfg->profile = optarg;
 			break;
 		case 's':
-			cfg.state = optarg;
+			cfg->state = optarg;
 			break;
 		case 'l':
-			listen = optarg;
+			a->listen = optarg;
 			break;
 		case 'c':
-			cfg.tls_cert = optarg;
+			cfg->tls_cert = optarg;
 			break;
 		case 'k':
-			cfg.tls_key = optarg;
+			cfg->tls_key = optarg;
 			break;
 		case 'o':
-			ra.open = true;
+			ra->open = true;
 			break;
 		case 't':
-			ticket = true;
+			a->ticket = true;
 			break;
 		case 'n':
-			cfg.novnc = optarg;
+			cfg->novnc = optarg;
 			break;
 		case 'd':
-			cfg.data = optarg;
+			cfg->data = optarg;
 			break;
 		default:
 			log_error("unknown option '%s'", argv[optind - 1]);
 			return usage();
 		}
 	}
-	if (!cfg.profile || !cfg.state || optind != argc) {
+	if (!cfg->profile || !cfg->state || optind != argc) {
 		return usage();
 	}
-	if (!cfg.tls_cert != !cfg.tls_key) {
+	if (!cfg->tls_cert != !cfg->tls_key) {
 		log_error("--tls-cert and --tls-key go together: give both, or neither");
 		return 2;
 	}
-	if (listen &&
-	    web_parse_listen(listen, cfg.host, sizeof(cfg.host), &cfg.port, &loopback) < 0) {
+	if (a->listen && web_parse_listen(a->listen, cfg->host, sizeof(cfg->host), &cfg->port,
+					  &a->loopback) < 0) {
 		log_error(
 			"--listen takes a numeric ADDRESS:PORT (e.g. 127.0.0.1:6080 or [::1]:6080), not '%s'",
-			listen);
+			a->listen);
 		return 2;
 	}
-	if (!listen && (cfg.tls_cert || ra.open)) {
+	if (!a->listen && (cfg->tls_cert || ra->open)) {
 		log_error(
 			"%s is for --listen ADDRESS:PORT; the default unix socket is reached through ssh -L",
-			cfg.tls_cert ? "--tls-cert" : "--open");
+			cfg->tls_cert ? "--tls-cert" : "--open");
 		return 2;
 	}
-	if (listen && !loopback && !cfg.tls_cert) {
+	if (a->listen && !a->loopback && !cfg->tls_cert) {
 		log_error(
 			"--listen %s would serve the desktop in plain HTTP beyond this host; give --tls-cert FILE --tls-key FILE, or listen on 127.0.0.1 and forward to it (ssh -L, kubectl port-forward)",
-			listen);
+			a->listen);
 		return 2;
 	}
-	_cleanup_close_ int dirfd =
-		open(cfg.state, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (dirfd < 0) {
-		log_error("cannot open the state directory %s: %s", cfg.state, strerror(errno));
+	return -1;
+}
+
+/* botdesk web --ticket: a fresh URL from the server that runs. The exit status. */
+static int print_ticket(const struct web_config *cfg)
+{
+	char url[512];
+	int r = webctl_ticket(cfg->dirfd, url, sizeof(url));
+	if (r == -ENOENT || r == -ECONNREFUSED) {
+		log_error(
+			"no botdesk web --listen is running for profile '%s'; start one (a server on the default unix socket needs no ticket)",
+			cfg->profile);
+		return 3;
+	}
+	if (r < 0) {
+		log_error("the running botdesk web of profile '%s' gave no ticket: %s",
+			  cfg->profile, strerror(-r));
 		return 1;
 	}
-	cfg.dirfd = dirfd;
-	if (ticket) {
-		char url[512];
-		int r = webctl_ticket(dirfd, url, sizeof(url));
-		if (r == -ENOENT || r == -ECONNREFUSED) {
-			log_error(
-				"no botdesk web --listen is running for profile '%s'; start one (a server on the default unix socket needs no ticket)",
-				cfg.profile);
-			return 3;
-		}
-		if (r < 0) {
-			log_error("the running botdesk web of profile '%s' gave no ticket: %s",
-				  cfg.profile, strerror(-r));
-			return 1;
-		}
-		printf("%s\n", url);
-		return 0;
-	}
-	/* The page is nothing without noVNC: say so before anything listens. */
+	printf("%s\n", url);
+	return 0;
+}
+
+/* The page is nothing without noVNC: said before anything listens. */
+static bool novnc_present(const char *novnc)
+{
 	char rfbjs[512];
 	/* A path too long to build is named by its directory: a cut one would be checked instead.
 	 */
-	int e = path_join(rfbjs, sizeof(rfbjs), cfg.novnc, "core/rfb.js") < 0 ? ENAMETOOLONG
-		: access(rfbjs, R_OK) < 0                                     ? errno
-									      : 0;
+	int e = path_join(rfbjs, sizeof(rfbjs), novnc, "core/rfb.js") < 0 ? ENAMETOOLONG
+		: access(rfbjs, R_OK) < 0                                 ? errno
+									  : 0;
 	if (e != 0) {
 		log_error(
 			"noVNC is missing (%s: %s): install it with 'botdesk install --web' (Debian's novnc package), then run botdesk web again",
-			e == ENAMETOOLONG ? cfg.novnc : rfbjs, strerror(e));
-		return 1;
+			e == ENAMETOOLONG ? novnc : rfbjs, strerror(e));
 	}
-	_cleanup_close_ int lock = webctl_lock(dirfd);
+	return e == 0;
+}
+
+/* Serves until a signal, under the profile's web.lock. The exit status. */
+static int serve(struct web_config *cfg, const char *listen)
+{
+	_cleanup_close_ int lock = webctl_lock(cfg->dirfd);
 	if (lock < 0) {
 		if (lock == -EBUSY) {
 			log_error(
 				"botdesk web already serves profile '%s' (%s/%s is locked); stop it first, or use 'botdesk web --ticket' for a fresh URL",
-				cfg.profile, cfg.state, WEB_LOCK);
+				cfg->profile, cfg->state, WEB_LOCK);
 		} else {
-			log_error("cannot take %s/%s: %s", cfg.state, WEB_LOCK, strerror(-lock));
+			log_error("cannot take %s/%s: %s", cfg->state, WEB_LOCK, strerror(-lock));
 		}
 		return 1;
 	}
 	char unix_path[sizeof(((struct sockaddr_un *)0)->sun_path)];
 	if (!listen) {
-		if (path_join(unix_path, sizeof(unix_path), cfg.state, WEB_SOCK) < 0) {
+		if (path_join(unix_path, sizeof(unix_path), cfg->state, WEB_SOCK) < 0) {
 			log_error(
 				"the socket path %s/%s is longer than a unix socket allows (%zu bytes); set BOTDESK_STATE_DIR to a shorter directory",
-				cfg.state, WEB_SOCK, sizeof(unix_path) - 1);
+				cfg->state, WEB_SOCK, sizeof(unix_path) - 1);
 			return 1;
 		}
 		/* Under web.lock: a socket left there is a dead server's. */
-		(void)unlinkat(dirfd, WEB_SOCK, 0);
-		cfg.unix_path = unix_path;
+		(void)unlinkat(cfg->dirfd, WEB_SOCK, 0);
+		cfg->unix_path = unix_path;
 	}
-	cfg.ready = ready;
-	cfg.userdata = &ra;
 	struct sigaction sa = {.sa_handler = on_signal};
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
-	int r = web_serve(&cfg, &stopping);
-	if (!listen) {
-		(void)unlinkat(dirfd, WEB_SOCK, 0);
-	} else {
-		(void)unlinkat(dirfd, WEB_CTL_SOCK, 0);
-	}
+	int r = web_serve(cfg, &stopping);
+	(void)unlinkat(cfg->dirfd, listen ? WEB_CTL_SOCK : WEB_SOCK, 0);
+	cfg->unix_path = NULL;
 	if (r == -EADDRINUSE) {
 		log_error("cannot listen on %s: the address is in use or not one of this host's",
 			  listen ? listen : unix_path);
@@ -254,4 +258,33 @@ int main(int argc, char **argv)
 		printf("botdesk web: stopped\n");
 	}
 	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	log_set_program("botdesk");
+	log_set_debug(getenv("BOTDESK_DEBUG") != NULL);
+	struct web_config cfg = {.novnc = "/usr/share/novnc", .data = BOTDESK_WEB_DATA_DIR};
+	struct web_args a = {0};
+	struct ready_args ra = {0};
+	int rc = parse_args(argc, argv, &cfg, &a, &ra);
+	if (rc >= 0) {
+		return rc;
+	}
+	_cleanup_close_ int dirfd =
+		open(cfg.state, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (dirfd < 0) {
+		log_error("cannot open the state directory %s: %s", cfg.state, strerror(errno));
+		return 1;
+	}
+	cfg.dirfd = dirfd;
+	if (a.ticket) {
+		return print_ticket(&cfg);
+	}
+	if (!novnc_present(cfg.novnc)) {
+		return 1;
+	}
+	cfg.ready = ready;
+	cfg.userdata = &ra;
+	return serve(&cfg, a.listen);
 }

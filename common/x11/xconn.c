@@ -1,9 +1,6 @@
 #include "xconn.h"
 
-#include <fcntl.h>
 #include <signal.h>
-#include <stdint.h>
-#include <stdio.h>
 #include <string.h>
 
 #include "util.h"
