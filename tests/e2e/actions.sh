@@ -24,13 +24,20 @@ e2e_expect_rc 0 "start"
 # The recorder, on the desktop, through botdesk exec.
 e2e_recorder
 
+# rec_diag: what decided where input went (xrecorder --diag on the desktop), for a failure.
+rec_diag() {
+    BOTDESK_STATE_DIR=$ST bd_as "$U" "$BOTDESK_BIN" exec -- "$RECORDER" --diag 2>&1 || true
+}
+
 # rec_wait PATTERN [FROM_LINE]: waits (bounded; woken by the file growing) until a line after
 # FROM_LINE matches the extended regex PATTERN.
 rec_wait() {
     local pat=$1 from=${2:-0} deadline=$((SECONDS + 15))
     until tail -n +$((from + 1)) "$REC" | grep -Eq -- "$pat"; do
-        ((SECONDS < deadline)) || bd_fail "the recorder never got '$pat' (after line $from): $(tail -n +$((from + 1)) "$REC" | head -40)"
-        kill -0 "$RECPID" 2>/dev/null || bd_fail "the recorder died: $(cat "$OUTD/rec.err")"
+        ((SECONDS < deadline)) || bd_fail "the recorder never got '$pat' (after line $from): $(tail -n +$((from + 1)) "$REC" | head -40)
+the recorder's errors: $(tail -n 30 "$REC_ERR")
+$(rec_diag)"
+        kill -0 "$RECPID" 2>/dev/null || bd_fail "the recorder died: $(cat "$REC_ERR")"
         inotifywait -qq -t 1 -e modify "$REC" 2>/dev/null || true
     done
 }

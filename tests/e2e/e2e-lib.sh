@@ -12,6 +12,7 @@ E2E_PY=/usr/bin/python3
 [ -x "$E2E_PY" ] || E2E_PY=python3
 E2E_USERS=()
 E2E_STATES=()
+E2E_RECORDERS=()
 
 # Skips (77) where the desktop cannot run: no TigerVNC or no Xfce.
 e2e_need_desktop() {
@@ -30,6 +31,9 @@ e2e_need_desktop() {
 
 e2e_cleanup() {
     local i st f pid
+    for pid in "${E2E_RECORDERS[@]}"; do
+        kill "$pid" 2>/dev/null || true
+    done
     for i in "${!E2E_USERS[@]}"; do
         st=${E2E_STATES[$i]}
         for f in "$st"/*/launcher.pid; do
@@ -40,6 +44,11 @@ e2e_cleanup() {
             [ -n "$pid" ] && kill -KILL -- "-$pid" 2>/dev/null || true
         done
     done
+    # For a post-mortem: BD_E2E_KEEP=DIR keeps a copy of the scratch directory (the state
+    # directories, the recorders' events and errors) in DIR.
+    if [ -n "${BD_E2E_KEEP:-}" ]; then
+        mkdir -p "$BD_E2E_KEEP" && cp -r "$E2E_SCRATCH" "$BD_E2E_KEEP/" 2>/dev/null || true
+    fi
     cd /
     rm -rf "${E2E_SCRATCH:-/nonexistent}" 2>/dev/null || true
 }
@@ -89,25 +98,28 @@ e2e_user_a() {
     OUTD=$E2E_SCRATCH/out-$U
 }
 
-# e2e_recorder: starts the suite's recording window (xrecorder) on E2E_U's default desktop
-# through botdesk exec; it prints every event it gets to REC ($E2E_SCRATCH/out-$E2E_U/events,
-# its errors beside it in rec.err) and is killed when the test ends. Sets REC and RECPID and
-# returns once it is ready (bounded, woken by the file growing).
+# e2e_recorder [PROFILE]: starts the suite's recording window (xrecorder) on E2E_U's desktop of
+# PROFILE (default: default) through botdesk exec; it prints every event it gets to REC
+# ($E2E_SCRATCH/out-$E2E_U/events, or events.PROFILE, its errors beside it in rec.err or
+# rec.err.PROFILE) and ends with its desktop. Sets REC, REC_ERR and RECPID and returns once it
+# holds the pointer and the keyboard (bounded, woken by the file growing).
 e2e_recorder() {
-    local outd=$E2E_SCRATCH/out-$E2E_U
-    REC=$outd/events
+    local profile=${1:-default} outd=$E2E_SCRATCH/out-$E2E_U sfx=
+    [ "$profile" = default ] || sfx=.$profile
+    REC=$outd/events$sfx
+    REC_ERR=$outd/rec.err$sfx
     : >"$REC"
     if bd_is_root; then
         chown "$E2E_U:" "$REC"
     fi
-    BOTDESK_STATE_DIR=$E2E_ST bd_as "$E2E_U" "$BOTDESK_BIN" exec -- \
-        "$BD_BUILDDIR/tests/e2e/xrecorder" >>"$REC" 2>"$outd/rec.err" &
+    BOTDESK_STATE_DIR=$E2E_ST bd_as "$E2E_U" "$BOTDESK_BIN" --profile "$profile" exec -- \
+        "$BD_BUILDDIR/tests/e2e/xrecorder" >>"$REC" 2>"$REC_ERR" &
     RECPID=$!
-    trap 'kill $RECPID 2>/dev/null || true; e2e_cleanup' EXIT
+    E2E_RECORDERS+=("$RECPID")
     local deadline=$((SECONDS + 15))
-    until grep -q '^ready$' "$REC"; do
-        ((SECONDS < deadline)) || bd_fail "the recorder never became ready: $(cat "$outd/rec.err")"
-        kill -0 "$RECPID" 2>/dev/null || bd_fail "the recorder died: $(cat "$outd/rec.err")"
+    until grep -q '^ready ' "$REC"; do
+        ((SECONDS < deadline)) || bd_fail "the recorder never became ready: $(cat "$REC_ERR")"
+        kill -0 "$RECPID" 2>/dev/null || bd_fail "the recorder died: $(cat "$REC_ERR")"
         inotifywait -qq -t 1 -e modify "$REC" 2>/dev/null || true
     done
 }

@@ -45,16 +45,16 @@ e2e_bd "$U" "$ST" take --reason "gate-doors"
 e2e_expect_rc 0 "take"
 gate_rfb_ok "$P/rfb.sock" ptr:900,700 key:78 sync
 gate_wait_line '^motion 900 700$'
-gate_wait_line '^key 78$'
+gate_wait_line '^key 0x78 '
 gate_never '^motion (1[0-9][0-9]|4[0-9][0-9]) ' "a watcher's or the agent-held controller's pointer"
-gate_never '^key (6[1-9a-f]|7[0-4a])$' "a watcher's or the agent-held controller's keys"
+gate_never '^key 0x(6[1-9a-f]|7[0-4a]) ' "a watcher's or the agent-held controller's keys"
 gate_never '^root 1024 768' "a watcher's SetDesktopSize"
 # Even now a watcher cannot type.
 gate_rfb_ok "$P/view.sock" --chunk bytes ptr:50,60 key:79 size:800x600 sync
 gate_rfb_ok "$P/rfb.sock" ptr:901,701 sync
 gate_wait_line '^motion 901 701$'
 gate_never '^motion 50 60$' "a watcher's pointer while a human holds the desktop"
-gate_never '^key 79$' "a watcher's key while a human holds the desktop"
+gate_never '^key 0x79 ' "a watcher's key while a human holds the desktop"
 e2e_bd "$U" "$ST" release
 e2e_expect_rc 0 "release"
 
@@ -105,7 +105,7 @@ if [ "$OTHER" != "$U" ]; then
     gate_rfb_ok "$ST/grp/rfb.sock" ptr:99,98 sync
     gate_wait_line '^motion 99 98$'
     gate_never '^motion 77 88$' "the view group's pointer"
-    gate_never '^key 71$' "the view group's key"
+    gate_never '^key 0x71 ' "the view group's key"
     OUTSIDER=$(bd_test_user "$BD_USER_OUT")
     rc=0
     bd_as "$OUTSIDER" "$E2E_PY" "$GATE_RFB" "$VD/grp.sock" sync >/dev/null 2>&1 || rc=$?

@@ -35,10 +35,10 @@ echo go >"$FIFO"
 wait "$viewer" || bd_fail "the controller's viewer failed: $(cat "$E2E_SCRATCH/ctl.out")"
 grep -q '^synced 1024x768$' "$E2E_SCRATCH/ctl.out" || bd_fail "the human could not resize: $(cat "$E2E_SCRATCH/ctl.out")"
 gate_wait_line '^motion 222 222$'
-gate_wait_line '^key 62$'
+gate_wait_line '^key 0x62 '
 gate_wait_line '^root 1024 768$'
 gate_never '^motion 111 111$' "the controller's pointer while the agent held the lease"
-gate_never '^key 61$' "the controller's key while the agent held the lease"
+gate_never '^key 0x61 ' "the controller's key while the agent held the lease"
 
 # Every agent-side action exits 4 while the human holds the desktop; status says so.
 for action in "env" "exec -- true" "thumbnail --output $E2E_SCRATCH/out-$U/t.png"; do

@@ -1,9 +1,8 @@
-# Shared by the gate's end-to-end tests: a recorder on the desktop (xrecord: what input reaches
+# Shared by the gate's end-to-end tests: a recorder on the desktop (xrecorder: what input reaches
 # it), the test's RFB viewer (rfbclient.py), and waits on the recorder's output. Source it after
 # e2e-lib.sh; call gate_open, or e2e_init and e2e_user, before the rest.
 
 GATE_RFB=$BD_SRCDIR/tests/e2e/rfbclient.py
-GATE_XRECORD=$BD_BUILDDIR/tests/e2e/xrecord
 
 # gate_open: the opening of a gate test: BD_USER_A's default desktop started (see e2e_user_a for
 # U, ST, P and OUTD); its status is in OUT.
@@ -27,21 +26,18 @@ gate_rfb_ok() {
     [ "$RC" = 0 ] || bd_fail "rfbclient $*: exit $RC: $ERR; $OUT"
 }
 
-# gate_record PROFILE: starts the recorder on the desktop (while the agent holds it) and waits
-# until it has the focus. Its lines go to $GATE_REC.
+# gate_record PROFILE: starts the recorder on the desktop (while the agent holds it, see
+# e2e_recorder) and waits until it holds the pointer and keyboard. Its lines go to $GATE_REC.
 gate_record() {
-    GATE_REC=$E2E_SCRATCH/rec.$1
-    : >"$GATE_REC"
-    chmod 0666 "$GATE_REC"
-    BOTDESK_STATE_DIR=$E2E_ST bd_as "$E2E_U" "$BOTDESK_BIN" --profile "$1" exec -- \
-        "$GATE_XRECORD" >>"$GATE_REC" 2>&1 &
-    gate_wait_line '^ready '
+    e2e_recorder "$1"
+    GATE_REC=$REC
+    GATE_REC_ERR=$REC_ERR
 }
 
 # gate_wait_line REGEX [SECONDS]: waits (on the file's growth, bounded) for a recorder line.
 gate_wait_line() {
     grep -q -m1 -E "$1" < <(timeout "${2:-10}" tail -n +1 -F "$GATE_REC" 2>/dev/null) ||
-        bd_fail "the desktop never saw '$1'; it saw: $(tr '\n' '|' <"$GATE_REC")"
+        bd_fail "the desktop never saw '$1'; it saw: $(tr '\n' '|' <"$GATE_REC"); the recorder's errors: $(cat "$GATE_REC_ERR")"
 }
 
 # gate_never REGEX WHAT: the recorder has no such line.

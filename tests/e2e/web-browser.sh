@@ -75,10 +75,10 @@ br eval "document.getElementById('toggle').textContent"
 [ "$BR_OUT" = 'value "Hand back"' ] || bd_fail "the button: $BR_OUT"
 br_ok click "$cxm" "$cym"
 br_ok key w
-gate_wait_line '^key 77$'
+gate_wait_line '^key 0x77 '
 # The desktop follows the window while the human holds it.
 gate_wait_line '^root (1[0-3][0-9][0-9]|[0-9]{3}) '
-gate_never '^key 71$' "a watcher's key from the browser"
+gate_never '^key 0x71 ' "a watcher's key from the browser"
 
 # Without the cookie, with a foreign Origin: 403, and the desktop sees nothing of it even now.
 web_req "$A" GET /
@@ -93,8 +93,8 @@ web_req "$A" WS /websockify --origin "http://$A" --key 78
 web_status 403 "no cookie on the websocket"
 web_req "$A" WS /websockify --cookie "$cookie" --origin "http://$A" --key 79
 web_status 101 "the test's own websocket"
-gate_wait_line '^key 79$'
-gate_never '^key 78$' "a refused websocket's key"
+gate_wait_line '^key 0x79 '
+gate_never '^key 0x78 ' "a refused websocket's key"
 
 # Hand back: the agent's again, at the configured size, the page on the view door.
 br_ok click "$bx" "$by"

@@ -111,8 +111,8 @@ e2e_bd "$U" "$ST" lease --json
 # Now the websocket is the controller's: the key reaches the desktop.
 web_req "$W" WS /websockify --origin "$origin" --key 73
 web_status 101 "the websocket under the human's lease"
-gate_wait_line '^key 73$'
-gate_never '^key 7[12]$' "a key from a refused websocket or through the view door"
+gate_wait_line '^key 0x73 '
+gate_never '^key 0x7[12] ' "a key from a refused websocket or through the view door"
 web_req "$W" POST /release --origin "$origin" --header "X-Botdesk-CSRF: $csrf"
 web_status 200 "release"
 e2e_bd "$U" "$ST" lease --json
