@@ -14,6 +14,7 @@
 #include "desktop.h"
 #include "fileio.h"
 #include "log.h"
+#include "mcp-era.h"
 #include "mcp-proto.h"
 #include "profile.h"
 #include "settings.h"
@@ -236,6 +237,32 @@ static json_t *tool_action(struct server *s, const struct act_req *rq)
 	return res;
 }
 
+/* tools/call: the tool's result, or NULL with a JSON-RPC error code in *code. */
+static json_t *call_tool(struct server *s, json_t *params, int *code, struct error *err)
+{
+	enum mcp_tool tool;
+	struct act_req rq;
+	uint64_t wait_ms;
+	*code = mcp_tool_args(params, &tool, &rq, &wait_ms, err);
+	if (*code == -EINVAL) {
+		*code = 0;
+		return text_result(err->msg, true);
+	}
+	if (*code) {
+		return NULL;
+	}
+	switch (tool) {
+	case MCP_TOOL_STATUS:
+		return tool_status(s, false, 0);
+	case MCP_TOOL_START:
+		return tool_status(s, true, wait_ms);
+	case MCP_TOOL_LEASE:
+		return tool_lease(s);
+	default:
+		return tool_action(s, &rq);
+	}
+}
+
 static void handle(struct server *s, const char *line, size_t len)
 {
 	struct error err = {{0}};
@@ -244,47 +271,48 @@ static void handle(struct server *s, const char *line, size_t len)
 	if (code) {
 		/* A notification gets no answer, not even an error. */
 		if (code == MCP_PARSE_ERROR || msg.id || !msg.method) {
-			send_line(mcp_error_line(msg.id, code, err.msg));
+			send_line(mcp_error_line(msg.id, code, err.msg, NULL));
 		}
 		mcp_msg_free(&msg);
 		return;
 	}
-	const char *m = msg.method;
-	json_t *result = NULL;
 	if (!msg.id) {
 		/* notifications/initialized, notifications/cancelled, ...: nothing to say. */
-	} else if (streq(m, "initialize")) {
+		mcp_msg_free(&msg);
+		return;
+	}
+	struct mcp_route route;
+	code = mcp_route(&msg, &route, &err);
+	json_t *result = NULL;
+	switch (code ? -1 : (int)route.method) {
+	case MCP_INITIALIZE: {
 		json_t *v = msg.params ? json_object_get(msg.params, "protocolVersion") : NULL;
 		result = mcp_initialize_result(json_is_string(v) ? json_string_value(v) : NULL,
 					       BOTDESK_VERSION);
-	} else if (streq(m, "ping")) {
-		result = json_object();
-	} else if (streq(m, "tools/list")) {
-		result = mcp_tools_list();
-	} else if (streq(m, "tools/call")) {
-		enum mcp_tool tool;
-		struct act_req rq;
-		uint64_t wait_ms;
-		code = mcp_tool_args(msg.params, &tool, &rq, &wait_ms, &err);
-		if (code == -EINVAL) {
-			result = text_result(err.msg, true);
-		} else if (code == 0 && tool == MCP_TOOL_STATUS) {
-			result = tool_status(s, false, 0);
-		} else if (code == 0 && tool == MCP_TOOL_START) {
-			result = tool_status(s, true, wait_ms);
-		} else if (code == 0 && tool == MCP_TOOL_LEASE) {
-			result = tool_lease(s);
-		} else if (code == 0) {
-			result = tool_action(s, &rq);
-		}
-	} else {
-		code = MCP_METHOD_NOT_FOUND;
-		snprintf(err.msg, sizeof(err.msg), "method not found: %s", m);
+		break;
 	}
-	/* JSON-RPC's codes are -32768 to -32000; -EINVAL was answered as a tool error above. */
-	if (msg.id && code <= -32000) {
-		send_line(mcp_error_line(msg.id, code, err.msg));
-	} else if (msg.id) {
+	case MCP_PING:
+		result = json_object();
+		break;
+	case MCP_DISCOVER:
+		result = mcp_discover_result(BOTDESK_VERSION);
+		break;
+	case MCP_TOOLS_LIST:
+		result = mcp_era_tools_list(route.era);
+		break;
+	case MCP_TOOLS_CALL:
+		result = call_tool(s, msg.params, &code, &err);
+		break;
+	default:
+		break;
+	}
+	if (code) {
+		json_t *data = code == MCP_UNSUPPORTED_VERSION
+				       ? mcp_unsupported_data(route.requested)
+				       : NULL;
+		send_line(mcp_error_line(msg.id, code, err.msg, data));
+	} else {
+		result = mcp_era_result(result, route.era, BOTDESK_VERSION);
 		send_line(result ? mcp_result_line(msg.id, result) : NULL);
 	}
 	mcp_msg_free(&msg);
@@ -307,7 +335,8 @@ static int serve(struct server *s)
 				len = 0;
 				send_line(mcp_error_line(
 					NULL, MCP_INVALID_REQUEST,
-					"invalid request: longer than 1048576 bytes; it was skipped"));
+					"invalid request: longer than 1048576 bytes; it was skipped",
+					NULL));
 			} else {
 				cap *= 2;
 				char *b = realloc(buf, cap + 1);

@@ -125,15 +125,15 @@ json_t *mcp_tools_list(void)
 	return tools ? json_pack("{s:o}", "tools", tools) : NULL;
 }
 
-/* Reads an optional member of a type; MCP_INVALID_PARAMS naming it when it is of another. */
+/* Reads an optional member of a type; -EINVAL naming it when it is of another. */
 static int member(json_t *args, const char *name, int type, bool required, json_t **ret,
 		  struct error *err)
 {
 	json_t *v = json_object_get(args, name);
 	*ret = v;
 	if (!v) {
-		return required ? error_set(err, MCP_INVALID_PARAMS,
-					    "invalid params: '%s' is required", name)
+		return required ? error_set(err, -EINVAL, "invalid arguments: '%s' is required",
+					    name)
 				: 0;
 	}
 	bool ok = type == JSON_REAL ? json_is_number(v) : json_typeof(v) == (json_type)type;
@@ -149,7 +149,7 @@ static int member(json_t *args, const char *name, int type, bool required, json_
 			: type == JSON_INTEGER ? 3
 			: type == JSON_REAL    ? 4
 					       : 5;
-		return error_set(err, MCP_INVALID_PARAMS, "invalid params: '%s' must be %s", name,
+		return error_set(err, -EINVAL, "invalid arguments: '%s' must be %s", name,
 				 names[i]);
 	}
 	return 0;
@@ -165,15 +165,15 @@ static int uint_member(json_t *args, const char *name, bool required, unsigned m
 	}
 	json_int_t n = json_integer_value(v);
 	if (n < (json_int_t)min || n > (json_int_t)max) {
-		return error_set(err, MCP_INVALID_PARAMS,
-				 "invalid params: '%s' must be from %u to %u, not %lld", name, min,
-				 max, (long long)n);
+		return error_set(err, -EINVAL,
+				 "invalid arguments: '%s' must be from %u to %u, not %lld", name,
+				 min, max, (long long)n);
 	}
 	*ret = (unsigned)n;
 	return 0;
 }
 
-/* An enum member: the index of its value in values, or MCP_INVALID_PARAMS. */
+/* An enum member: the index of its value in values, or -EINVAL. */
 static int enum_member(json_t *args, const char *name, bool required, const char *const *values,
 		       size_t n, int *ret, struct error *err)
 {
@@ -188,7 +188,7 @@ static int enum_member(json_t *args, const char *name, bool required, const char
 			return 0;
 		}
 	}
-	return error_set(err, MCP_INVALID_PARAMS, "invalid params: '%s' cannot be '%s'", name,
+	return error_set(err, -EINVAL, "invalid arguments: '%s' cannot be '%s'", name,
 			 json_string_value(v));
 }
 
@@ -202,9 +202,9 @@ static int seconds_member(json_t *args, const char *name, uint64_t max_ms, uint6
 	}
 	double s = json_number_value(v);
 	if (!(s > 0) || s * 1000 > (double)max_ms) {
-		return error_set(err, MCP_INVALID_PARAMS,
-				 "invalid params: '%s' must be seconds above 0, up to %llu", name,
-				 (unsigned long long)(max_ms / 1000));
+		return error_set(err, -EINVAL,
+				 "invalid arguments: '%s' must be seconds above 0, up to %llu",
+				 name, (unsigned long long)(max_ms / 1000));
 	}
 	*ret = (uint64_t)(s * 1000 + 0.5);
 	*ret = *ret ? *ret : 1;
@@ -222,9 +222,9 @@ static int geometry_member(json_t *args, const char *name, unsigned min, unsigne
 	if (parse_geometry(json_string_value(v), min, name[0] == 'm' ? 8192 : ACT_COORD_MAX, w, h) <
 	    0) {
 		return error_set(
-			err, MCP_INVALID_PARAMS,
-			"invalid params: '%s' must be WIDTHxHEIGHT, e.g. 960x600, not '%s'", name,
-			json_string_value(v));
+			err, -EINVAL,
+			"invalid arguments: '%s' must be WIDTHxHEIGHT, e.g. 960x600, not '%s'",
+			name, json_string_value(v));
 	}
 	return 0;
 }
@@ -241,8 +241,8 @@ static int known_only(json_t *args, const char *const *known, struct error *err)
 			ok = ok || streq(k, known[i]);
 		}
 		if (!ok) {
-			return error_set(err, MCP_INVALID_PARAMS,
-					 "invalid params: the tool takes no '%s'", k);
+			return error_set(err, -EINVAL, "invalid arguments: the tool takes no '%s'",
+					 k);
 		}
 	}
 	return 0;
@@ -291,16 +291,16 @@ static int key_args(json_t *a, struct act_req *rq, struct error *err)
 	}
 	size_t n = json_array_size(keys);
 	if (n == 0 || n > ACT_KEYS_MAX) {
-		return error_set(err, MCP_INVALID_PARAMS,
-				 "invalid params: 'keys' takes 1 to %d combos", ACT_KEYS_MAX);
+		return error_set(err, -EINVAL, "invalid arguments: 'keys' takes 1 to %d combos",
+				 ACT_KEYS_MAX);
 	}
 	for (size_t i = 0; i < n; i++) {
 		json_t *k = json_array_get(keys, i);
 		if (!json_is_string(k) || json_string_length(k) == 0 ||
 		    json_string_length(k) > ACT_COMBO_MAX) {
 			return error_set(
-				err, MCP_INVALID_PARAMS,
-				"invalid params: 'keys' holds combos as strings, e.g. \"ctrl+l\"");
+				err, -EINVAL,
+				"invalid arguments: 'keys' holds combos as strings, e.g. \"ctrl+l\"");
 		}
 		rq->keys[i] = json_string_value(k);
 	}
@@ -320,16 +320,16 @@ static int screenshot_args(json_t *a, struct act_req *rq, struct error *err)
 	if (r == 0 && region) {
 		unsigned v[4];
 		if (json_array_size(region) != 4) {
-			return error_set(err, MCP_INVALID_PARAMS,
-					 "invalid params: 'region' is [x, y, width, height]");
+			return error_set(err, -EINVAL,
+					 "invalid arguments: 'region' is [x, y, width, height]");
 		}
 		for (size_t i = 0; i < 4; i++) {
 			json_t *e = json_array_get(region, i);
 			json_int_t n = json_is_integer(e) ? json_integer_value(e) : -1;
 			if (n < (i < 2 ? 0 : 1) || n > ACT_COORD_MAX) {
 				return error_set(
-					err, MCP_INVALID_PARAMS,
-					"invalid params: 'region' is [x, y, width, height], whole pixels, width and height above 0");
+					err, -EINVAL,
+					"invalid arguments: 'region' is [x, y, width, height], whole pixels, width and height above 0");
 			}
 			v[i] = (unsigned)n;
 		}
@@ -460,10 +460,10 @@ char *mcp_result_line(json_t *id, json_t *result)
 	return line;
 }
 
-char *mcp_error_line(json_t *id, int code, const char *message)
+char *mcp_error_line(json_t *id, int code, const char *message, json_t *data)
 {
-	json_t *msg = json_pack("{s:s,s:O?,s:{s:i,s:s}}", "jsonrpc", "2.0", "id", id, "error",
-				"code", code, "message", message);
+	json_t *msg = json_pack("{s:s,s:O?,s:{s:i,s:s,s:o*}}", "jsonrpc", "2.0", "id", id, "error",
+				"code", code, "message", message, "data", data);
 	char *s = msg ? json_dumps(msg, JSON_COMPACT) : NULL;
 	json_decref(msg);
 	char *line = NULL;
@@ -505,22 +505,4 @@ json_t *mcp_image(const unsigned char *data, size_t len, const char *mime)
 	}
 	json_t *s = json_stringn_nocheck(out, n);
 	return s ? json_pack("{s:s,s:o,s:s}", "type", "image", "data", s, "mimeType", mime) : NULL;
-}
-
-json_t *mcp_initialize_result(const char *requested, const char *version)
-{
-	/* The revisions whose tool calls look the same; any other gets ours, and the client
-	 * decides whether it can go on. */
-	static const char *const known[] = {"2025-06-18", "2025-03-26", "2024-11-05"};
-	const char *answer = MCP_PROTOCOL_VERSION;
-	for (size_t i = 0; requested && i < ARRAY_SIZE(known); i++) {
-		if (streq(requested, known[i])) {
-			answer = known[i];
-		}
-	}
-	return json_pack(
-		"{s:s,s:{s:{s:b}},s:{s:s,s:s},s:s}", "protocolVersion", answer, "capabilities",
-		"tools", "listChanged", 0, "serverInfo", "name", "botdesk", "version", version,
-		"instructions",
-		"One desktop of botdesk. Look with screenshot, act with click, type, key, scroll, drag; after an action, call wait (for=change or idle) instead of sleeping. Coordinates are screen pixels unless 'from' names the size of the picture they were read from. Every action fails while a human holds the desktop (see lease).");
 }

@@ -1,6 +1,7 @@
-/* The Model Context Protocol's wire side (JSON-RPC 2.0, one message a line, revision 2025-06-18):
- * a request line into a checked message, a tool call's arguments into an action request
- * (runner/actargs.h), and the responses. Pure: no X, no files, so it is fuzzed as it is. */
+/* The Model Context Protocol's wire side (JSON-RPC 2.0, one message a line): a request line into
+ * a checked message, a tool call's arguments into an action request (runner/actargs.h), and the
+ * responses. What differs between the protocol's revisions is mcp-era.h's. Pure: no X, no
+ * files, so it is fuzzed as it is. */
 #pragma once
 
 #include <jansson.h>
@@ -10,7 +11,6 @@
 #include "actargs.h"
 #include "error.h"
 
-#define MCP_PROTOCOL_VERSION "2025-06-18"
 /* The largest request line taken: a `type` of ACT_TEXT_MAX bytes, each escaped as \uXXXX, fits. */
 #define MCP_REQUEST_MAX (1024 * 1024)
 
@@ -55,19 +55,19 @@ json_t *mcp_tools_list(void);
 
 /* tools/call's params: the tool, and for the desktop's tools the action request (pointers into
  * params stay valid while it lives). start's wait goes to *ret_wait_ms. MCP_INVALID_PARAMS with
- * the message for an unknown tool or arguments that do not fit its schema; -EINVAL for values
- * the schema allows but an action refuses (text that is not printable): a tool error. */
+ * the message for a call that names no known tool or whose arguments are not an object: a
+ * protocol error. -EINVAL for arguments the tool refuses (a missing or unknown member, a value
+ * out of range, text that is not printable): a tool error, which the model reads and can
+ * correct, as revision 2025-11-25 asks. */
 int mcp_tool_args(json_t *params, enum mcp_tool *ret_tool, struct act_req *rq,
 		  uint64_t *ret_wait_ms, struct error *err);
 
 /* Responses, as one line each (malloc'ed, ending in a newline). id may be NULL (null). */
 char *mcp_result_line(json_t *id, json_t *result); /* steals result */
-char *mcp_error_line(json_t *id, int code, const char *message);
+/* data (stolen) may be NULL: no "data" member. */
+char *mcp_error_line(json_t *id, int code, const char *message, json_t *data);
 /* A tools/call result: content items (stolen), and isError. */
 json_t *mcp_tool_result(json_t *content, bool is_error);
 json_t *mcp_text(const char *text);
 /* Base64 of data, as an image content item. NULL when out of memory. */
 json_t *mcp_image(const unsigned char *data, size_t len, const char *mime);
-
-/* The initialize result for the client's requested protocol version (NULL: ours). */
-json_t *mcp_initialize_result(const char *requested, const char *version);

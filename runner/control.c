@@ -6,7 +6,7 @@
 #include <time.h>
 
 #include "desktop.h"
-#include "json.h"
+#include "jsonout.h"
 #include "pathjoin.h"
 #include "timeutil.h"
 #include "util.h"
@@ -117,13 +117,13 @@ void control_print_text(const char *profile, const struct lease *l, FILE *f)
 
 void control_print_json(const char *profile, const struct lease *l, FILE *f)
 {
-	struct json j;
-	json_begin(&j, f);
-	json_string(&j, "profile", profile);
-	json_string(&j, "holder", lease_holder_name(l->holder));
-	json_int(&j, "since", l->since, l->since <= 0);
-	json_string(&j, "reason", l->reason[0] ? l->reason : NULL);
-	json_int(&j, "epoch", (int64_t)l->epoch, false);
-	json_bool(&j, "readable", !l->unreadable);
-	json_end(&j);
+	struct jsonout j;
+	jsonout_begin(&j, f);
+	jsonout_string(&j, "profile", profile);
+	jsonout_string(&j, "holder", lease_holder_name(l->holder));
+	jsonout_int(&j, "since", l->since, l->since <= 0);
+	jsonout_string(&j, "reason", l->reason[0] ? l->reason : NULL);
+	jsonout_int(&j, "epoch", (int64_t)l->epoch, false);
+	jsonout_bool(&j, "readable", !l->unreadable);
+	jsonout_end(&j);
 }

@@ -11,7 +11,7 @@
 #include "desktop.h"
 #include "fileio.h"
 #include "hostscan.h"
-#include "json.h"
+#include "jsonout.h"
 #include "lease.h"
 #include "parse.h"
 #include "util.h"
@@ -306,22 +306,22 @@ void list_print_json(const struct list *l, FILE *f)
 		if (i > 0) {
 			fputc(',', f);
 		}
-		struct json j;
-		json_begin(&j, f);
+		struct jsonout j;
+		jsonout_begin(&j, f);
 		if (l->all) {
-			json_string(&j, "user", e->user);
-			json_int(&j, "uid", e->uid, false);
+			jsonout_string(&j, "user", e->user);
+			jsonout_int(&j, "uid", e->uid, false);
 		}
-		json_string(&j, "profile", e->profile);
-		json_bool(&j, "running", e->running);
-		json_int(&j, "pid", e->pid, !e->running);
-		json_string(&j, "display", e->display >= 0 ? disp : NULL);
-		json_string(&j, "holder", e->holder);
-		json_int(&j, "idle_seconds", e->idle_seconds, e->idle_seconds < 0);
-		json_int(&j, "memory_mb", e->pss_mb, e->pss_mb < 0);
-		json_int(&j, "cgroup_memory_mb", e->cgroup_mb, e->cgroup_mb < 0);
-		json_int(&j, "uptime_seconds", e->uptime_seconds, e->uptime_seconds < 0);
-		json_close(&j);
+		jsonout_string(&j, "profile", e->profile);
+		jsonout_bool(&j, "running", e->running);
+		jsonout_int(&j, "pid", e->pid, !e->running);
+		jsonout_string(&j, "display", e->display >= 0 ? disp : NULL);
+		jsonout_string(&j, "holder", e->holder);
+		jsonout_int(&j, "idle_seconds", e->idle_seconds, e->idle_seconds < 0);
+		jsonout_int(&j, "memory_mb", e->pss_mb, e->pss_mb < 0);
+		jsonout_int(&j, "cgroup_memory_mb", e->cgroup_mb, e->cgroup_mb < 0);
+		jsonout_int(&j, "uptime_seconds", e->uptime_seconds, e->uptime_seconds < 0);
+		jsonout_close(&j);
 	}
 	fputs("]}\n", f);
 }

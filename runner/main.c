@@ -23,7 +23,7 @@
 #include "fileio.h"
 #include "foreground.h"
 #include "install.h"
-#include "json.h"
+#include "jsonout.h"
 #include "launcher.h"
 #include "list.h"
 #include "log.h"
@@ -252,12 +252,12 @@ static int cmd_stop_user(struct cli *c, const char *user, bool json)
 		return fail(c, r);
 	}
 	if (json) {
-		struct json j;
-		json_begin(&j, stdout);
-		json_string(&j, "user", user);
-		json_string(&j, "profile", c->profile);
-		json_bool(&j, "stopped", stopped > 0);
-		json_end(&j);
+		struct jsonout j;
+		jsonout_begin(&j, stdout);
+		jsonout_string(&j, "user", user);
+		jsonout_string(&j, "profile", c->profile);
+		jsonout_bool(&j, "stopped", stopped > 0);
+		jsonout_end(&j);
 	} else {
 		printf(stopped ? "stopped the desktop of profile '%s' of user %s\n"
 			       : "no desktop of profile '%s' of user %s was running\n",
@@ -318,11 +318,11 @@ static int cmd_stop(struct cli *c, int argc, char **argv)
 		(void)unlink_at_if_exists(c->p.dirfd, LEASE_APPLIED_FILE);
 	}
 	if (o.json) {
-		struct json j;
-		json_begin(&j, stdout);
-		json_string(&j, "profile", c->p.name);
-		json_bool(&j, "stopped", stopped);
-		json_end(&j);
+		struct jsonout j;
+		jsonout_begin(&j, stdout);
+		jsonout_string(&j, "profile", c->p.name);
+		jsonout_bool(&j, "stopped", stopped);
+		jsonout_end(&j);
 	} else {
 		printf(stopped ? "stopped the desktop of profile '%s'\n"
 			       : "profile '%s' had no desktop running\n",

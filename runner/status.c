@@ -9,7 +9,7 @@
 
 #include "fileio.h"
 #include "install.h"
-#include "json.h"
+#include "jsonout.h"
 #include "parse.h"
 #include "pathjoin.h"
 #include "programs.h"
@@ -102,31 +102,32 @@ static const char *or_null(const char *s)
 
 void status_print_json(const struct status *st, FILE *f)
 {
-	struct json j;
-	json_begin(&j, f);
-	json_string(&j, "profile", st->profile);
-	json_bool(&j, "supported", st->supported);
-	json_bool(&j, "installed", st->n_missing == 0);
-	json_string_array(&j, "missing", st->missing);
-	json_bool(&j, "running", st->running);
-	json_int(&j, "pid", st->pid, st->pid == 0);
-	json_string(&j, "display", or_null(st->display));
-	json_string(&j, "socket", or_null(st->socket));
-	json_string(&j, "geometry", st->live_geometry[0] ? st->live_geometry : st->geometry);
-	json_string(&j, "configured_geometry", st->geometry);
-	json_string(&j, "install_command", or_null(st->install_command));
-	json_string(&j, "blocker", or_null(st->blocker));
-	json_int(&j, "memory_available_mb", st->memory.available_mb, st->memory.available_mb < 0);
-	json_int(&j, "memory_limit_mb", st->memory.limit_mb, st->memory.limit_mb < 0);
-	json_int(&j, "idle_seconds", st->idle_seconds, st->idle_seconds < 0);
-	json_string(&j, "controller", lease_holder_name(st->lease.holder));
-	json_string(&j, "view_socket", or_null(st->view_socket));
-	json_int(&j, "idle_stop_seconds", st->idle_stop_seconds, st->idle_stop_seconds < 0);
-	json_int(&j, "stop_in_seconds", st->stop_in_seconds, st->stop_in_seconds < 0);
-	json_int(&j, "desktop_memory_mb", st->desktop_memory_mb, st->desktop_memory_mb < 0);
-	json_int(&j, "desktop_memory_max_mb", st->desktop_memory_max_mb,
-		 st->desktop_memory_max_mb < 0);
-	json_end(&j);
+	struct jsonout j;
+	jsonout_begin(&j, f);
+	jsonout_string(&j, "profile", st->profile);
+	jsonout_bool(&j, "supported", st->supported);
+	jsonout_bool(&j, "installed", st->n_missing == 0);
+	jsonout_string_array(&j, "missing", st->missing);
+	jsonout_bool(&j, "running", st->running);
+	jsonout_int(&j, "pid", st->pid, st->pid == 0);
+	jsonout_string(&j, "display", or_null(st->display));
+	jsonout_string(&j, "socket", or_null(st->socket));
+	jsonout_string(&j, "geometry", st->live_geometry[0] ? st->live_geometry : st->geometry);
+	jsonout_string(&j, "configured_geometry", st->geometry);
+	jsonout_string(&j, "install_command", or_null(st->install_command));
+	jsonout_string(&j, "blocker", or_null(st->blocker));
+	jsonout_int(&j, "memory_available_mb", st->memory.available_mb,
+		    st->memory.available_mb < 0);
+	jsonout_int(&j, "memory_limit_mb", st->memory.limit_mb, st->memory.limit_mb < 0);
+	jsonout_int(&j, "idle_seconds", st->idle_seconds, st->idle_seconds < 0);
+	jsonout_string(&j, "controller", lease_holder_name(st->lease.holder));
+	jsonout_string(&j, "view_socket", or_null(st->view_socket));
+	jsonout_int(&j, "idle_stop_seconds", st->idle_stop_seconds, st->idle_stop_seconds < 0);
+	jsonout_int(&j, "stop_in_seconds", st->stop_in_seconds, st->stop_in_seconds < 0);
+	jsonout_int(&j, "desktop_memory_mb", st->desktop_memory_mb, st->desktop_memory_mb < 0);
+	jsonout_int(&j, "desktop_memory_max_mb", st->desktop_memory_max_mb,
+		    st->desktop_memory_max_mb < 0);
+	jsonout_end(&j);
 }
 
 void status_print_text(const struct status *st, FILE *f)

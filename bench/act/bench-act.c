@@ -3,7 +3,8 @@
  *   - `botdesk click X Y` and `xdotool mousemove X Y click 1`
  *   - `botdesk type` of 100 ASCII characters (and `xdotool type` of the same)
  *   - `botdesk screenshot --output F` (full size PNG) and `scrot -o F`
- *   - an MCP tools/call click round trip on a `botdesk mcp` that is already up
+ *   - an MCP tools/call click round trip (revision 2026-07-28) on a `botdesk mcp` that is
+ *     already up
  * Usage, as the desktop's user with the profile's settings in the environment:
  *   bench-act PATH-TO-botdesk [ROUNDS]
  * The clicks land in the middle of the screen and the text goes to whatever has the focus. */
@@ -110,6 +111,10 @@ static int take_env(const char *botdesk)
 	return found == 2 ? 0 : -1;
 }
 
+#define MCP_META                                                                 \
+	"\"_meta\":{\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\"," \
+	"\"io.modelcontextprotocol/clientCapabilities\":{}}"
+
 /* An MCP round trip: one request line out, one response line in. */
 static double mcp_roundtrips(const char *botdesk, double *v, int rounds)
 {
@@ -131,13 +136,14 @@ static double mcp_roundtrips(const char *botdesk, double *v, int rounds)
 	FILE *w = fdopen(in[1], "w"), *r = fdopen(out[0], "r");
 	char *line = NULL;
 	size_t cap = 0;
-	fputs("{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"initialize\",\"params\":{"
-	      "\"protocolVersion\":\"2025-06-18\",\"capabilities\":{},\"clientInfo\":{\"name\":"
-	      "\"bench\",\"version\":\"1\"}}}\n{\"jsonrpc\":\"2.0\",\"method\":"
-	      "\"notifications/initialized\"}\n",
+	/* Revision 2026-07-28, as a client of today speaks it: server/discover first, then every
+	 * request with the revision and the client's capabilities in its _meta. */
+	fputs("{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"server/discover\",\"params\":"
+	      "{" MCP_META "}}\n",
 	      w);
 	fflush(w);
-	if (getline(&line, &cap, r) < 0) {
+	if (getline(&line, &cap, r) < 0 || !strstr(line, "\"supportedVersions\"")) {
+		fprintf(stderr, "mcp: server/discover: %s", line ? line : "no answer\n");
 		return -1;
 	}
 	double res = 0;
@@ -145,10 +151,11 @@ static double mcp_roundtrips(const char *botdesk, double *v, int rounds)
 		double t0 = now_ms();
 		fprintf(w,
 			"{\"jsonrpc\":\"2.0\",\"id\":%d,\"method\":\"tools/call\",\"params\":{"
-			"\"name\":\"click\",\"arguments\":{\"x\":%d,\"y\":450}}}\n",
+			"\"name\":\"click\",\"arguments\":{\"x\":%d,\"y\":450}," MCP_META "}}\n",
 			i + 10, 700 + (i & 1));
 		fflush(w);
-		if (getline(&line, &cap, r) < 0 || strstr(line, "\"isError\":true")) {
+		if (getline(&line, &cap, r) < 0 || strstr(line, "\"isError\":true") ||
+		    !strstr(line, "\"resultType\":\"complete\"")) {
 			fprintf(stderr, "mcp: %s", line ? line : "no answer\n");
 			res = -1;
 		} else if (i >= 0) {

@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
 """A scripted MCP client for e2e-mcp: mcp-client.py BOTDESK RECORDER_FILE.
 Runs `BOTDESK mcp` and drives it as an agent framework would, checking every answer; the
-recorder's file shows what reached the desktop. Exits non-zero with the first failure."""
+recorder's file shows what reached the desktop. It speaks revision 2026-07-28 as a dual-era
+client does (server/discover first, every request naming its revision in _meta), then the
+legacy handshake (initialize) of older clients on the same connection. Exits non-zero with the
+first failure."""
 import base64
 import json
 import struct
@@ -33,10 +36,20 @@ def recv():
     return json.loads(line)
 
 
-def call(method, params=None, expect_error=None):
+MODERN = "2026-07-28"
+META = {"io.modelcontextprotocol/protocolVersion": MODERN,
+        "io.modelcontextprotocol/clientCapabilities": {},
+        "io.modelcontextprotocol/clientInfo": {"name": "e2e", "version": "1"}}
+
+
+def call(method, params=None, expect_error=None, modern=True, meta=META):
+    """One request; modern ones carry META in params._meta, and their results must say they
+    are complete and name the server; legacy results must not."""
     global next_id
     next_id += 1
     msg = {"jsonrpc": "2.0", "id": next_id, "method": method}
+    if modern:
+        params = dict(params or {}, _meta=meta)
     if params is not None:
         msg["params"] = params
     send(msg)
@@ -49,11 +62,19 @@ def call(method, params=None, expect_error=None):
         return r["error"]
     if "error" in r:
         fail(f"{method} {params}: {r['error']}")
-    return r["result"]
+    res = r["result"]
+    if modern:
+        info = res.get("_meta", {}).get("io.modelcontextprotocol/serverInfo", {})
+        if res.pop("resultType", None) != "complete" or info.get("name") != "botdesk":
+            fail(f"{method}: a {MODERN} result without resultType or serverInfo: {res}")
+        del res["_meta"]
+    elif "resultType" in res:
+        fail(f"{method}: a legacy result with a resultType: {res}")
+    return res
 
 
-def tool(name, args=None, is_error=False):
-    res = call("tools/call", {"name": name, "arguments": args or {}})
+def tool(name, args=None, is_error=False, modern=True):
+    res = call("tools/call", {"name": name, "arguments": args or {}}, modern=modern)
     if bool(res.get("isError")) != is_error:
         fail(f"{name} {args}: isError {res.get('isError')}: {res}")
     return res["content"]
@@ -83,20 +104,18 @@ def png_size(data):
     return struct.unpack(">II", data[16:24])
 
 
-# -- the handshake
-init = call("initialize", {"protocolVersion": "2025-06-18", "capabilities": {},
-                           "clientInfo": {"name": "e2e", "version": "1"}})
-if init["protocolVersion"] != "2025-06-18" or "tools" not in init["capabilities"]:
-    fail(f"initialize: {init}")
-if init["serverInfo"]["name"] != "botdesk":
-    fail(f"serverInfo: {init}")
-if call("initialize", {"protocolVersion": "1999-01-01"})["protocolVersion"] != "2025-06-18":
-    fail("an unknown protocol version is not answered with ours")
-send({"jsonrpc": "2.0", "method": "notifications/initialized"})
-if call("ping") != {}:
-    fail("ping")
-
-tools = {t["name"]: t for t in call("tools/list")["tools"]}
+# -- 2026-07-28: no handshake; server/discover is a dual-era client's first request
+disc = call("server/discover")
+if disc["supportedVersions"][0] != MODERN or "2025-11-25" not in disc["supportedVersions"]:
+    fail(f"server/discover: supportedVersions {disc}")
+if "tools" not in disc["capabilities"] or not disc.get("instructions"):
+    fail(f"server/discover: {disc}")
+if not disc.get("ttlMs", 0) > 0 or disc.get("cacheScope") not in ("public", "private"):
+    fail(f"server/discover: no cache hints: {disc}")
+listed = call("tools/list")
+if not listed.get("ttlMs", 0) > 0 or listed.get("cacheScope") not in ("public", "private"):
+    fail(f"tools/list: no cache hints: {listed}")
+tools = {t["name"]: t for t in listed["tools"]}
 want = {"screenshot", "click", "move", "drag", "scroll", "type", "key", "cursor", "wait",
         "status", "start", "lease"}
 if set(tools) != want:
@@ -168,6 +187,27 @@ rec_wait("key 0xff0d 0", n)
 if "key 0x6c 0x4" not in rec_lines()[n:]:
     fail("key ctrl+l")
 
+# -- the legacy handshake on the same connection, as a client of 2025 speaks it
+init = call("initialize", {"protocolVersion": "2025-06-18", "capabilities": {},
+                           "clientInfo": {"name": "e2e", "version": "1"}}, modern=False)
+if init["protocolVersion"] != "2025-06-18" or "tools" not in init["capabilities"]:
+    fail(f"initialize: {init}")
+if init["serverInfo"]["name"] != "botdesk":
+    fail(f"serverInfo: {init}")
+# A revision it does not know, or 2026-07-28 (which has no initialize): the newest legacy one.
+for asked in ("1999-01-01", MODERN):
+    if call("initialize", {"protocolVersion": asked}, modern=False)["protocolVersion"] != "2025-11-25":
+        fail(f"initialize {asked} is not answered with 2025-11-25")
+send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+if call("ping", modern=False) != {}:
+    fail("ping")
+if len(call("tools/list", modern=False)["tools"]) != len(want):
+    fail("legacy tools/list")
+n = len(rec_lines())
+if text(tool("click", {"x": 3, "y": 4}, modern=False)) != {"x": 3, "y": 4, "screen": "1440x900"}:
+    fail("legacy click")
+rec_wait("release 1 3 4", n)
+
 # -- errors: the protocol's, and the tools'
 send(b"{not json")
 r = recv()
@@ -181,11 +221,29 @@ send(b"[1, 2]")
 if recv()["error"]["code"] != -32600:
     fail("a batch")
 call("no/such/method", expect_error=-32601)
+call("no/such/method", expect_error=-32601, modern=False)
+# 2026-07-28 has no ping or initialize; its requests must name a revision it speaks, and the
+# client's capabilities; server/discover is its alone.
+call("ping", expect_error=-32601)
+call("initialize", {"protocolVersion": MODERN}, expect_error=-32601)
+e = call("tools/list", expect_error=-32022, meta=dict(META, **{"io.modelcontextprotocol/protocolVersion": "2099-01-01"}))
+if e.get("data", {}).get("requested") != "2099-01-01" or MODERN not in e["data"].get("supported", []):
+    fail(f"unsupported version: {e}")
+e = call("tools/list", expect_error=-32602, meta={"io.modelcontextprotocol/protocolVersion": MODERN})
+if "clientCapabilities" not in e["message"]:
+    fail(f"no clientCapabilities: {e}")
+call("server/discover", expect_error=-32602, modern=False)
+# No tool to call is a protocol error; arguments a tool refuses are a tool error the model
+# reads, in either era.
 call("tools/call", {"name": "teleport"}, expect_error=-32602)
-call("tools/call", {"name": "click", "arguments": {"x": 1}}, expect_error=-32602)
-call("tools/call", {"name": "click", "arguments": {"x": "1", "y": 2}}, expect_error=-32602)
-call("tools/call", {"name": "click", "arguments": {"x": 1, "y": 2, "z": 3}}, expect_error=-32602)
-call("tools/call", {"name": "wait", "arguments": {"for": "godot"}}, expect_error=-32602)
+call("tools/call", {"name": "teleport"}, expect_error=-32602, modern=False)
+for args in ({"x": 1}, {"x": "1", "y": 2}, {"x": 1, "y": 2, "z": 3}):
+    for modern in (True, False):
+        err = tool("click", args, is_error=True, modern=modern)[0]["text"]
+        if not err.startswith("invalid arguments: "):
+            fail(f"click {args}: {err}")
+if "'for' cannot be 'godot'" not in tool("wait", {"for": "godot"}, is_error=True)[0]["text"]:
+    fail("wait for godot")
 err = tool("click", {"x": 1440, "y": 0}, is_error=True)[0]["text"]
 if "off the 1440x900 screen" not in err:
     fail(f"off screen: {err}")
@@ -200,7 +258,7 @@ send(b'{"jsonrpc":"2.0","id":100,"method":"ping","params":{"pad":"' + b"x" * (2 
 r = recv()
 if r["id"] is not None or r["error"]["code"] != -32600 or "longer than" not in r["error"]["message"]:
     fail(f"oversize: {r}")
-if call("ping") != {}:
+if call("ping", modern=False) != {}:
     fail("ping after an oversize request")
 
 # -- a human takes the desktop: every action is a tool error, nothing arrives

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # botdesk mcp driven by a scripted client (mcp-client.py) on a real desktop, as a real non-root
-# user: initialize, tools/list, tools/call of every tool (what reaches the desktop is checked
+# user: revision 2026-07-28 (server/discover, per-request _meta) and the legacy handshake
+# (initialize) on one connection, tools/list, tools/call of every tool (what reaches the desktop is checked
 # through the recording window), malformed JSON, invalid requests and params, an oversize
 # request, and every action refused as a tool error while a human holds the lease.
 source "$BD_SRCDIR/tests/e2e/e2e-lib.sh"

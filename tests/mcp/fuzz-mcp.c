@@ -1,12 +1,14 @@
 /* The MCP request parser under libFuzzer: any bytes as one request line, through the JSON-RPC
- * checks and, for tools/call, the tool's argument checks into an action request. Neither may
- * crash, leak or read out of bounds, whatever the input; a request that passes must be one the
+ * checks, the era's routing (mcp-era.h) and, for tools/call, the tool's argument checks into an
+ * action request. None may crash, leak or read out of bounds, whatever the input; a request
+ * routed must be one its era has, and one that passes the argument checks must be one the
  * actions can take (coordinates and counts in their bounds, text printable UTF-8). */
 #include <assert.h>
 #include <stdint.h>
 #include <string.h>
 
 #include "../helper/fuzz.h"
+#include "mcp-era.h"
 #include "mcp-proto.h"
 #include "utf8.h"
 
@@ -15,6 +17,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct error err = {{0}};
 	struct mcp_msg msg;
 	int code = mcp_parse((const char *)data, size, &msg, &err);
+	struct mcp_route route;
+	if (code == 0 && msg.id) {
+		int r = mcp_route(&msg, &route, &err);
+		if (r == 0 && route.era == MCP_MODERN) {
+			assert(route.method != MCP_INITIALIZE && route.method != MCP_PING);
+			assert(strcmp(route.requested, MCP_MODERN_VERSION) == 0);
+		} else if (r == 0) {
+			assert(route.method != MCP_DISCOVER);
+		} else if (r == MCP_UNSUPPORTED_VERSION) {
+			json_t *d = mcp_unsupported_data(route.requested);
+			assert(d);
+			json_decref(d);
+		} else {
+			assert(r == MCP_INVALID_PARAMS || r == MCP_METHOD_NOT_FOUND);
+		}
+	}
 	if (code == 0 && msg.method && strcmp(msg.method, "tools/call") == 0) {
 		enum mcp_tool tool;
 		struct act_req rq;

@@ -1,7 +1,8 @@
 /* The MCP server's wire side without a desktop: JSON-RPC checks and their codes, the tools'
- * argument checks, version negotiation and the responses' shape. */
+ * argument checks, the two eras (routing, version negotiation) and the responses' shape. */
 #include "../unit.h"
 
+#include "mcp-era.h"
 #include "mcp-proto.h"
 
 static int parse(const char *line, struct mcp_msg *msg)
@@ -95,10 +96,19 @@ static void test_tool_args(void **state)
 			 0);
 	assert_int_equal(rq.text_len, 7);
 	json_decref(p);
-	static const char *const invalid[] = {
+	/* No tool to call: a protocol error. */
+	static const char *const unknown[] = {
 		"{}",
 		"{\"name\":\"teleport\"}",
 		"{\"name\":\"click\",\"arguments\":[]}",
+	};
+	for (size_t i = 0; i < sizeof(unknown) / sizeof(unknown[0]); i++) {
+		assert_int_equal(call(unknown[i], &tool, &rq, &err, &p), MCP_INVALID_PARAMS);
+		assert_true(err.msg[0] != '\0');
+		json_decref(p);
+	}
+	/* Arguments the tool refuses: a tool error, which the model reads (2025-11-25 on). */
+	static const char *const invalid[] = {
 		"{\"name\":\"click\",\"arguments\":{\"x\":1}}",
 		"{\"name\":\"click\",\"arguments\":{\"x\":1,\"y\":-1}}",
 		"{\"name\":\"click\",\"arguments\":{\"x\":1,\"y\":65536}}",
@@ -117,15 +127,16 @@ static void test_tool_args(void **state)
 		"{\"name\":\"start\",\"arguments\":{\"wait\":99999}}",
 	};
 	for (size_t i = 0; i < sizeof(invalid) / sizeof(invalid[0]); i++) {
-		assert_int_equal(call(invalid[i], &tool, &rq, &err, &p), MCP_INVALID_PARAMS);
-		assert_true(err.msg[0] != '\0');
+		assert_int_equal(call(invalid[i], &tool, &rq, &err, &p), -EINVAL);
+		assert_non_null(strstr(err.msg, "invalid arguments: "));
 		json_decref(p);
 	}
 	static const char scroll0[] = "{\"name\":\"scroll\",\"arguments\":{\"x\":1,\"y\":1,"
 				      "\"direction\":\"up\",\"amount\":0}}";
-	assert_int_equal(call(scroll0, &tool, &rq, &err, &p), MCP_INVALID_PARAMS);
+	assert_int_equal(call(scroll0, &tool, &rq, &err, &p), -EINVAL);
+	assert_non_null(strstr(err.msg, "'amount' must be from 1 to 100, not 0"));
 	json_decref(p);
-	/* Allowed by the schema, refused by the action: a tool error, not a protocol one. */
+	/* Allowed by the schema, refused by the action: a tool error too. */
 	assert_int_equal(call("{\"name\":\"type\",\"arguments\":{\"text\":\"a\\u0007\"}}", &tool,
 			      &rq, &err, &p),
 			 -EINVAL);
@@ -135,24 +146,24 @@ static void test_tool_args(void **state)
 
 static void test_responses(void **state)
 {
-	json_t *r = mcp_initialize_result("2024-11-05", "1.0");
-	assert_string_equal(json_string_value(json_object_get(r, "protocolVersion")), "2024-11-05");
-	json_decref(r);
-	r = mcp_initialize_result("2099-01-01", "1.0");
-	assert_string_equal(json_string_value(json_object_get(r, "protocolVersion")),
-			    MCP_PROTOCOL_VERSION);
-	json_decref(r);
 	json_t *tools = mcp_tools_list();
 	assert_non_null(tools);
 	assert_int_equal(json_array_size(json_object_get(tools, "tools")), MCP_TOOL_COUNT);
 	json_decref(tools);
 	json_t *id = json_integer(3);
-	char *line = mcp_error_line(id, MCP_METHOD_NOT_FOUND, "nope");
+	char *line = mcp_error_line(id, MCP_METHOD_NOT_FOUND, "nope", NULL);
 	assert_string_equal(line, "{\"jsonrpc\":\"2.0\",\"id\":3,\"error\":{\"code\":-32601,"
 				  "\"message\":\"nope\"}}\n");
 	free(line);
-	line = mcp_error_line(NULL, MCP_PARSE_ERROR, "x");
+	line = mcp_error_line(NULL, MCP_PARSE_ERROR, "x", NULL);
 	assert_non_null(strstr(line, "\"id\":null"));
+	free(line);
+	line = mcp_error_line(id, MCP_UNSUPPORTED_VERSION, "old",
+			      mcp_unsupported_data("1999-01-01"));
+	assert_string_equal(line, "{\"jsonrpc\":\"2.0\",\"id\":3,\"error\":{\"code\":-32022,"
+				  "\"message\":\"old\",\"data\":{\"supported\":[\"2026-07-28\","
+				  "\"2025-11-25\",\"2025-06-18\",\"2025-03-26\",\"2024-11-05\"],"
+				  "\"requested\":\"1999-01-01\"}}}\n");
 	free(line);
 	static const unsigned char png[] = {0x89, 'P', 'N', 'G'};
 	line = mcp_result_line(
@@ -163,12 +174,135 @@ static void test_responses(void **state)
 	json_decref(id);
 }
 
+/* mcp_route of one request line: its code, and the route. */
+static int route(const char *line, struct mcp_route *rt, struct error *err)
+{
+	struct mcp_msg msg;
+	*err = (struct error){{0}};
+	assert_int_equal(mcp_parse(line, strlen(line), &msg, err), 0);
+	int r = mcp_route(&msg, rt, err);
+	/* requested points into the message: read it before it goes. */
+	static char requested[64];
+	snprintf(requested, sizeof(requested), "%s", rt->requested ? rt->requested : "");
+	rt->requested = requested;
+	mcp_msg_free(&msg);
+	return r;
+}
+
+#define REQ(method, params) "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"" method "\"" params "}"
+#define MODERN_META(version)                                                                   \
+	",\"params\":{\"_meta\":{\"io.modelcontextprotocol/protocolVersion\":\"" version "\"," \
+	"\"io.modelcontextprotocol/clientCapabilities\":{}}}"
+
+static void test_eras(void **state)
+{
+	struct mcp_route rt;
+	struct error err;
+	/* Legacy: the handshake and ping; a _meta without a revision stays legacy. */
+	assert_int_equal(
+		route(REQ("initialize", ",\"params\":{\"protocolVersion\":\"2025-06-18\"}"), &rt,
+		      &err),
+		0);
+	assert_int_equal(rt.era, MCP_LEGACY);
+	assert_int_equal(rt.method, MCP_INITIALIZE);
+	assert_int_equal(route(REQ("ping", ""), &rt, &err), 0);
+	assert_int_equal(rt.method, MCP_PING);
+	assert_int_equal(route(REQ("tools/call", ",\"params\":{\"_meta\":{\"progressToken\":1}}"),
+			       &rt, &err),
+			 0);
+	assert_int_equal(rt.era, MCP_LEGACY);
+	assert_int_equal(rt.method, MCP_TOOLS_CALL);
+	/* server/discover is modern only: without its _meta it is refused, naming what it
+	 * needs. */
+	assert_int_equal(route(REQ("server/discover", ""), &rt, &err), MCP_INVALID_PARAMS);
+	assert_non_null(strstr(err.msg, "2026-07-28"));
+	assert_int_equal(route(REQ("resources/list", ""), &rt, &err), MCP_METHOD_NOT_FOUND);
+
+	/* Modern: discover, tools; the handshake and ping are gone. */
+	assert_int_equal(route(REQ("server/discover", MODERN_META("2026-07-28")), &rt, &err), 0);
+	assert_int_equal(rt.era, MCP_MODERN);
+	assert_int_equal(rt.method, MCP_DISCOVER);
+	assert_int_equal(route(REQ("tools/list", MODERN_META("2026-07-28")), &rt, &err), 0);
+	assert_int_equal(rt.method, MCP_TOOLS_LIST);
+	assert_int_equal(route(REQ("ping", MODERN_META("2026-07-28")), &rt, &err),
+			 MCP_METHOD_NOT_FOUND);
+	assert_non_null(strstr(err.msg, "ping is not part of revision 2026-07-28"));
+	assert_int_equal(route(REQ("initialize", MODERN_META("2026-07-28")), &rt, &err),
+			 MCP_METHOD_NOT_FOUND);
+	/* A revision named per request that is not 2026-07-28, a legacy one included. */
+	assert_int_equal(route(REQ("tools/list", MODERN_META("2099-01-01")), &rt, &err),
+			 MCP_UNSUPPORTED_VERSION);
+	assert_string_equal(rt.requested, "2099-01-01");
+	assert_int_equal(route(REQ("tools/list", MODERN_META("2025-11-25")), &rt, &err),
+			 MCP_UNSUPPORTED_VERSION);
+	assert_non_null(strstr(err.msg, "negotiated with initialize"));
+	/* The _meta a modern request must carry. */
+	assert_int_equal(
+		route(REQ("tools/list",
+			  ",\"params\":{\"_meta\":{\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\"}}"),
+		      &rt, &err),
+		MCP_INVALID_PARAMS);
+	assert_non_null(strstr(err.msg, "clientCapabilities"));
+	assert_int_equal(
+		route(REQ("tools/list",
+			  ",\"params\":{\"_meta\":{\"io.modelcontextprotocol/protocolVersion\":7}}"),
+		      &rt, &err),
+		MCP_INVALID_PARAMS);
+}
+
+static void test_era_results(void **state)
+{
+	/* initialize answers a legacy revision it speaks as asked, anything else (2026-07-28,
+	 * which has no initialize, among them) with the newest legacy one. */
+	static const struct {
+		const char *asked, *answer;
+	} nego[] = {
+		{"2024-11-05", "2024-11-05"},       {"2025-11-25", "2025-11-25"},
+		{"2026-07-28", MCP_LEGACY_VERSION}, {"2099-01-01", MCP_LEGACY_VERSION},
+		{NULL, MCP_LEGACY_VERSION},
+	};
+	for (size_t i = 0; i < sizeof(nego) / sizeof(nego[0]); i++) {
+		json_t *r = mcp_initialize_result(nego[i].asked, "1.0");
+		assert_string_equal(json_string_value(json_object_get(r, "protocolVersion")),
+				    nego[i].answer);
+		assert_string_equal(json_string_value(json_object_get(
+					    json_object_get(r, "serverInfo"), "name")),
+				    "botdesk");
+		json_decref(r);
+	}
+	/* A legacy result is as it was; a modern one says it is complete and names the server. */
+	json_t *r = mcp_era_result(json_object(), MCP_LEGACY, "1.0");
+	assert_int_equal(json_object_size(r), 0);
+	json_decref(r);
+	r = mcp_era_result(mcp_era_tools_list(MCP_MODERN), MCP_MODERN, "1.0");
+	assert_string_equal(json_string_value(json_object_get(r, "resultType")), "complete");
+	assert_true(json_integer_value(json_object_get(r, "ttlMs")) > 0);
+	assert_string_equal(json_string_value(json_object_get(r, "cacheScope")), "public");
+	assert_int_equal(json_array_size(json_object_get(r, "tools")), MCP_TOOL_COUNT);
+	json_t *info =
+		json_object_get(json_object_get(r, "_meta"), "io.modelcontextprotocol/serverInfo");
+	assert_string_equal(json_string_value(json_object_get(info, "version")), "1.0");
+	json_decref(r);
+	r = mcp_era_tools_list(MCP_LEGACY);
+	assert_null(json_object_get(r, "ttlMs"));
+	json_decref(r);
+	r = mcp_discover_result("1.0");
+	json_t *v = json_object_get(r, "supportedVersions");
+	assert_string_equal(json_string_value(json_array_get(v, 0)), MCP_MODERN_VERSION);
+	assert_int_equal(json_array_size(v), 5);
+	assert_true(json_is_object(json_object_get(json_object_get(r, "capabilities"), "tools")));
+	assert_true(json_is_string(json_object_get(r, "instructions")));
+	assert_true(json_integer_value(json_object_get(r, "ttlMs")) > 0);
+	json_decref(r);
+	assert_null(mcp_era_result(NULL, MCP_MODERN, "1.0"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_requests),
-		cmocka_unit_test(test_tool_args),
-		cmocka_unit_test(test_responses),
+		cmocka_unit_test(test_requests),    cmocka_unit_test(test_tool_args),
+		cmocka_unit_test(test_responses),   cmocka_unit_test(test_eras),
+		cmocka_unit_test(test_era_results),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

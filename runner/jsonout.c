@@ -1,4 +1,4 @@
-#include "json.h"
+#include "jsonout.h"
 
 /* A JSON string literal with everything that needs escaping escaped. */
 static void json_write_string(FILE *f, const char *s)
@@ -32,7 +32,7 @@ static void json_write_string(FILE *f, const char *s)
 	fputc('"', f);
 }
 
-static void key(struct json *j, const char *k)
+static void key(struct jsonout *j, const char *k)
 {
 	fputs(j->first ? "" : ",", j->f);
 	j->first = false;
@@ -40,24 +40,24 @@ static void key(struct json *j, const char *k)
 	fputc(':', j->f);
 }
 
-void json_begin(struct json *j, FILE *f)
+void jsonout_begin(struct jsonout *j, FILE *f)
 {
 	j->f = f;
 	j->first = true;
 	fputc('{', f);
 }
 
-void json_close(struct json *j)
+void jsonout_close(struct jsonout *j)
 {
 	fputc('}', j->f);
 }
 
-void json_end(struct json *j)
+void jsonout_end(struct jsonout *j)
 {
 	fputs("}\n", j->f);
 }
 
-void json_string(struct json *j, const char *k, const char *value)
+void jsonout_string(struct jsonout *j, const char *k, const char *value)
 {
 	key(j, k);
 	if (value) {
@@ -67,13 +67,13 @@ void json_string(struct json *j, const char *k, const char *value)
 	}
 }
 
-void json_bool(struct json *j, const char *k, bool value)
+void jsonout_bool(struct jsonout *j, const char *k, bool value)
 {
 	key(j, k);
 	fputs(value ? "true" : "false", j->f);
 }
 
-void json_int(struct json *j, const char *k, int64_t value, bool is_null)
+void jsonout_int(struct jsonout *j, const char *k, int64_t value, bool is_null)
 {
 	key(j, k);
 	if (is_null) {
@@ -83,7 +83,7 @@ void json_int(struct json *j, const char *k, int64_t value, bool is_null)
 	}
 }
 
-void json_string_array(struct json *j, const char *k, const char *const *values)
+void jsonout_string_array(struct jsonout *j, const char *k, const char *const *values)
 {
 	key(j, k);
 	fputc('[', j->f);
