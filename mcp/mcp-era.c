@@ -83,10 +83,11 @@ int mcp_route(const struct mcp_msg *msg, struct mcp_route *route, struct error *
 				"method not found: %s is not part of revision " MCP_MODERN_VERSION,
 				msg->method);
 		}
-		return error_set(
-			err, MCP_INVALID_PARAMS,
-			"invalid params: server/discover carries params._meta with \"" META_VERSION
-			"\": \"" MCP_MODERN_VERSION "\"");
+		/* Modern only (server/discover): it exists, its _meta is what is missing. */
+		return error_set(err, MCP_INVALID_PARAMS,
+				 "invalid params: %s carries params._meta with \"" META_VERSION
+				 "\": \"" MCP_MODERN_VERSION "\"",
+				 msg->method);
 	}
 	return error_set(err, MCP_METHOD_NOT_FOUND, "method not found: %s", msg->method);
 }

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The agent's hands and eyes on a real desktop, as a real non-root user. A window of the test
-# suite (xrecorder) covers the screen, holds the focus and prints every event it gets:
+# suite (xrecorder) covers the screen, holds the pointer and keyboard and prints every event it
+# gets:
 #  - click, double-click, right-click, drag, scroll and move arrive at the right root
 #    coordinates, also from a 960x600 picture (--from), and cursor reports the position;
 #  - key combos arrive with their modifiers, --press/--release hold and let go;
@@ -14,7 +15,6 @@ source "$BD_SRCDIR/tests/e2e/e2e-lib.sh"
 e2e_init
 command -v setxkbmap >/dev/null || bd_skip "no setxkbmap: install x11-xkb-utils"
 e2e_user_a
-RECORDER=$BD_BUILDDIR/tests/e2e/xrecorder
 
 bd() { e2e_bd "$U" "$ST" "$@"; }
 
@@ -24,19 +24,13 @@ e2e_expect_rc 0 "start"
 # The recorder, on the desktop, through botdesk exec.
 e2e_recorder
 
-# rec_diag: what decided where input went (xrecorder --diag on the desktop), for a failure.
-rec_diag() {
-    BOTDESK_STATE_DIR=$ST bd_as "$U" "$BOTDESK_BIN" exec -- "$RECORDER" --diag 2>&1 || true
-}
-
 # rec_wait PATTERN [FROM_LINE]: waits (bounded; woken by the file growing) until a line after
 # FROM_LINE matches the extended regex PATTERN.
 rec_wait() {
     local pat=$1 from=${2:-0} deadline=$((SECONDS + 15))
     until tail -n +$((from + 1)) "$REC" | grep -Eq -- "$pat"; do
         ((SECONDS < deadline)) || bd_fail "the recorder never got '$pat' (after line $from): $(tail -n +$((from + 1)) "$REC" | head -40)
-the recorder's errors: $(tail -n 30 "$REC_ERR")
-$(rec_diag)"
+$(e2e_recorder_diag)"
         kill -0 "$RECPID" 2>/dev/null || bd_fail "the recorder died: $(cat "$REC_ERR")"
         inotifywait -qq -t 1 -e modify "$REC" 2>/dev/null || true
     done
@@ -157,7 +151,7 @@ expected=$("$E2E_PY" -c 'import sys; print(" ".join("U+%04X" % ord(c) for c in s
 for layout in us de fr; do
     bd exec -- setxkbmap "$layout"
     e2e_expect_rc 0 "setxkbmap $layout"
-    bd exec -- "$RECORDER" --keymap
+    bd exec -- "$E2E_XRECORDER" --keymap
     e2e_expect_rc 0 "keymap before"
     before=$OUT
     [[ $before == *"group=0 "* ]] || bd_fail "$layout: $before"
@@ -170,7 +164,7 @@ for layout in us de fr; do
 $got
 expected
 $expected"
-    bd exec -- "$RECORDER" --keymap
+    bd exec -- "$E2E_XRECORDER" --keymap
     [ "$OUT" = "$before" ] || bd_fail "the keymap under $layout differs after typing: $(diff <(echo "$before") <(echo "$OUT") | head)"
 done
 # From standard input and from a file, with a newline and a delay.

@@ -8,6 +8,7 @@ source "$BD_SRCDIR/tests/lib.sh"
 # lib.sh points these at the build tree, or with BD_INSTALLED=1 at the installed package.
 E2E_SESSION=$BD_SESSION_BIN
 E2E_PNGCHECK=$BD_BUILDDIR/tests/e2e/pngcheck
+E2E_XRECORDER=$BD_BUILDDIR/tests/e2e/xrecorder
 E2E_PY=/usr/bin/python3
 [ -x "$E2E_PY" ] || E2E_PY=python3
 E2E_USERS=()
@@ -106,6 +107,8 @@ e2e_user_a() {
 e2e_recorder() {
     local profile=${1:-default} outd=$E2E_SCRATCH/out-$E2E_U sfx=
     [ "$profile" = default ] || sfx=.$profile
+    # Who runs it and where, for e2e_recorder_diag.
+    REC_PROFILE=$profile REC_U=$E2E_U REC_ST=$E2E_ST
     REC=$outd/events$sfx
     REC_ERR=$outd/rec.err$sfx
     : >"$REC"
@@ -113,7 +116,7 @@ e2e_recorder() {
         chown "$E2E_U:" "$REC"
     fi
     BOTDESK_STATE_DIR=$E2E_ST bd_as "$E2E_U" "$BOTDESK_BIN" --profile "$profile" exec -- \
-        "$BD_BUILDDIR/tests/e2e/xrecorder" >>"$REC" 2>"$REC_ERR" &
+        "$E2E_XRECORDER" >>"$REC" 2>"$REC_ERR" &
     RECPID=$!
     E2E_RECORDERS+=("$RECPID")
     local deadline=$((SECONDS + 15))
@@ -122,6 +125,14 @@ e2e_recorder() {
         kill -0 "$RECPID" 2>/dev/null || bd_fail "the recorder died: $(cat "$REC_ERR")"
         inotifywait -qq -t 1 -e modify "$REC" 2>/dev/null || true
     done
+}
+
+# e2e_recorder_diag: for a failure message, the last recorder's errors and what decides where
+# input goes on its desktop (xrecorder --diag: the stacking, the pointer, the focus).
+e2e_recorder_diag() {
+    echo "the recorder's errors: $(tail -n 30 "$REC_ERR")"
+    BOTDESK_STATE_DIR=$REC_ST bd_as "$REC_U" "$BOTDESK_BIN" --profile "$REC_PROFILE" exec -- \
+        "$E2E_XRECORDER" --diag 2>&1 || true
 }
 
 # e2e_bd USER STATE ARGS...: botdesk as USER; sets RC, OUT and ERR.

@@ -31,13 +31,13 @@ gate_rfb_ok() {
 gate_record() {
     e2e_recorder "$1"
     GATE_REC=$REC
-    GATE_REC_ERR=$REC_ERR
 }
 
 # gate_wait_line REGEX [SECONDS]: waits (on the file's growth, bounded) for a recorder line.
 gate_wait_line() {
     grep -q -m1 -E "$1" < <(timeout "${2:-10}" tail -n +1 -F "$GATE_REC" 2>/dev/null) ||
-        bd_fail "the desktop never saw '$1'; it saw: $(tr '\n' '|' <"$GATE_REC"); the recorder's errors: $(cat "$GATE_REC_ERR")"
+        bd_fail "the desktop never saw '$1'; it saw: $(tr '\n' '|' <"$GATE_REC")
+$(e2e_recorder_diag)"
 }
 
 # gate_never REGEX WHAT: the recorder has no such line.
