@@ -32,12 +32,9 @@ static const struct {
 	int32_t encoding;
 	unsigned bit;
 } announces[] = {
-	{-308, RFBFILTER_NEG_EXT_DESKTOP_SIZE},
-	{-312, RFBFILTER_NEG_FENCE},
-	{-313, RFBFILTER_NEG_CONTINUOUS},
-	{-258, RFBFILTER_NEG_QEMU_KEY},
-	{-259, RFBFILTER_NEG_QEMU_AUDIO},
-	{(int32_t)0xc0a1e5ce, RFBFILTER_NEG_EXT_CLIPBOARD},
+	{-308, RFBFILTER_NEG_EXT_DESKTOP_SIZE}, {-312, RFBFILTER_NEG_FENCE},
+	{-313, RFBFILTER_NEG_CONTINUOUS},       {-258, RFBFILTER_NEG_QEMU_KEY},
+	{-259, RFBFILTER_NEG_QEMU_AUDIO},       {(int32_t)0xc0a1e5ce, RFBFILTER_NEG_EXT_CLIPBOARD},
 };
 
 /* The fence's payload is at most 64 bytes (its length byte says so; more is a broken client). */
@@ -248,8 +245,8 @@ static int header_done(struct rfbfilter *f, bool input_allowed, uint8_t *out, si
 		if (!negotiated) {
 			f->unnegotiated_dropped++;
 		}
-		f->pass = negotiated &&
-			  (kind == KIND_VIEW || (kind == KIND_INPUT && input_allowed));
+		f->pass =
+			negotiated && (kind == KIND_VIEW || (kind == KIND_INPUT && input_allowed));
 		if (kind == KIND_INPUT) {
 			f->pass ? f->input_passed++ : f->input_dropped++;
 		}

@@ -60,7 +60,7 @@ struct rfbfilter {
 	uint8_t enc_have;
 	unsigned negotiated; /* RFBFILTER_NEG_* announced by the latest SetEncodings */
 	uint64_t input_passed, input_dropped; /* whole input messages */
-	uint64_t unnegotiated_dropped; /* whole messages of an extension not announced */
+	uint64_t unnegotiated_dropped;        /* whole messages of an extension not announced */
 };
 
 void rfbfilter_init(struct rfbfilter *f);

@@ -57,13 +57,13 @@ static void handshake(const char *version)
 
 /* SetEncodings: Tight, CopyRect and every pseudo-encoding an extension's message needs. */
 static const uint8_t every_encoding[4 + 4 * 8] = {
-	2,    0,    0,    8,    0,    0,    0,    7,    0,    0,    0,    1,
-	0xff, 0xff, 0xfe, 0xcc, /* -308 ExtendedDesktopSize */
-	0xff, 0xff, 0xfe, 0xc8, /* -312 Fence */
-	0xff, 0xff, 0xfe, 0xc7, /* -313 ContinuousUpdates */
-	0xff, 0xff, 0xfe, 0xfe, /* -258 QEMU extended key events */
-	0xff, 0xff, 0xfe, 0xfd, /* -259 QEMU audio */
-	0xc0, 0xa1, 0xe5, 0xce, /* Extended Clipboard */
+	2,    0,    0,    8,    0,    0,    0,    7,
+	0,    0,    0,    1,    0xff, 0xff, 0xfe, 0xcc, /* -308 ExtendedDesktopSize */
+	0xff, 0xff, 0xfe, 0xc8,                         /* -312 Fence */
+	0xff, 0xff, 0xfe, 0xc7,                         /* -313 ContinuousUpdates */
+	0xff, 0xff, 0xfe, 0xfe,                         /* -258 QEMU extended key events */
+	0xff, 0xff, 0xfe, 0xfd,                         /* -259 QEMU audio */
+	0xc0, 0xa1, 0xe5, 0xce,                         /* Extended Clipboard */
 };
 
 static void every_message(void)
