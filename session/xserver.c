@@ -152,8 +152,13 @@ int xserver_argv(const struct xserver_args *a, struct strv *ret)
 		"-SendCutText=0", "-AcceptCutText=1", "-MaxCutText", max_cut, "-AllowOverride",
 		"desktop",
 		/* One viewer never kicks another out; a viewer may resize the desktop. */
-		"-AlwaysShared", "-AcceptSetDesktopSize=1", "-FrameRate", "30", "-geometry",
-		geometry, "-depth", "24", "-dpi", "96", "-desktop", desktop, "-Log", "*:stderr:30"};
+		"-AlwaysShared", "-AcceptSetDesktopSize=1",
+		/* Every viewer comes through the gate, so Xvnc's failed-handshake blacklist would
+		 * see one address: five aborted handshakes on view.sock would lock out every door
+		 * for 10 s, the owner's too. The gate bounds handshakes per door instead
+		 * (gate/relay.h). */
+		"-UseBlacklist=0", "-FrameRate", "30", "-geometry", geometry, "-depth", "24",
+		"-dpi", "96", "-desktop", desktop, "-Log", "*:stderr:30"};
 	struct strv v = {0};
 	int r = 0;
 	for (size_t i = 0; i < ARRAY_SIZE(args) && r == 0; i++) {
