@@ -104,7 +104,10 @@ int components_start_xvnc(struct run *run, struct error *err)
 	/* The path socket becomes fd 3 with LISTEN_FDS=1: Xvnc adopts it instead of binding its
 	 * own. The abstract claim stays with us, never listening (see claim.h). */
 	struct spawn_fd fds[] = {{run->claim.path_fd, 3}, {displayfd_w, 4}};
-	struct spawn_opts o = {.fds = fds, .n_fds = ARRAY_SIZE(fds), .listen_fds = 1};
+	struct spawn_opts o = {.fds = fds,
+			       .n_fds = ARRAY_SIZE(fds),
+			       .listen_fds = 1,
+			       .parent_death_signal = SESSION_CHILD_DEATH_SIGNAL};
 	pid_t pid = 0;
 	if (r == 0) {
 		r = spawn_program(run->xvnc, argv.v, env.v, &o, &pid);
@@ -167,7 +170,8 @@ int components_start(struct run *run, enum program p, const char *const *args, b
 	}
 	pid_t pid;
 	if (r == 0) {
-		r = spawn_program(run->programs[p], argv.v, run->env.v, NULL, &pid);
+		struct spawn_opts o = {.parent_death_signal = SESSION_CHILD_DEATH_SIGNAL};
+		r = spawn_program(run->programs[p], argv.v, run->env.v, &o, &pid);
 	}
 	strv_free(&argv);
 	if (r < 0) {

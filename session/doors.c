@@ -80,7 +80,9 @@ static int spawn_gate(struct run *run, int control, int view, struct error *err)
 	r = r < 0 ? r : strv_push(&argv, "--geometry");
 	r = r < 0 ? r : strv_push(&argv, geometry);
 	struct spawn_fd fds[] = {{control, 3}, {view, 4}};
-	struct spawn_opts o = {.fds = fds, .n_fds = ARRAY_SIZE(fds)};
+	struct spawn_opts o = {.fds = fds,
+			       .n_fds = ARRAY_SIZE(fds),
+			       .parent_death_signal = SESSION_CHILD_DEATH_SIGNAL};
 	pid_t pid;
 	if (r == 0) {
 		/* The desktop's environment: the gate restores the screen through DISPLAY and

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <X11/Xlib.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -24,6 +25,13 @@ enum program {
 };
 
 extern const char *const components_names[PROG_COUNT];
+
+/* What each part of the desktop gets when the session ends without stopping it (SIGKILL, a
+ * crash): the desktop must not outlive its supervisor, serving a frozen screen that status calls
+ * stopped. KILL, because nobody is left to coordinate a graceful end, and the next start clears
+ * what the parts leave behind. dbus-run-session is the exception: the session's lifeline ends
+ * it (its relay sees the pipe close), so that it still stops its bus daemon. */
+#define SESSION_CHILD_DEATH_SIGNAL SIGKILL
 
 struct run {
 	const struct session_config *cfg;
