@@ -39,6 +39,7 @@ struct run {
 	const char *self;
 	char *const *environ_base;
 	struct supervisor sv;
+	struct logrelay log; /* the parts' stdout and stderr, into launcher.log */
 	struct claim claim;
 	struct xauth_cookie cookie;
 	char *xvnc;
@@ -65,6 +66,9 @@ int components_start_bus(struct run *run, struct error *err);
 int components_start(struct run *run, enum program p, const char *const *args, bool essential,
 		     struct error *err);
 int components_build_env(struct run *run, bool with_bus);
+/* A log pipe for one part (fds 1 and 2 of it), or -1 where none can be had: the part then
+ * writes to our stderr as it is. */
+int components_log_fd(struct run *run);
 int components_publish(struct run *run, struct error *err);
 
 /* session.c: stops everything below the session (TERM, SESSION_STOP_GRACE_MS, KILL, at most

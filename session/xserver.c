@@ -158,7 +158,10 @@ int xserver_argv(const struct xserver_args *a, struct strv *ret)
 		 * for 10 s, the owner's too. The gate bounds handshakes per door instead
 		 * (gate/relay.h). */
 		"-UseBlacklist=0", "-FrameRate", "30", "-geometry", geometry, "-depth", "24",
-		"-dpi", "96", "-desktop", desktop, "-Log", "*:stderr:30"};
+		"-dpi", "96", "-desktop", desktop,
+		/* Errors and status (level 10): start-up, each viewer's connect and close (about
+		 * 90 bytes), not the 600 bytes of protocol detail level 30 adds per viewer. */
+		"-Log", "*:stderr:10"};
 	struct strv v = {0};
 	int r = 0;
 	for (size_t i = 0; i < ARRAY_SIZE(args) && r == 0; i++) {
