@@ -55,7 +55,9 @@ static bool help_names_unix_path(const char *path)
 	r = r < 0 ? r : strv_push(&argv, "-help");
 	r = r < 0 ? r : strv_push(&envp, "PATH=/usr/bin:/bin");
 	struct spawn_fd fds[] = {{out[1], 1}, {out[1], 2}};
-	struct spawn_opts o = {.fds = fds, .n_fds = ARRAY_SIZE(fds)};
+	/* Like every part of the desktop, it must not outlive the session. */
+	struct spawn_opts o = {
+		.fds = fds, .n_fds = ARRAY_SIZE(fds), .parent_death_signal = SIGKILL};
 	pid_t pid;
 	if (r == 0) {
 		r = spawn_program(path, argv.v, envp.v, &o, &pid);

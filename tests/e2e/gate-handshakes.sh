@@ -74,6 +74,17 @@ wait "$holder" || true
 grep -q 'view.sock turned .* viewer(s) away' "$ST/default/launcher.log" ||
     bd_fail "the gate did not say it turned watchers away: $(tail -5 "$ST/default/launcher.log")"
 
+# A viewer that never finishes its handshake is closed by the gate (RELAY_HANDSHAKE_MS, 10 s):
+# waited for as the connection's end, bounded at 20 s.
+bd_as "$OTHER" "$E2E_PY" - "$DOOR" <<'PY' || bd_fail "a silent viewer was never closed"
+import socket, sys
+s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+s.settimeout(20)
+s.connect(sys.argv[1])
+while s.recv(4096):
+    pass
+PY
+
 e2e_bd "$U" "$ST" stop
 e2e_expect_rc 0 "stop"
 echo "ok: view.sock's handshakes never lock rfb.sock"
