@@ -210,7 +210,10 @@ static int keyboard(struct act *a, const struct act_req *rq, struct act_out *out
 	}
 	struct typist t = {.watch = a->dirfd >= 0 ? &a->lw : NULL, .sigfd = a->sigfd};
 	int r = typist_begin(&t, a->dpy, err);
-	if (r < 0 || (r = watch_begin(a, err)) < 0) {
+	if (r < 0) {
+		return r;
+	}
+	if ((r = watch_begin(a, err)) < 0) {
 		typist_end(&t);
 		return r;
 	}

@@ -19,8 +19,9 @@ struct act {
 	char display[64];
 	unsigned sw, sh; /* the screen's size as of the last request */
 	bool fresh;      /* sw, sh come from the connection's set-up, a moment ago */
-	/* Called right before the first event of a request reaches the desktop, and between paced
-	 * keys: non-zero refuses (the lease: a human holds the desktop). */
+	/* Called right before the first event of a request reaches the desktop: non-zero refuses
+	 * (the lease: a human holds the desktop, with the message). The lease watch (lw) then
+	 * stops the request between two events. */
 	int (*check)(void *ctx, struct error *err);
 	void *ctx;
 	int sigfd; /* a signalfd that stops typing and waits, or -1 */

@@ -256,7 +256,9 @@ int typist_combo(struct typist *t, const struct combo *c, enum act_key_mode mode
 int typist_end(struct typist *t)
 {
 	if (t->dpy) {
-		if (t->held && unit_begin(t) == 0) {
+		/* Once the lease changed, the take released them: nothing more is sent, and
+		 * what was typed in full stays counted as such. */
+		if (t->held && !t->stopped && (!t->watch || lease_watch_enter(t->watch) == 0)) {
 			set_mods(t, 0);
 			unit_end(t);
 		}

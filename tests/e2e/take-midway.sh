@@ -42,7 +42,7 @@ xdo() {
     ERR=$OUT
 }
 
-N=3000
+N=10000
 TEXT=$(printf 'a%.0s' $(seq $N))
 
 # hold: the agent holds Shift (so every letter it types arrives as 'A', key 0x41 with state 1)
