@@ -817,6 +817,15 @@ static int cmd_take(struct cli *c, int argc, char **argv)
 				  &c->err)) < 0) {
 		return r < 0 ? fail(c, r) : r;
 	}
+	/* Returns once nothing of the agent's is on its way and nothing it pressed is still down:
+	 * the human's first key is not typed into the middle of the agent's sentence, nor with
+	 * the agent's Shift held. */
+	struct desktop_probe probe;
+	desktop_probe(&c->p, &probe);
+	if (actions_release_held(&c->settings, &c->p, &probe, &c->err) < 0) {
+		log_warn("%s", c->err.msg);
+		c->err = (struct error){{0}};
+	}
 	print_lease(c, &l, json);
 	return 0;
 }
