@@ -3,15 +3,19 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <libwebsockets.h>
+#include <openssl/evp.h>
+#include <openssl/hmac.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/inotify.h>
+#include <sys/random.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "launcher.h"
 #include "lease.h"
 #include "log.h"
 #include "pathjoin.h"
@@ -26,6 +30,25 @@
 #define WS_MAX 8
 /* A websocket closed because the lease moved: the page reconnects to the other door. */
 #define CLOSE_LEASE 4000
+/* The page's key (docs/web.md, "The page knows its server"): 256 random bits, given in /lease. */
+#define PAGE_KEY_BYTES 32
+#define PROOF_HEX 64
+/* Unauthenticated TCP connections (docs/web.md): at most this many from one source (a local
+ * user, by the uid of the connecting socket; a remote address), and from all sources but the
+ * server's own user together. Below the header pool, so the owner always finds headers to
+ * parse. */
+#define PEER_PER_SOURCE 6
+#define PEER_OTHERS 12
+/* A request's headers must arrive within this (and a connection that presents no cookie or
+ * ticket with them is closed after its answer). */
+#define HEADERS_SECS 5
+
+/* Where a websocket is: the page proves its server first (nonce, then "go"), then the door. */
+enum ws_stage {
+	WS_NONCE,
+	WS_GO,
+	WS_PROXY,
+};
 
 enum kind {
 	K_HTTP,
@@ -42,6 +65,7 @@ struct conn {
 	int upfd;
 	bool human_door, closing, is_ws;
 	bool door_closed; /* the door ended the stream, not the lease */
+	enum ws_stage stage;
 	size_t to_ws_len;
 	unsigned char *to_ws; /* LWS_PRE + PROXY_BUF */
 	size_t to_up_len, to_up_off;
@@ -54,6 +78,9 @@ static struct {
 	struct lws_vhost *vh;
 	struct web_tickets tickets;
 	char csrf[WEB_TOKEN_HEX + 1];
+	char cookie_name[WEB_COOKIE_NAME_MAX];
+	unsigned char key[PAGE_KEY_BYTES];
+	char key_hex[PAGE_KEY_BYTES * 2 + 1];
 	struct conn *ws_list;
 	unsigned ws_count;
 	bool human; /* the lease's holder as last seen */
@@ -117,9 +144,38 @@ static int respond(struct lws *wsi, unsigned status, const char *type, const cha
 	return lws_http_transaction_completed(wsi) ? -1 : 0;
 }
 
+/* A refusal; the connection is closed after it, so nothing unauthenticated lingers. */
 static int forbidden(struct lws *wsi)
 {
-	return respond(wsi, HTTP_STATUS_FORBIDDEN, "text/plain", "forbidden\n", NULL, NULL);
+	respond(wsi, HTTP_STATUS_FORBIDDEN, "text/plain", "forbidden\n", NULL, NULL);
+	return -1;
+}
+
+/* The --listen address, which a Host header may name besides the loopback names. */
+static const char *listen_name(void)
+{
+	return tcp_mode() ? S.cfg->host : NULL;
+}
+
+/* A Host header that names this server by another name (a rebound DNS name): refused before any
+ * route runs, on the unix socket as on an address. */
+static bool host_refused(struct lws *wsi)
+{
+	char host[256] = "";
+	int n = lws_hdr_total_length(wsi, WSI_TOKEN_HOST);
+	if (n <= 0 || n >= (int)sizeof(host) ||
+	    lws_hdr_copy(wsi, host, sizeof(host), WSI_TOKEN_HOST) < 0) {
+		return true;
+	}
+	return !web_host_ok(host, listen_name());
+}
+
+static int misdirected(struct lws *wsi)
+{
+	respond(wsi, 421, "text/plain",
+		"misdirected request: this server answers to localhost, 127.0.0.1, [::1] and its --listen address only\n",
+		NULL, NULL);
+	return -1;
 }
 
 static int serve_file(struct lws *wsi, const char *path)
@@ -140,8 +196,55 @@ static int serve_file(struct lws *wsi, const char *path)
 
 /* ---- the lease ------------------------------------------------------------------------------ */
 
-static int lease_json(char *out, size_t size)
+static void hex_of(const unsigned char *b, size_t n, char *out)
 {
+	static const char digits[] = "0123456789abcdef";
+	for (size_t i = 0; i < n; i++) {
+		out[2 * i] = digits[b[i] >> 4];
+		out[2 * i + 1] = digits[b[i] & 15];
+	}
+	out[2 * n] = '\0';
+}
+
+static bool is_token(const char *s)
+{
+	size_t n = 0;
+	for (; s[n]; n++) {
+		if (!((s[n] >= '0' && s[n] <= '9') || (s[n] >= 'a' && s[n] <= 'f'))) {
+			return false;
+		}
+	}
+	return n == WEB_TOKEN_HEX;
+}
+
+/* What only this server can say about the page's nonce: HMAC-SHA256 under the page's key of
+ * "botdesk-web WHAT NONCE", in hex (PROOF_HEX + 1 bytes). WHAT keeps a proof for one use from
+ * passing for another. */
+static int proof_of(const char *what, const char *nonce, char *out)
+{
+	char msg[128];
+	int n = snprintf(msg, sizeof(msg), "botdesk-web %s %s", what, nonce);
+	if (n < 0 || (size_t)n >= sizeof(msg)) {
+		return -ENOSPC;
+	}
+	unsigned char md[EVP_MAX_MD_SIZE];
+	unsigned mdlen = 0;
+	if (!HMAC(EVP_sha256(), S.key, sizeof(S.key), (const unsigned char *)msg, (size_t)n, md,
+		  &mdlen) ||
+	    mdlen * 2 != PROOF_HEX) {
+		return -EIO;
+	}
+	hex_of(md, mdlen, out);
+	return 0;
+}
+
+/* The lease; with a nonce (the page's, 32 hex digits), the proof that this server answers. */
+static int lease_json(char *out, size_t size, const char *nonce)
+{
+	char proof[PROOF_HEX + 1] = "";
+	if (nonce && proof_of("lease", nonce, proof) < 0) {
+		return -EIO;
+	}
 	struct lease l;
 	(void)lease_read_at(S.cfg->dirfd, &l);
 	char reason[LEASE_REASON_MAX * 6 + 1];
@@ -154,9 +257,10 @@ static int lease_json(char *out, size_t size)
 	}
 	int n = snprintf(
 		out, size,
-		"{\"profile\":\"%s\",\"holder\":\"%s\",\"since\":%lld,\"reason\":\"%s\",\"epoch\":%llu,\"readable\":%s,\"csrf\":\"%s\"}\n",
+		"{\"profile\":\"%s\",\"holder\":\"%s\",\"since\":%lld,\"reason\":\"%s\",\"epoch\":%llu,\"readable\":%s,\"csrf\":\"%s\",\"key\":\"%s\",\"proof\":\"%s\"}\n",
 		profile, lease_holder_name(l.holder), (long long)l.since, reason,
-		(unsigned long long)l.epoch, l.unreadable ? "false" : "true", S.csrf);
+		(unsigned long long)l.epoch, l.unreadable ? "false" : "true", S.csrf, S.key_hex,
+		proof);
 	return n < 0 || (size_t)n >= size ? -ENOSPC : 0;
 }
 
@@ -184,7 +288,7 @@ static int lease_post(struct lws *wsi, enum lease_holder to)
 	lws_hdr_copy(wsi, origin, sizeof(origin), WSI_TOKEN_ORIGIN);
 	lws_hdr_copy(wsi, host, sizeof(host), WSI_TOKEN_HOST);
 	int n = lws_hdr_custom_copy(wsi, csrf, sizeof(csrf), "x-botdesk-csrf:", 15);
-	if (!web_origin_ok(origin, host, S.tls) || n != WEB_TOKEN_HEX ||
+	if (!web_origin_ok(origin, host, S.tls, listen_name()) || n != WEB_TOKEN_HEX ||
 	    strcmp(csrf, S.csrf) != 0) {
 		return forbidden(wsi);
 	}
@@ -201,7 +305,7 @@ static int lease_post(struct lws *wsi, enum lease_holder to)
 	}
 	lease_changed();
 	char body[1024];
-	if (lease_json(body, sizeof(body)) < 0) {
+	if (lease_json(body, sizeof(body), NULL) < 0) {
 		return -1;
 	}
 	return respond(wsi, HTTP_STATUS_OK, "application/json", body, NULL, NULL);
@@ -219,11 +323,15 @@ static bool authorized(struct lws *wsi)
 	    lws_hdr_copy(wsi, cookie, sizeof(cookie), WSI_TOKEN_HTTP_COOKIE) < 0) {
 		return false;
 	}
-	return web_cookie_token(cookie, token) == 0 && web_session_valid(&S.tickets, token);
+	return web_cookie_token(cookie, S.cookie_name, token) == 0 &&
+	       web_session_valid(&S.tickets, token);
 }
 
 static int http_request(struct lws *wsi, const char *uri)
 {
+	if (host_refused(wsi)) {
+		return misdirected(wsi);
+	}
 	bool post = lws_hdr_total_length(wsi, WSI_TOKEN_POST_URI) > 0;
 	bool get = lws_hdr_total_length(wsi, WSI_TOKEN_GET_URI) > 0;
 	char arg[128];
@@ -233,9 +341,12 @@ static int http_request(struct lws *wsi, const char *uri)
 		if (!get || web_ticket_redeem(&S.tickets, ticket, now_ms(), session) < 0) {
 			return forbidden(wsi);
 		}
+		/* The page --open wrote held a ticket: used now, or another's, it has done its job.
+		 */
+		(void)unlinkat(S.cfg->dirfd, WEB_OPEN_PAGE, 0);
 		char cookie[160];
 		snprintf(cookie, sizeof(cookie), "%s=%s; Path=/; HttpOnly; SameSite=Strict%s",
-			 WEB_COOKIE_NAME, session, S.tls ? "; Secure" : "");
+			 S.cookie_name, session, S.tls ? "; Secure" : "");
 		/* The same page without the ticket in the address bar. */
 		return respond(wsi, HTTP_STATUS_FOUND, "text/plain", NULL, cookie, "/");
 	}
@@ -263,8 +374,13 @@ static int http_request(struct lws *wsi, const char *uri)
 			       "method not allowed\n", NULL, NULL);
 	}
 	if (streq(uri, "/lease")) {
-		char body[1024];
-		if (lease_json(body, sizeof(body)) < 0) {
+		char body[1024], nonce[64];
+		const char *nv = lws_get_urlarg_by_name(wsi, "nonce=", nonce, sizeof(nonce));
+		if (nv && !is_token(nv)) {
+			return respond(wsi, HTTP_STATUS_BAD_REQUEST, "text/plain",
+				       "the nonce is 32 lowercase hex digits\n", NULL, NULL);
+		}
+		if (lease_json(body, sizeof(body), nv) < 0) {
 			return -1;
 		}
 		return respond(wsi, HTTP_STATUS_OK, "application/json", body, NULL, NULL);
@@ -289,8 +405,12 @@ static int confirm_upgrade(struct lws *wsi)
 	lws_hdr_copy(wsi, uri, sizeof(uri), WSI_TOKEN_GET_URI);
 	lws_hdr_copy(wsi, origin, sizeof(origin), WSI_TOKEN_ORIGIN);
 	lws_hdr_copy(wsi, host, sizeof(host), WSI_TOKEN_HOST);
-	if (!streq(uri, "/websockify") || !authorized(wsi) || !web_origin_ok(origin, host, S.tls) ||
-	    S.ws_count >= WS_MAX) {
+	if (host_refused(wsi)) {
+		misdirected(wsi);
+		return 1;
+	}
+	if (!streq(uri, "/websockify") || !authorized(wsi) ||
+	    !web_origin_ok(origin, host, S.tls, listen_name()) || S.ws_count >= WS_MAX) {
 		respond(wsi, HTTP_STATUS_FORBIDDEN, "text/plain", "forbidden\n", NULL, NULL);
 		return 1;
 	}
@@ -301,11 +421,17 @@ static int confirm_upgrade(struct lws *wsi)
 
 static int connect_door(bool human)
 {
-	const char *name = human ? "rfb.sock" : "view.sock";
+	const char *name = human ? LAUNCHER_SOCKET : LAUNCHER_VIEW_SOCKET;
 	struct sockaddr_un sa = {.sun_family = AF_UNIX};
-	/* Through the directory we hold, whatever the length of its path. */
-	int r = path_format(sa.sun_path, sizeof(sa.sun_path), "/proc/self/fd/%d/%s", S.cfg->dirfd,
-			    name);
+	int r;
+	if (!human && S.cfg->view_socket) {
+		/* The watchers' door where the desktop put it (view_dir), not beside the lease. */
+		r = path_format(sa.sun_path, sizeof(sa.sun_path), "%s", S.cfg->view_socket);
+	} else {
+		/* Through the directory we hold, whatever the length of its path. */
+		r = path_format(sa.sun_path, sizeof(sa.sun_path), "/proc/self/fd/%d/%s",
+				S.cfg->dirfd, name);
+	}
 	if (r < 0) {
 		return r;
 	}
@@ -343,15 +469,50 @@ static int ws_established(struct lws *wsi, struct conn *c)
 		c->is_ws = false;
 		return -1;
 	}
+	/* On the list from now: ws_closed() frees the buffers. The door comes after the page's
+	 * proof (ws_challenge). */
+	c->stage = WS_NONCE;
+	c->next = S.ws_list;
+	S.ws_list = c;
+	S.ws_count++;
+	return 0;
+}
+
+/* The page's side of the stream before the door: its nonce (32 hex digits), answered with the
+ * proof that this is the server the page was loaded from; then its "go", and only then the
+ * door. A page that does not get a good proof sends nothing more (data/web/bar.js). */
+static int ws_challenge(struct lws *wsi, struct conn *c, const void *in, size_t len)
+{
+	if (c->stage == WS_NONCE) {
+		char nonce[WEB_TOKEN_HEX + 1];
+		if (len != WEB_TOKEN_HEX) {
+			return -1;
+		}
+		memcpy(nonce, in, len);
+		nonce[len] = '\0';
+		if (!is_token(nonce) ||
+		    proof_of("websocket", nonce, (char *)c->to_ws + LWS_PRE) < 0) {
+			return -1;
+		}
+		c->to_ws_len = PROOF_HEX;
+		c->stage = WS_GO;
+		lws_callback_on_writable(wsi);
+		return 0;
+	}
+	if (len != 2 || memcmp(in, "go", 2) != 0) {
+		return -1;
+	}
+	/* The door of the lease at this moment. */
+	struct lease l;
+	(void)lease_read_at(S.cfg->dirfd, &l);
+	S.human = l.holder == LEASE_HUMAN;
+	c->human_door = S.human;
 	int fd = connect_door(c->human_door);
 	if (fd < 0) {
-		log_warn("cannot reach the desktop's %s door in %s: %s",
-			 c->human_door ? "control" : "view", S.cfg->state, strerror(-fd));
-		/* Not on the list: nothing else frees these. */
-		free(c->to_ws);
-		free(c->to_up);
-		c->to_ws = c->to_up = NULL;
-		c->is_ws = false;
+		log_warn("cannot reach the desktop's %s door (%s): %s",
+			 c->human_door ? "control" : "view",
+			 !c->human_door && S.cfg->view_socket ? S.cfg->view_socket : S.cfg->state,
+			 strerror(-fd));
 		return -1;
 	}
 	c->upfd = fd;
@@ -359,16 +520,10 @@ static int ws_established(struct lws *wsi, struct conn *c)
 	c->peer = lws_adopt_descriptor_vhost(S.vh, LWS_ADOPT_RAW_FILE_DESC, u, "botdesk-raw", NULL);
 	if (!c->peer) {
 		c->upfd = -1; /* lws closed it */
-		free(c->to_ws);
-		free(c->to_up);
-		c->to_ws = c->to_up = NULL;
-		c->is_ws = false;
 		return -1;
 	}
 	lws_set_opaque_user_data(c->peer, c);
-	c->next = S.ws_list;
-	S.ws_list = c;
-	S.ws_count++;
+	c->stage = WS_PROXY;
 	return 0;
 }
 
@@ -421,6 +576,9 @@ static int ws_writeable(struct lws *wsi, struct conn *c)
 
 static int ws_receive(struct lws *wsi, struct conn *c, const void *in, size_t len)
 {
+	if (c->stage != WS_PROXY) {
+		return ws_challenge(wsi, c, in, len);
+	}
 	if (!c->peer || c->upfd < 0) {
 		return -1;
 	}
@@ -527,6 +685,85 @@ static int ctl_rx(struct lws *wsi)
 	return 0;
 }
 
+/* A TCP address as /proc/net/tcp(6) prints it (the kernel's words in their memory order), with
+ * ":PORT" when port; "" for another family. */
+static void proc_addr(const struct sockaddr_storage *ss, bool port, char *out, size_t size)
+{
+	out[0] = '\0';
+	if (ss->ss_family == AF_INET) {
+		const struct sockaddr_in *a = (const struct sockaddr_in *)ss;
+		snprintf(out, size, port ? "%08X:%04X" : "%08X:", a->sin_addr.s_addr,
+			 ntohs(a->sin_port));
+	} else if (ss->ss_family == AF_INET6) {
+		const struct sockaddr_in6 *a = (const struct sockaddr_in6 *)ss;
+		uint32_t w[4];
+		memcpy(w, &a->sin6_addr, sizeof(w));
+		snprintf(out, size, port ? "%08X%08X%08X%08X:%04X" : "%08X%08X%08X%08X:", w[0],
+			 w[1], w[2], w[3], ntohs(a->sin6_port));
+	}
+}
+
+/* Whether a new TCP connection may wait for its request: the server's own user always (ssh -L
+ * lands as sshd running as them); another local user, known by the uid of the connecting socket
+ * in /proc/net/tcp, while they hold at most PEER_PER_SOURCE connections to this server and all
+ * other users together at most PEER_OTHERS; a remote address while it holds at most
+ * PEER_PER_SOURCE. So no number of idle or slow connections from others keeps the owner out. */
+static bool peer_allowed(int fd)
+{
+	struct sockaddr_storage local, peer;
+	socklen_t llen = sizeof(local), plen = sizeof(peer);
+	if (getsockname(fd, (struct sockaddr *)&local, &llen) < 0 ||
+	    getpeername(fd, (struct sockaddr *)&peer, &plen) < 0) {
+		return false;
+	}
+	char me[64], them[64], them_ip[64];
+	proc_addr(&local, true, me, sizeof(me));
+	proc_addr(&peer, true, them, sizeof(them));
+	proc_addr(&peer, false, them_ip, sizeof(them_ip));
+	_cleanup_fclose_ FILE *f =
+		fopen(local.ss_family == AF_INET6 ? "/proc/net/tcp6" : "/proc/net/tcp", "re");
+	if (!f) {
+		/* Nothing known of who connects: the header deadline still bounds each one. */
+		return true;
+	}
+	uid_t self = geteuid(), uid_of_peer = self;
+	bool found = false;
+	unsigned others = 0, same = 0, from_ip = 0;
+	/* Twice: the peer's uid, then how many of the connections are that uid's. */
+	for (int pass = 0; pass < 2; pass++) {
+		char line[512];
+		rewind(f);
+		while (fgets(line, sizeof(line), f)) {
+			char la[64], ra[64];
+			unsigned st, uid;
+			if (sscanf(line, " %*u: %63s %63s %x %*s %*s %*s %u", la, ra, &st, &uid) !=
+				    4 ||
+			    st != 1 /* ESTABLISHED */) {
+				continue;
+			}
+			if (pass == 1) {
+				same += streq(ra, me) && (uid_t)uid == uid_of_peer;
+			} else if (streq(ra, me)) {
+				/* A client's end of a connection to this server: its owner's. */
+				if (streq(la, them)) {
+					found = true;
+					uid_of_peer = (uid_t)uid;
+				}
+				others += (uid_t)uid != self;
+			} else if (streq(la, me) && startswith(ra, them_ip)) {
+				from_ip++;
+			}
+		}
+		if (!found) {
+			return from_ip <= PEER_PER_SOURCE;
+		}
+		if (uid_of_peer == self) {
+			return true;
+		}
+	}
+	return same <= PEER_PER_SOURCE && others <= PEER_OTHERS;
+}
+
 static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in,
 		    size_t len)
 {
@@ -534,11 +771,11 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
 	struct conn *o = lws_get_opaque_user_data(wsi);
 	switch (reason) {
 	case LWS_CALLBACK_FILTER_NETWORK_CONNECTION: {
+		const struct lws_filter_network_conn_args *a = user;
 		if (tcp_mode()) {
-			return 0;
+			return !peer_allowed(a->accept_fd);
 		}
 		/* The socket's mode already keeps others out; this is the second lock. */
-		const struct lws_filter_network_conn_args *a = user;
 		struct ucred cred;
 		socklen_t clen = sizeof(cred);
 		return getsockopt(a->accept_fd, SOL_SOCKET, SO_PEERCRED, &cred, &clen) < 0 ||
@@ -627,16 +864,26 @@ int web_serve(const struct web_config *cfg, volatile sig_atomic_t *stop)
 	if (r < 0) {
 		return r;
 	}
+	/* This server's own cookie name and the page's key: random per server, never on disk. */
+	char id[WEB_TOKEN_HEX + 1];
+	if ((r = web_token_new(id)) < 0 || getrandom(S.key, sizeof(S.key), 0) != sizeof(S.key)) {
+		return r < 0 ? r : -EIO;
+	}
+	snprintf(S.cookie_name, sizeof(S.cookie_name), "%s%.*s", WEB_COOKIE_PREFIX,
+		 WEB_SERVER_ID_HEX, id);
+	hex_of(S.key, sizeof(S.key), S.key_hex);
 	lws_set_log_level(LLL_ERR | LLL_WARN, lws_logger);
 
 	struct lws_context_creation_info info = {0};
 	info.protocols = protocols;
 	info.options = LWS_SERVER_OPTION_EXPLICIT_VHOSTS | LWS_SERVER_OPTION_DISABLE_IPV6 * 0;
 	/* What the server accepts from a request is bounded here: headers (all of them) in 4 KiB,
-	 * 16 requests' headers at once, 10 s for anything to arrive. */
+	 * 24 requests' headers at once (others' connections hold at most PEER_OTHERS of them),
+	 * HEADERS_SECS for them to arrive. */
 	info.max_http_header_data = 4096;
-	info.max_http_header_pool = 16;
-	info.timeout_secs = 10;
+	info.max_http_header_pool = 24;
+	info.timeout_secs = HEADERS_SECS;
+	info.timeout_secs_ah_idle = HEADERS_SECS;
 	info.fd_limit_per_thread = 128;
 	info.alpn = "http/1.1";
 	info.server_string = "botdesk-web";
