@@ -3,6 +3,10 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <libwebsockets.h>
+#include <linux/inet_diag.h>
+#include <linux/netlink.h>
+#include <linux/sock_diag.h>
+#include <netinet/in.h>
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
 #include <stdio.h>
@@ -33,10 +37,10 @@
 /* The page's key (docs/web.md, "The page knows its server"): 256 random bits, given in /lease. */
 #define PAGE_KEY_BYTES 32
 #define PROOF_HEX 64
-/* Unauthenticated TCP connections (docs/web.md): at most this many from one source (a local
- * user, by the uid of the connecting socket; a remote address), and from all sources but the
- * server's own user together. Below the header pool, so the owner always finds headers to
- * parse. */
+/* Connections from anyone but the server's own user (docs/web.md): at most this many from one
+ * source (a local user, by the uid of the connecting socket; a remote address), and from all
+ * other local users together (and all remote addresses together). Both counts together stay
+ * below the header pool, so the owner always finds headers to parse. */
 #define PEER_PER_SOURCE 6
 #define PEER_OTHERS 12
 /* A request's headers must arrive within this (and a connection that presents no cookie or
@@ -87,6 +91,15 @@ static struct {
 	struct conn watch, ctl;
 	bool tls;
 	bool destroying; /* lws_context_destroy() closes everything: no cross-calls */
+	/* Other users' and remote connections (peer_allowed). */
+	struct peer {
+		bool used, remote;
+		int fd;
+		ino_t ino;
+		dev_t dev;
+		uid_t uid;
+		struct sockaddr_storage addr;
+	} peers[2 * PEER_OTHERS];
 } S;
 
 static uint64_t now_ms(void)
@@ -685,83 +698,135 @@ static int ctl_rx(struct lws *wsi)
 	return 0;
 }
 
-/* A TCP address as /proc/net/tcp(6) prints it (the kernel's words in their memory order), with
- * ":PORT" when port; "" for another family. */
-static void proc_addr(const struct sockaddr_storage *ss, bool port, char *out, size_t size)
+/* The uid that owns the other end of a TCP connection when that end is on this host (a local
+ * user's socket), by one exact sock_diag lookup; -ENOENT when it is elsewhere. */
+static int peer_uid(const struct sockaddr_storage *local, const struct sockaddr_storage *peer,
+		    uid_t *ret)
 {
-	out[0] = '\0';
-	if (ss->ss_family == AF_INET) {
-		const struct sockaddr_in *a = (const struct sockaddr_in *)ss;
-		snprintf(out, size, port ? "%08X:%04X" : "%08X:", a->sin_addr.s_addr,
-			 ntohs(a->sin_port));
-	} else if (ss->ss_family == AF_INET6) {
-		const struct sockaddr_in6 *a = (const struct sockaddr_in6 *)ss;
-		uint32_t w[4];
-		memcpy(w, &a->sin6_addr, sizeof(w));
-		snprintf(out, size, port ? "%08X%08X%08X%08X:%04X" : "%08X%08X%08X%08X:", w[0],
-			 w[1], w[2], w[3], ntohs(a->sin6_port));
+	struct {
+		struct nlmsghdr nlh;
+		struct inet_diag_req_v2 r;
+	} req = {
+		.nlh = {.nlmsg_len = sizeof(req),
+			.nlmsg_type = SOCK_DIAG_BY_FAMILY,
+			.nlmsg_flags = NLM_F_REQUEST},
+		.r = {.sdiag_family = (uint8_t)peer->ss_family,
+		      .sdiag_protocol = IPPROTO_TCP,
+		      .idiag_states = ~0U,
+		      .id = {.idiag_cookie = {INET_DIAG_NOCOOKIE, INET_DIAG_NOCOOKIE}}},
+	};
+	/* The socket whose own end is the peer's address and whose other end is ours. */
+	if (peer->ss_family == AF_INET) {
+		const struct sockaddr_in *p = (const struct sockaddr_in *)peer;
+		const struct sockaddr_in *l = (const struct sockaddr_in *)local;
+		req.r.id.idiag_sport = p->sin_port;
+		req.r.id.idiag_dport = l->sin_port;
+		memcpy(req.r.id.idiag_src, &p->sin_addr, sizeof(p->sin_addr));
+		memcpy(req.r.id.idiag_dst, &l->sin_addr, sizeof(l->sin_addr));
+	} else if (peer->ss_family == AF_INET6) {
+		const struct sockaddr_in6 *p = (const struct sockaddr_in6 *)peer;
+		const struct sockaddr_in6 *l = (const struct sockaddr_in6 *)local;
+		req.r.id.idiag_sport = p->sin6_port;
+		req.r.id.idiag_dport = l->sin6_port;
+		memcpy(req.r.id.idiag_src, &p->sin6_addr, sizeof(p->sin6_addr));
+		memcpy(req.r.id.idiag_dst, &l->sin6_addr, sizeof(l->sin6_addr));
+	} else {
+		return -EAFNOSUPPORT;
 	}
+	_cleanup_close_ int nl = socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC, NETLINK_SOCK_DIAG);
+	if (nl < 0) {
+		return negative_errno();
+	}
+	if (send(nl, &req, sizeof(req), 0) != (ssize_t)sizeof(req)) {
+		return -EIO;
+	}
+	union {
+		struct nlmsghdr nlh;
+		char buf[1024];
+	} resp;
+	ssize_t n = recv(nl, &resp, sizeof(resp), 0);
+	if (n < (ssize_t)sizeof(struct nlmsghdr) || !NLMSG_OK(&resp.nlh, (size_t)n)) {
+		return -EIO;
+	}
+	if (resp.nlh.nlmsg_type == NLMSG_ERROR) {
+		const struct nlmsgerr *e = NLMSG_DATA(&resp.nlh);
+		return e->error < 0 ? e->error : -EIO;
+	}
+	if (resp.nlh.nlmsg_type != SOCK_DIAG_BY_FAMILY ||
+	    resp.nlh.nlmsg_len < NLMSG_LENGTH(sizeof(struct inet_diag_msg))) {
+		return -EIO;
+	}
+	const struct inet_diag_msg *m = NLMSG_DATA(&resp.nlh);
+	*ret = (uid_t)m->idiag_uid;
+	return 0;
 }
 
-/* Whether a new TCP connection may wait for its request: the server's own user always (ssh -L
- * lands as sshd running as them); another local user, known by the uid of the connecting socket
- * in /proc/net/tcp, while they hold at most PEER_PER_SOURCE connections to this server and all
- * other users together at most PEER_OTHERS; a remote address while it holds at most
- * PEER_PER_SOURCE. So no number of idle or slow connections from others keeps the owner out. */
+/* Whether a new TCP connection may wait for its request. The server's own user always (ssh -L
+ * lands as sshd running as them). Another local user, known by the uid of the connecting socket,
+ * while they hold fewer than PEER_PER_SOURCE connections to this server and all other local
+ * users together fewer than PEER_OTHERS; a remote address likewise, in a count of its own. So no
+ * number of idle or slow connections from others keeps the owner out, and each of theirs ends
+ * at the header deadline or after its refusal. */
 static bool peer_allowed(int fd)
 {
 	struct sockaddr_storage local, peer;
 	socklen_t llen = sizeof(local), plen = sizeof(peer);
+	struct stat st;
 	if (getsockname(fd, (struct sockaddr *)&local, &llen) < 0 ||
-	    getpeername(fd, (struct sockaddr *)&peer, &plen) < 0) {
+	    getpeername(fd, (struct sockaddr *)&peer, &plen) < 0 || fstat(fd, &st) < 0) {
 		return false;
 	}
-	char me[64], them[64], them_ip[64];
-	proc_addr(&local, true, me, sizeof(me));
-	proc_addr(&peer, true, them, sizeof(them));
-	proc_addr(&peer, false, them_ip, sizeof(them_ip));
-	_cleanup_fclose_ FILE *f =
-		fopen(local.ss_family == AF_INET6 ? "/proc/net/tcp6" : "/proc/net/tcp", "re");
-	if (!f) {
-		/* Nothing known of who connects: the header deadline still bounds each one. */
+	uid_t uid = 0;
+	int r = peer_uid(&local, &peer, &uid);
+	bool remote = r == -ENOENT;
+	if (r < 0 && !remote) {
+		log_warn("cannot tell who connects to botdesk web (sock_diag: %s): refused",
+			 strerror(-r));
+		return false;
+	}
+	if (!remote && uid == geteuid()) {
 		return true;
 	}
-	uid_t self = geteuid(), uid_of_peer = self;
-	bool found = false;
-	unsigned others = 0, same = 0, from_ip = 0;
-	/* Twice: the peer's uid, then how many of the connections are that uid's. */
-	for (int pass = 0; pass < 2; pass++) {
-		char line[512];
-		rewind(f);
-		while (fgets(line, sizeof(line), f)) {
-			char la[64], ra[64];
-			unsigned st, uid;
-			if (sscanf(line, " %*u: %63s %63s %x %*s %*s %*s %u", la, ra, &st, &uid) !=
-				    4 ||
-			    st != 1 /* ESTABLISHED */) {
-				continue;
-			}
-			if (pass == 1) {
-				same += streq(ra, me) && (uid_t)uid == uid_of_peer;
-			} else if (streq(ra, me)) {
-				/* A client's end of a connection to this server: its owner's. */
-				if (streq(la, them)) {
-					found = true;
-					uid_of_peer = (uid_t)uid;
-				}
-				others += (uid_t)uid != self;
-			} else if (streq(la, me) && startswith(ra, them_ip)) {
-				from_ip++;
-			}
+	/* The table keeps others' live connections: an fd that no longer is the socket it was
+	 * (closed, or its number reused) is gone. */
+	unsigned same = 0, all = 0;
+	struct peer *free_slot = NULL;
+	for (size_t i = 0; i < ARRAY_SIZE(S.peers); i++) {
+		struct peer *p = &S.peers[i];
+		struct stat pst;
+		if (p->used &&
+		    (fstat(p->fd, &pst) < 0 || pst.st_ino != p->ino || pst.st_dev != p->dev)) {
+			p->used = false;
 		}
-		if (!found) {
-			return from_ip <= PEER_PER_SOURCE;
+		if (!p->used) {
+			free_slot = free_slot ? free_slot : p;
+			continue;
 		}
-		if (uid_of_peer == self) {
-			return true;
+		if (p->remote != remote) {
+			continue;
+		}
+		all++;
+		same += remote ? memcmp(&p->addr, &peer, sizeof(peer)) == 0 : p->uid == uid;
+	}
+	if (!free_slot || same >= PEER_PER_SOURCE || all >= PEER_OTHERS) {
+		return false;
+	}
+	*free_slot = (struct peer){.used = true,
+				   .remote = remote,
+				   .fd = fd,
+				   .ino = st.st_ino,
+				   .dev = st.st_dev,
+				   .uid = uid};
+	/* A remote source is its address, whatever its port. */
+	if (remote) {
+		free_slot->addr = peer;
+		if (peer.ss_family == AF_INET) {
+			((struct sockaddr_in *)&free_slot->addr)->sin_port = 0;
+		} else {
+			((struct sockaddr_in6 *)&free_slot->addr)->sin6_port = 0;
 		}
 	}
-	return same <= PEER_PER_SOURCE && others <= PEER_OTHERS;
+	return true;
 }
 
 static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in,
@@ -878,10 +943,10 @@ int web_serve(const struct web_config *cfg, volatile sig_atomic_t *stop)
 	info.protocols = protocols;
 	info.options = LWS_SERVER_OPTION_EXPLICIT_VHOSTS | LWS_SERVER_OPTION_DISABLE_IPV6 * 0;
 	/* What the server accepts from a request is bounded here: headers (all of them) in 4 KiB,
-	 * 24 requests' headers at once (others' connections hold at most PEER_OTHERS of them),
+	 * 40 requests' headers at once (others' connections hold at most 2 * PEER_OTHERS of them),
 	 * HEADERS_SECS for them to arrive. */
 	info.max_http_header_data = 4096;
-	info.max_http_header_pool = 24;
+	info.max_http_header_pool = 40;
 	info.timeout_secs = HEADERS_SECS;
 	info.timeout_secs_ah_idle = HEADERS_SECS;
 	info.fd_limit_per_thread = 128;

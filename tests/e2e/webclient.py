@@ -2,7 +2,8 @@
 """One request to botdesk web, with exactly the headers the test asks for (no client library
 adds or drops any), for the web tests.
 
-    webclient.py ADDR METHOD PATH [--cookie C] [--origin O] [--header 'K: V']... [--key KEYSYM]
+    webclient.py ADDR METHOD PATH [--cookie C] [--origin O] [--host H] [--header 'K: V']...
+                 [--key KEYSYM] [--page-key HEX]
 
 ADDR is unix:/path or HOST:PORT. Prints `status N`, then `set-cookie: ...` and `location: ...`
 when the answer has them, then `body: ...` (its first 400 bytes). METHOD `WS` asks for a
@@ -151,8 +152,11 @@ def main():
     ap.add_argument("--header", action="append", default=[])
     ap.add_argument("--key")
     ap.add_argument("--page-key")
+    ap.add_argument("--host")
     a = ap.parse_args()
     host = "localhost:6080" if a.addr.startswith("unix:") else a.addr
+    if a.host is not None:
+        host = a.host
     method = "GET" if a.method == "WS" else a.method
     lines = ["%s %s HTTP/1.1" % (method, a.path), "Host: " + host]
     if a.method == "WS":
