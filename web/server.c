@@ -41,8 +41,8 @@
  * source (a local user, by the uid of the connecting socket; a remote address), and from all
  * other local users together (and all remote addresses together). Both counts together stay
  * below the header pool, so the owner always finds headers to parse. */
-#define PEER_PER_SOURCE 6
-#define PEER_OTHERS 12
+#define PEER_PER_SOURCE 8
+#define PEER_OTHERS 16
 /* A request's headers must arrive within this (and a connection that presents no cookie or
  * ticket with them is closed after its answer). */
 #define HEADERS_SECS 5
