@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# botdesk web against its attacks (docs/SECURITY.md, "botdesk web: rebinding, tickets in argv,
-# cookies, impostors, floods"), on a real desktop, other users attacking as themselves:
+# botdesk web against its attacks (docs/SECURITY.md, "Attacks on the web page, before and
+# after"), on a real desktop, other users attacking as themselves:
 # - a rebound DNS name (Host and Origin that name another host) gets 421 before any route, on
 #   the default unix socket and on an address: no CSRF token, no lease, no stream;
 # - --open hands xdg-open a 0600 page of the owner's, never the ticket (argv, environment);
