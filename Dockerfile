@@ -38,6 +38,7 @@ RUN apt-get update \
        libxkbcommon-dev \
        libjansson-dev \
        libwebsockets-dev \
+       libssl-dev \
     && rm -rf /var/lib/apt/lists/*
 # END build packages
 WORKDIR /src
@@ -67,6 +68,7 @@ RUN apt-get update \
        libxkbcommon0 \
        libjansson4 \
        libwebsockets17 \
+       libssl3 \
        ca-certificates \
     && rm -rf /var/lib/apt/lists/*
 # END runtime packages
