@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "error.h"
 
@@ -93,6 +94,10 @@ const char *act_cmd_name(enum act_cmd cmd);
 bool act_is_pointer(enum act_cmd cmd);
 const char *act_button_name(unsigned button);
 const char *act_scroll_name(enum act_scroll dir);
+
+/* Writes " --OPTION" to f for each option the action NAME takes (botdesk --list-commands, the
+ * shell completion's source); false when NAME is no action. */
+bool act_print_options(const char *name, FILE *f);
 
 /* Defaults for cmd. */
 void act_req_init(struct act_req *rq, enum act_cmd cmd);
