@@ -158,7 +158,8 @@ int main(int argc, char **argv)
 	if (r == 0) {
 		struct act_out out;
 		r = act_run(&a, &rq, &out, &err);
-		if (r != -EACCES) {
+		/* A refusal sent nothing; a take part way through is logged where it stopped. */
+		if (r != -EACCES || out.stopped) {
 			actlog_stamp_activity(&p);
 			_cleanup_free_ char *line = actlog_line("cli", &rq, &out, r, log_text);
 			if (line && actlog_append(p.dirfd, line) < 0) {

@@ -75,6 +75,32 @@ static int check(struct act *a, struct error *err)
 	return a->check ? a->check(a->ctx, err) : 0;
 }
 
+/* The lease checked once more with its message, then kept open for the checks before each event
+ * (lease.h). A take between the two reads is a refusal too. */
+static int watch_begin(struct act *a, struct error *err)
+{
+	int r = check(a, err);
+	if (r < 0 || a->dirfd < 0) {
+		return r;
+	}
+	struct lease l;
+	r = lease_watch_begin(a->dirfd, &a->lw, &l);
+	if (r == -EACCES && !error_isset(err)) {
+		error_set(err, r, "a human took the desktop just now; nothing was sent");
+	}
+	return r;
+}
+
+/* What a human's take cut short, for the message (the log says it from out). */
+static int stopped(struct act_out *out, size_t total, const char *what, struct error *err)
+{
+	out->stopped = true;
+	return error_set(
+		err, -EACCES,
+		"stopped: a human took the desktop after %zu of %zu %s; the rest was not sent. The agent may act again once they hand it back with 'botdesk release'",
+		out->sent, total, what);
+}
+
 static bool motion(struct act *a, unsigned x, unsigned y)
 {
 	return XTestFakeMotionEvent(a->dpy, -1, (int)x, (int)y, CurrentTime) != 0;
@@ -102,8 +128,14 @@ static int no_xtest(struct act *a, struct error *err)
 static int pointer(struct act *a, const struct act_req *rq, struct act_out *out, struct error *err)
 {
 	int r = act_resolve_points(rq, a->sw, a->sh, &out->x, &out->y, &out->x2, &out->y2, err);
-	if (r < 0 || (r = check(a, err)) < 0) {
+	if (r < 0 || (r = watch_begin(a, err)) < 0) {
 		return r;
+	}
+	/* The whole gesture inside the watch: a take waits for it rather than cut a click in
+	 * two. */
+	if (lease_watch_enter(&a->lw) < 0) {
+		return error_set(err, -EACCES,
+				 "a human took the desktop just now; nothing was sent");
 	}
 	if (!motion(a, out->x, out->y)) {
 		return no_xtest(a, err);
@@ -111,6 +143,8 @@ static int pointer(struct act *a, const struct act_req *rq, struct act_out *out,
 	static const struct ptrseq_ops ops = {.motion = seq_motion, .button = seq_button};
 	ptrseq_emit(rq, out->x, out->y, out->x2, out->y2, &ops, a);
 	XSync(a->dpy, False);
+	lease_watch_leave(&a->lw);
+	out->sent = 1;
 	return 0;
 }
 
@@ -174,19 +208,22 @@ static int keyboard(struct act *a, const struct act_req *rq, struct act_out *out
 	if (!XTestQueryExtension(a->dpy, &ev, &er, &major, &minor)) {
 		return no_xtest(a, err);
 	}
-	struct typist t = {.check = a->check, .ctx = a->ctx, .sigfd = a->sigfd};
+	struct typist t = {.watch = a->dirfd >= 0 ? &a->lw : NULL, .sigfd = a->sigfd};
 	int r = typist_begin(&t, a->dpy, err);
 	if (r < 0) {
 		return r;
 	}
+	if ((r = watch_begin(a, err)) < 0) {
+		typist_end(&t);
+		return r;
+	}
 	if (rq->cmd == ACT_KEY) {
-		r = check(a, err);
 		for (size_t i = 0; i < rq->n_keys && r == 0; i++) {
 			r = typist_combo(&t, &combos[i], rq->key_mode, err);
 			if (r == 0 && rq->delay_ms > 0 && i + 1 < rq->n_keys) {
 				XSync(a->dpy, False);
 				struct pollfd pfd = {.fd = a->sigfd, .events = POLLIN};
-				r = poll(&pfd, 1, (int)rq->delay_ms) > 0 ? -EINTR : check(a, err);
+				r = poll(&pfd, 1, (int)rq->delay_ms) > 0 ? -EINTR : 0;
 			}
 		}
 		out->keys = rq->n_keys;
@@ -196,6 +233,11 @@ static int keyboard(struct act *a, const struct act_req *rq, struct act_out *out
 	}
 	typist_end(&t);
 	out->remapped = t.remapped;
+	out->sent = t.done;
+	if (t.stopped) {
+		return rq->cmd == ACT_KEY ? stopped(out, rq->n_keys, "key combos", err)
+					  : stopped(out, n, "characters", err);
+	}
 	return r;
 }
 
@@ -268,6 +310,7 @@ static int wait_screen(struct act *a, const struct act_req *rq, struct act_out *
 int act_run(struct act *a, const struct act_req *rq, struct act_out *out, struct error *err)
 {
 	*out = (struct act_out){0};
+	a->lw = (struct lease_watch)LEASE_WATCH_INIT;
 	if (!a->dpy) {
 		return error_set(err, -ENOTCONN, "not connected to the desktop");
 	}
@@ -277,6 +320,7 @@ int act_run(struct act *a, const struct act_req *rq, struct act_out *out, struct
 		/* The Display is dead: abandoned, never closed. */
 		a->dpy = NULL;
 		a->watching = false;
+		lease_watch_end(&a->lw);
 		return error_set(err, -ECONNRESET, "the desktop's X server %s went away",
 				 a->display);
 	}
@@ -320,6 +364,9 @@ int act_run(struct act *a, const struct act_req *rq, struct act_out *out, struct
 			r = -EINVAL;
 		}
 	}
+	/* Also when the connection broke inside the watch: a lock left held would make every
+	 * later take wait its full bound (the MCP server lives on). */
+	lease_watch_end(&a->lw);
 	if (r == -ECONNRESET) {
 		/* The grab's own guard caught it. */
 		a->dpy = NULL;

@@ -11,6 +11,7 @@
 #include "actargs.h"
 #include "error.h"
 #include "grab.h"
+#include "lease.h"
 #include "screenwait.h"
 
 struct act {
@@ -18,12 +19,16 @@ struct act {
 	char display[64];
 	unsigned sw, sh; /* the screen's size as of the last request */
 	bool fresh;      /* sw, sh come from the connection's set-up, a moment ago */
-	/* Called right before the first event of a request reaches the desktop, and between paced
-	 * keys: non-zero refuses (the lease: a human holds the desktop). */
+	/* Called right before the first event of a request reaches the desktop: non-zero refuses
+	 * (the lease: a human holds the desktop, with the message). The lease watch (lw) then
+	 * stops the request between two events. */
 	int (*check)(void *ctx, struct error *err);
 	void *ctx;
-	int sigfd;  /* a signalfd that stops typing and waits, or -1 */
-	int dirfd;  /* the profile's directory, for the typing lock, or -1 */
+	int sigfd; /* a signalfd that stops typing and waits, or -1 */
+	int dirfd; /* the profile's directory, for the typing lock and the lease watch, or -1 */
+	/* The lease as the request began, checked before each event (lease.h); ended with the
+	 * request, also when the connection broke under it. */
+	struct lease_watch lw;
 	bool track; /* keep a damage watch across requests (the MCP server) */
 	struct screenwait watch;
 	bool watching;
@@ -34,6 +39,10 @@ struct act_out {
 	unsigned x, y, x2, y2; /* the screen points acted on, or the cursor */
 	unsigned sw, sh;
 	size_t chars, remapped, keys;
+	/* A human took the desktop while the request ran: only `sent` of its characters, combos
+	 * or pointer gestures reached it (the log and the message say so). */
+	bool stopped;
+	size_t sent;
 	struct grab_result pic; /* screenshot; the caller frees pic.data */
 	bool changed;
 	uint64_t waited_ms;
@@ -48,5 +57,6 @@ bool act_is_open(const struct act *a);
 /* Runs one request. For ACT_TYPE, rq->text holds the text (the caller read any file). Returns 0;
  * -EINVAL for input the desktop makes wrong (off the screen, an unknown key), with the message;
  * -ETIMEDOUT when a wait ran out; -ECONNRESET when the connection broke (act_close() then
- * abandons it); what check returned; or another -errno. */
+ * abandons it); what check returned; -EACCES with out->stopped when a human took the desktop
+ * part way; or another -errno. */
 int act_run(struct act *a, const struct act_req *rq, struct act_out *out, struct error *err);

@@ -142,7 +142,21 @@ char *actlog_line(const char *source, const struct act_req *rq, const struct act
 	default:
 		break;
 	}
-	fprintf(f, ",\"result\":\"%s\"}\n", outcome(r));
+	if (out->stopped) {
+		/* Where a human's take cut it: what reached the desktop and what did not. */
+		size_t total = rq->cmd == ACT_TYPE  ? out->chars
+			       : rq->cmd == ACT_KEY ? rq->n_keys
+						    : 1;
+		fprintf(f,
+			",\"result\":\"stopped: a human took the desktop after %zu of %zu %s\",\"sent\":%zu}\n",
+			out->sent, total,
+			rq->cmd == ACT_TYPE  ? "characters"
+			: rq->cmd == ACT_KEY ? "key combos"
+					     : "events",
+			out->sent);
+	} else {
+		fprintf(f, ",\"result\":\"%s\"}\n", outcome(r));
+	}
 	if (fclose(f) != 0) {
 		free(buf);
 		return NULL;

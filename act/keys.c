@@ -56,6 +56,18 @@ static const struct {
 	{"minus", XK_minus},
 };
 
+/* Keysyms whose XKB actions act on the X server itself, not on a client: Terminate_Server ends
+ * Xvnc and the whole desktop with it (the "zap"), and the XF86 server keys switch virtual
+ * terminals, break or kill grabs, change the video mode or dump the server's state to its log.
+ * The desktop is started so that they do nothing (Xvnc's keymap has no such action; see
+ * docs/SECURITY.md), and an agent is refused them anyway: a key an agent sends must never be
+ * able to end or disturb its own desktop. */
+static bool server_key(KeySym ks)
+{
+	return ks == XK_Terminate_Server || (ks >= 0x1008FE01 && ks <= 0x1008FE0C) ||
+	       (ks >= 0x1008FE20 && ks <= 0x1008FE25);
+}
+
 static KeySym lookup(const char *name)
 {
 	/* X's own names first: they are case-sensitive ("a" and "A" are different keys). */
@@ -113,6 +125,12 @@ int keys_parse_combo(const char *text, struct combo *ret, struct error *err)
 			return error_set(
 				err, -EINVAL,
 				"unknown key name '%s' in '%s': use an X keysym name (Return, F4, Page_Up, a), ctrl, alt, shift, super, or one character",
+				name, text);
+		}
+		if (server_key(ks)) {
+			return error_set(
+				err, -EINVAL,
+				"the key '%s' in '%s' is refused: it acts on the X server itself (ending or switching away from the desktop), never on a program",
 				name, text);
 		}
 		ret->ks[ret->n++] = ks;

@@ -25,12 +25,33 @@ static int lease_check(void *ctx, struct error *err)
 	return control_need_agent(ctx, &l, err);
 }
 
+/* `botdesk take`'s last step: every key and button the agent holds, let go. */
+static int release_held(struct profile *p, char **argv)
+{
+	struct error err = {{0}};
+	struct xptr x;
+	unsigned n = 0;
+	int r = xptr_open(&x, p->name, argv[4], argv[5], &err);
+	if (r == 0) {
+		r = xptr_release_held(&x, &n, &err);
+		xcb_disconnect(x.c);
+	}
+	if (r < 0) {
+		log_error("cannot release the keys and buttons the agent holds: %s", err.msg);
+		return EXIT_FAILURE;
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	log_set_program("botdesk");
 	struct profile p = PROFILE_INIT;
 	if (actprint_take_handoff(argc, argv, "botdesk-act-pointer", &p) < 0) {
 		return ACTPRINT_EXIT_USAGE;
+	}
+	if (streq(argv[7], ACT_RELEASE_HELD)) {
+		return release_held(&p, argv);
 	}
 	struct error err = {{0}};
 	struct act_req rq;
@@ -50,8 +71,8 @@ int main(int argc, char **argv)
 	int r = xptr_open(&x, p.name, argv[4], argv[5], &err);
 	if (r == 0) {
 		struct act_out out;
-		r = xptr_run(&x, &rq, &out, lease_check, &p, &err);
-		if (r != -EACCES) {
+		r = xptr_run(&x, &rq, &out, lease_check, &p, p.dirfd, &err);
+		if (r != -EACCES || out.stopped) {
 			actlog_stamp_activity(&p);
 			_cleanup_free_ char *line = actlog_line("cli", &rq, &out, r, log_text);
 			if (line && actlog_append(p.dirfd, line) < 0) {

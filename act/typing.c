@@ -15,6 +15,8 @@ int typist_begin(struct typist *t, Display *dpy, struct error *err)
 	t->held = 0;
 	t->n_slots = 0;
 	t->remapped = 0;
+	t->stopped = false;
+	t->done = 0;
 	int r = keymap_load(dpy, &t->km);
 	if (r < 0) {
 		return error_set(err, r, "cannot read the desktop's keyboard map (XKB)");
@@ -25,6 +27,28 @@ int typist_begin(struct typist *t, Display *dpy, struct error *err)
 static void key(struct typist *t, uint8_t kc, bool down)
 {
 	XTestFakeKeyEvent(t->dpy, kc, down, CurrentTime);
+}
+
+/* Opens one unit (a character, a combo): its events go out together, only while the agent still
+ * holds the lease. One fstat and a flock: a thousandth of the round trip that closes it. */
+static int unit_begin(struct typist *t)
+{
+	if (t->stopped || (t->watch && lease_watch_enter(t->watch) < 0)) {
+		t->stopped = true;
+		return -EACCES;
+	}
+	return 0;
+}
+
+/* Closes it once the server has every event of it: a take waiting for the lock then knows
+ * they arrived before it releases the agent's keys. A round trip a unit, where the server's
+ * handling of the keys (each goes to the focused client) takes longer anyway. */
+static void unit_end(struct typist *t)
+{
+	if (t->watch && t->watch->inside) {
+		XSync(t->dpy, False);
+		lease_watch_leave(t->watch);
+	}
 }
 
 /* Holds exactly the modifiers in mask (of those typing holds). */
@@ -134,20 +158,26 @@ static int type_one(struct typist *t, uint32_t c, struct error *err)
 int typist_text(struct typist *t, const uint32_t *cps, size_t n, unsigned delay_ms,
 		struct error *err)
 {
-	int r = t->check ? t->check(t->ctx, err) : 0;
+	int r = 0;
 	for (size_t i = 0; i < n && r == 0; i++) {
+		r = unit_begin(t);
+		if (r < 0) {
+			break;
+		}
 		r = type_one(t, cps[i], err);
-		if (r < 0 || i + 1 == n) {
+		unit_end(t);
+		if (r < 0) {
+			break;
+		}
+		t->done++;
+		if (i + 1 == n) {
 			break;
 		}
 		if (delay_ms > 0) {
-			/* Paced: each key reaches the desktop before the pause, and a human who
-			 * takes the desktop meanwhile stops the rest. */
+			/* Paced: each key reaches the desktop before the pause. */
 			XSync(t->dpy, False);
 			if (pause_ms(t, delay_ms, true)) {
 				r = -EINTR;
-			} else if (t->check) {
-				r = t->check(t->ctx, err);
 			}
 		} else if (i % 64 == 63 && signalled(t)) {
 			r = -EINTR;
@@ -202,6 +232,10 @@ int typist_combo(struct typist *t, const struct combo *c, enum act_key_mode mode
 			kcs[n++] = t->km.modkey[b];
 		}
 	}
+	int r = unit_begin(t);
+	if (r < 0) {
+		return r;
+	}
 	if (mode != ACT_KEY_RELEASE) {
 		for (size_t i = 0; i < n; i++) {
 			key(t, kcs[i], true);
@@ -214,13 +248,20 @@ int typist_combo(struct typist *t, const struct combo *c, enum act_key_mode mode
 			key(t, kcs[i], false);
 		}
 	}
+	unit_end(t);
+	t->done++;
 	return 0;
 }
 
 int typist_end(struct typist *t)
 {
 	if (t->dpy) {
-		set_mods(t, 0);
+		/* Once the lease changed, the take released them: nothing more is sent, and
+		 * what was typed in full stays counted as such. */
+		if (t->held && !t->stopped && (!t->watch || lease_watch_enter(t->watch) == 0)) {
+			set_mods(t, 0);
+			unit_end(t);
+		}
 		XSync(t->dpy, False);
 		give_back(t);
 	}

@@ -13,6 +13,7 @@
 #include "error.h"
 #include "keymap.h"
 #include "keys.h"
+#include "lease.h"
 
 /* How long a temporary keysym stays on its keycode after its last use before the keycode is
  * given back (or reused). Clients read a changed map lazily, when they translate the key event
@@ -35,25 +36,29 @@ struct typist {
 	} slot[256];
 	size_t n_slots;  /* spare keycodes that carry a keysym now */
 	size_t remapped; /* keysyms put on spare keycodes, in all */
-	/* Called before the first event and between paced keys: non-zero stops (a human took
-	 * the desktop). */
-	int (*check)(void *ctx, struct error *err);
-	void *ctx;
-	int sigfd; /* a signalfd that stops typing between keys, or -1 */
+	/* Each character or combo is sent inside the watch (lease.h) and waited for: a human's
+	 * take stops typing between two of them, and returns only once the last one arrived.
+	 * NULL: no lease (the tests). */
+	struct lease_watch *watch;
+	bool stopped; /* the watch found the lease changed: nothing more is sent */
+	size_t done;  /* characters or combos sent whole */
+	int sigfd;    /* a signalfd that stops typing between keys, or -1 */
 };
 
 /* Reads the map. 0 or -errno. */
 int typist_begin(struct typist *t, Display *dpy, struct error *err);
 
 /* Types n code points ('\n' is Return, '\t' Tab), delay_ms apart (0: as fast as the server takes
- * them). -EINTR when a signal stopped it, or what check returned. */
+ * them). -EINTR when a signal stopped it, -EACCES when the lease changed (stopped set; done says
+ * how many went out). */
 int typist_text(struct typist *t, const uint32_t *cps, size_t n, unsigned delay_ms,
 		struct error *err);
 
-/* Taps, presses or releases a combo. Pressing and releasing take only keys on the layout. */
+/* Taps, presses or releases a combo. Pressing and releasing take only keys on the layout.
+ * -EACCES when the lease changed. */
 int typist_combo(struct typist *t, const struct combo *c, enum act_key_mode mode,
 		 struct error *err);
 
-/* Releases what typing held, waits for the server, and gives every spare keycode back. Always
- * call it, after an error too. */
+/* Releases what typing held (unless the lease changed: the take released it), waits for the
+ * server, and gives every spare keycode back. Always call it, after an error too. */
 int typist_end(struct typist *t);

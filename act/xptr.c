@@ -8,6 +8,7 @@
 #include <unistd.h>
 #include <xcb/xtest.h>
 
+#include "lease.h"
 #include "ptrseq.h"
 #include "util.h"
 #include "xcookie.h"
@@ -163,28 +164,9 @@ static int gone(struct xptr *x, struct error *err)
 	return error_set(err, -ECONNRESET, "the desktop's X server %s went away", x->display);
 }
 
-int xptr_run(struct xptr *x, const struct act_req *rq, struct act_out *out,
-	     int (*check)(void *ctx, struct error *err), void *ctx, struct error *err)
+/* Waits until the server has handled everything sent before: the reply comes after it. */
+static int sync_server(struct xptr *x, struct error *err)
 {
-	*out = (struct act_out){.sw = x->sw, .sh = x->sh};
-	int r = act_resolve_points(rq, x->sw, x->sh, &out->x, &out->y, &out->x2, &out->y2, err);
-	if (r < 0 || (check && (r = check(ctx, err)) < 0)) {
-		return r;
-	}
-	const xcb_query_extension_reply_t *ext = xcb_get_extension_data(x->c, &xcb_test_id);
-	if (xcb_connection_has_error(x->c)) {
-		return gone(x, err);
-	}
-	if (!ext || !ext->present) {
-		return error_set(
-			err, -ENOTSUP,
-			"the desktop's X server %s has no XTEST extension: botdesk's own Xvnc always has it; is this display botdesk's?",
-			x->display);
-	}
-	seq_motion(x, out->x, out->y);
-	static const struct ptrseq_ops ops = {.motion = seq_motion, .button = seq_button};
-	ptrseq_emit(rq, out->x, out->y, out->x2, out->y2, &ops, x);
-	/* The reply comes after the server has handled every event before it: they arrived. */
 	xcb_generic_error_t *e = NULL;
 	free(xcb_get_input_focus_reply(x->c, xcb_get_input_focus(x->c), &e));
 	if (xcb_connection_has_error(x->c)) {
@@ -196,4 +178,79 @@ int xptr_run(struct xptr *x, const struct act_req *rq, struct act_out *out,
 				 x->display);
 	}
 	return 0;
+}
+
+static int has_xtest(struct xptr *x, struct error *err)
+{
+	const xcb_query_extension_reply_t *ext = xcb_get_extension_data(x->c, &xcb_test_id);
+	if (xcb_connection_has_error(x->c)) {
+		return gone(x, err);
+	}
+	if (!ext || !ext->present) {
+		return error_set(
+			err, -ENOTSUP,
+			"the desktop's X server %s has no XTEST extension: botdesk's own Xvnc always has it; is this display botdesk's?",
+			x->display);
+	}
+	return 0;
+}
+
+int xptr_run(struct xptr *x, const struct act_req *rq, struct act_out *out,
+	     int (*check)(void *ctx, struct error *err), void *ctx, int dirfd, struct error *err)
+{
+	*out = (struct act_out){.sw = x->sw, .sh = x->sh};
+	int r = act_resolve_points(rq, x->sw, x->sh, &out->x, &out->y, &out->x2, &out->y2, err);
+	if (r < 0 || (check && (r = check(ctx, err)) < 0) || (r = has_xtest(x, err)) < 0) {
+		return r;
+	}
+	/* The gesture inside the watch, until the server has it: a take waits for it instead of
+	 * cutting a click in two, and one that came first stops it here. */
+	struct lease_watch w = LEASE_WATCH_INIT;
+	struct lease l;
+	if (dirfd >= 0 && (lease_watch_begin(dirfd, &w, &l) < 0 || lease_watch_enter(&w) < 0)) {
+		lease_watch_end(&w);
+		return error_set(err, -EACCES,
+				 "a human took the desktop just now; nothing was sent");
+	}
+	seq_motion(x, out->x, out->y);
+	static const struct ptrseq_ops ops = {.motion = seq_motion, .button = seq_button};
+	ptrseq_emit(rq, out->x, out->y, out->x2, out->y2, &ops, x);
+	r = sync_server(x, err);
+	lease_watch_end(&w);
+	out->sent = r == 0;
+	return r;
+}
+
+int xptr_release_held(struct xptr *x, unsigned *ret_n, struct error *err)
+{
+	int r = has_xtest(x, err);
+	if (r < 0) {
+		return r;
+	}
+	xcb_query_keymap_reply_t *km = xcb_query_keymap_reply(x->c, xcb_query_keymap(x->c), NULL);
+	xcb_query_pointer_reply_t *ptr =
+		xcb_query_pointer_reply(x->c, xcb_query_pointer(x->c, x->root), NULL);
+	if (!km || !ptr) {
+		free(km);
+		free(ptr);
+		return gone(x, err);
+	}
+	unsigned n = 0;
+	/* Buttons first: a drag let go where it is, then the keys (modifiers among them). */
+	for (unsigned b = 1; b <= 5; b++) {
+		if (ptr->mask & (XCB_BUTTON_MASK_1 << (b - 1))) {
+			fake(x, XCB_BUTTON_RELEASE, (uint8_t)b, 0, 0);
+			n++;
+		}
+	}
+	for (unsigned kc = 8; kc < 256; kc++) {
+		if (km->keys[kc / 8] & (1u << (kc % 8))) {
+			fake(x, XCB_KEY_RELEASE, (uint8_t)kc, 0, 0);
+			n++;
+		}
+	}
+	free(km);
+	free(ptr);
+	*ret_n = n;
+	return sync_server(x, err);
 }

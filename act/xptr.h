@@ -27,7 +27,15 @@ int xptr_open(struct xptr *x, const char *profile, const char *display, const ch
 	      struct error *err);
 
 /* Runs one pointer request: check is called right before the first event is sent (non-zero
- * refuses: the lease). Returns 0; -EINVAL for points off the screen, with the message; -ENOTSUP
- * without XTEST; -ECONNRESET when the connection broke; what check returned. */
+ * refuses: the lease), and the gesture is sent inside the lease watch under dirfd (lease.h; -1:
+ * none), so a take waits for it. Returns 0; -EINVAL for points off the screen, with the message;
+ * -ENOTSUP without XTEST; -ECONNRESET when the connection broke; what check returned. */
 int xptr_run(struct xptr *x, const struct act_req *rq, struct act_out *out,
-	     int (*check)(void *ctx, struct error *err), void *ctx, struct error *err);
+	     int (*check)(void *ctx, struct error *err), void *ctx, int dirfd, struct error *err);
+
+/* For `botdesk take`: releases every key and button the desktop's XTEST device holds (what the
+ * agent pressed and never let go: `key --press`, or a gesture cut short), and waits until the
+ * server has done so. The core keymap and pointer state are the union of all devices; a release
+ * through XTEST of a key only a viewer holds is dropped by the server (it is not down on the XTEST
+ * device), so a human's own keys are left alone. ret_n: how many releases were sent. */
+int xptr_release_held(struct xptr *x, unsigned *ret_n, struct error *err);

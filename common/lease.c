@@ -3,6 +3,9 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "fileio.h"
 #include "lockfile.h"
@@ -184,4 +187,93 @@ int lease_applied_write_at(int dirfd, uint64_t epoch)
 	char buf[32];
 	int n = snprintf(buf, sizeof(buf), "%llu\n", (unsigned long long)epoch);
 	return write_file_atomic_at(dirfd, LEASE_APPLIED_FILE, buf, (size_t)n, 0600);
+}
+
+int lease_watch_begin(int dirfd, struct lease_watch *w, struct lease *ret)
+{
+	*w = (struct lease_watch)LEASE_WATCH_INIT;
+	*ret = (struct lease){.holder = LEASE_HUMAN, .unreadable = true};
+	int lock = open_regular_at(dirfd, LEASE_ACT_LOCK, O_RDWR | O_CREAT, 0600);
+	if (lock < 0) {
+		return lock;
+	}
+	/* Opened before it is read, and read through this very fd: the file checked later is the
+	 * one whose lease was read. */
+	int fd = open_regular_at(dirfd, LEASE_FILE, O_RDONLY | O_NONBLOCK, 0);
+	int r = 0;
+	if (fd == -ENOENT) {
+		*ret = (struct lease){.holder = LEASE_AGENT};
+	} else if (fd < 0) {
+		r = fd;
+	} else {
+		char buf[LEASE_TEXT_MAX];
+		ssize_t n = read_all(fd, buf, sizeof(buf));
+		r = n < 0                       ? (int)n
+		    : n >= (ssize_t)sizeof(buf) ? -EFBIG
+						: lease_parse(buf, (size_t)n, ret);
+	}
+	if (r == 0 && ret->holder != LEASE_AGENT) {
+		r = -EACCES;
+	}
+	if (r < 0) {
+		if (fd >= 0) {
+			close(fd);
+		}
+		close(lock);
+		return r == -EACCES ? r : -EACCES;
+	}
+	*w = (struct lease_watch){.dirfd = dirfd, .lockfd = lock, .leasefd = fd < 0 ? -1 : fd};
+	return 0;
+}
+
+/* Whether the lease is still the file read at the start: any write since replaced it. */
+static bool lease_unchanged(const struct lease_watch *w)
+{
+	struct stat st;
+	if (w->leasefd >= 0) {
+		return fstat(w->leasefd, &st) == 0 && st.st_nlink > 0;
+	}
+	return fstatat(w->dirfd, LEASE_FILE, &st, AT_SYMLINK_NOFOLLOW) < 0 && errno == ENOENT;
+}
+
+int lease_watch_enter(struct lease_watch *w)
+{
+	if (w->dirfd < 0) {
+		return 0;
+	}
+	if (flock(w->lockfd, LOCK_SH) < 0) {
+		return -EACCES;
+	}
+	if (!lease_unchanged(w)) {
+		flock(w->lockfd, LOCK_UN);
+		return -EACCES;
+	}
+	w->inside = true;
+	return 0;
+}
+
+void lease_watch_leave(struct lease_watch *w)
+{
+	if (w->inside) {
+		flock(w->lockfd, LOCK_UN);
+		w->inside = false;
+	}
+}
+
+void lease_watch_end(struct lease_watch *w)
+{
+	lease_watch_leave(w);
+	if (w->lockfd >= 0) {
+		close(w->lockfd);
+	}
+	if (w->leasefd >= 0) {
+		close(w->leasefd);
+	}
+	*w = (struct lease_watch)LEASE_WATCH_INIT;
+}
+
+int lease_quiesce_at(int dirfd, uint64_t timeout_ms)
+{
+	_cleanup_close_ int fd = lockfile_take(dirfd, LEASE_ACT_LOCK, timeout_ms);
+	return fd < 0 ? fd : 0;
 }

@@ -66,6 +66,46 @@ bool lease_reason_valid(const char *reason);
 int lease_set_at(int dirfd, enum lease_holder to, const char *reason, int64_t now,
 		 struct lease *ret, bool *ret_changed);
 
+/* The agent's side of a take. An action sends each key or button event under a shared flock on
+ * LEASE_ACT_LOCK, after checking (lease_watch_enter()) that the lease file is still the one it
+ * began under; `botdesk take` writes the lease, then takes that lock exclusively
+ * (lease_quiesce_at()). Once it has it, no agent event is on its way (the agent holds the lock
+ * until the X server has the event), and every later one finds the lease replaced and is never
+ * sent: after take returns, nothing of the agent's reaches the desktop.
+ *
+ * The check is one fstat() of the lease file opened at the start: every writer replaces the
+ * file by a rename (lease_set_at()), which leaves the one held with no link. */
+#define LEASE_ACT_LOCK "lease.act"
+/* How long a take waits for the agent's event under way (one X round trip, normally). */
+#define LEASE_QUIESCE_WAIT_MS 2000
+
+struct lease_watch {
+	int dirfd;
+	int lockfd;  /* LEASE_ACT_LOCK, or -1 before begin */
+	int leasefd; /* the lease file the action began under, or -1 when there was none */
+	bool inside; /* between enter and leave */
+};
+
+#define LEASE_WATCH_INIT                                 \
+	{                                                \
+		.dirfd = -1, .lockfd = -1, .leasefd = -1 \
+	}
+
+/* Reads the lease under dirfd and keeps it open for the checks. -EACCES when a human holds it (or
+ * it cannot be read); ret is the lease read, as lease_read_at() fills it. */
+int lease_watch_begin(int dirfd, struct lease_watch *w, struct lease *ret);
+/* Right before an event: takes the shared lock, and returns 0 when the lease is still the one the
+ * action began under (the caller sends, waits for the server, then calls leave), else -EACCES
+ * with the lock let go. A watch never begun (dirfd -1) lets everything through. */
+int lease_watch_enter(struct lease_watch *w);
+void lease_watch_leave(struct lease_watch *w);
+/* Lets go of everything; safe on LEASE_WATCH_INIT and twice. */
+void lease_watch_end(struct lease_watch *w);
+
+/* A take's wait for the agent: returns once no agent event is under way (see above), -ETIMEDOUT
+ * after timeout_ms (an agent stopped while it held the lock). */
+int lease_quiesce_at(int dirfd, uint64_t timeout_ms);
+
 /* The epoch the gate last applied, -ENOENT when none. */
 int lease_applied_read_at(int dirfd, uint64_t *ret);
 int lease_applied_write_at(int dirfd, uint64_t epoch);

@@ -223,7 +223,8 @@ static json_t *tool_action(struct server *s, const struct act_req *rq)
 		r = connect_desktop(s, &err);
 		r = r ? r : act_run(&s->a, rq, &out, &err);
 	}
-	if (r != -EACCES && s->p.dirfd >= 0) {
+	/* A refusal sent nothing; a take part way through is logged where it stopped. */
+	if ((r != -EACCES || out.stopped) && s->p.dirfd >= 0) {
 		actlog_stamp_activity(&s->p);
 		_cleanup_free_ char *line =
 			actlog_line("mcp", rq, &out, r, s->settings.log_typed_text);

@@ -380,30 +380,46 @@ static int positionals(struct act_req *rq, int n, char **args, struct error *err
 	}
 }
 
+/* Every option of the actions; takes() says which action takes which. */
+static const struct option longopts[] = {
+	{"json", no_argument, NULL, OPT_JSON},
+	{"from", required_argument, NULL, OPT_FROM},
+	{"button", required_argument, NULL, OPT_BUTTON},
+	{"double", no_argument, NULL, OPT_DOUBLE},
+	{"up", no_argument, NULL, OPT_UP},
+	{"down", no_argument, NULL, OPT_DOWN},
+	{"left", no_argument, NULL, OPT_LEFT},
+	{"right", no_argument, NULL, OPT_RIGHT},
+	{"file", required_argument, NULL, OPT_FILE},
+	{"delay", required_argument, NULL, OPT_DELAY},
+	{"press", no_argument, NULL, OPT_PRESS},
+	{"release", no_argument, NULL, OPT_RELEASE},
+	{"max", required_argument, NULL, OPT_MAX},
+	{"format", required_argument, NULL, OPT_FORMAT},
+	{"quality", required_argument, NULL, OPT_QUALITY},
+	{"output", required_argument, NULL, OPT_OUTPUT},
+	{"region", required_argument, NULL, OPT_REGION},
+	{"timeout", required_argument, NULL, OPT_TIMEOUT},
+	{"quiet", required_argument, NULL, OPT_QUIET},
+	{NULL, 0, NULL, 0},
+};
+
+bool act_print_options(const char *name, FILE *f)
+{
+	enum act_cmd cmd;
+	if (act_cmd_from_name(name, &cmd) < 0) {
+		return false;
+	}
+	for (size_t i = 0; longopts[i].name; i++) {
+		if (takes(cmd, longopts[i].val)) {
+			fprintf(f, " --%s", longopts[i].name);
+		}
+	}
+	return true;
+}
+
 int act_parse_argv(int argc, char **argv, struct act_req *rq, struct error *err)
 {
-	static const struct option longopts[] = {
-		{"json", no_argument, NULL, OPT_JSON},
-		{"from", required_argument, NULL, OPT_FROM},
-		{"button", required_argument, NULL, OPT_BUTTON},
-		{"double", no_argument, NULL, OPT_DOUBLE},
-		{"up", no_argument, NULL, OPT_UP},
-		{"down", no_argument, NULL, OPT_DOWN},
-		{"left", no_argument, NULL, OPT_LEFT},
-		{"right", no_argument, NULL, OPT_RIGHT},
-		{"file", required_argument, NULL, OPT_FILE},
-		{"delay", required_argument, NULL, OPT_DELAY},
-		{"press", no_argument, NULL, OPT_PRESS},
-		{"release", no_argument, NULL, OPT_RELEASE},
-		{"max", required_argument, NULL, OPT_MAX},
-		{"format", required_argument, NULL, OPT_FORMAT},
-		{"quality", required_argument, NULL, OPT_QUALITY},
-		{"output", required_argument, NULL, OPT_OUTPUT},
-		{"region", required_argument, NULL, OPT_REGION},
-		{"timeout", required_argument, NULL, OPT_TIMEOUT},
-		{"quiet", required_argument, NULL, OPT_QUIET},
-		{NULL, 0, NULL, 0},
-	};
 	enum act_cmd cmd;
 	if (argc < 1 || act_cmd_from_name(argv[0], &cmd) < 0) {
 		return error_set(err, -EINVAL, "unknown action '%s'", argc < 1 ? "" : argv[0]);

@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "error.h"
 
@@ -45,6 +46,9 @@ enum act_format {
 /* Bounds every caller shares. */
 #define ACT_COORD_MAX 65535
 #define ACT_SCROLL_MAX 100
+/* Not an action: the word `botdesk take` passes botdesk-act-pointer in its place, to release what
+ * the agent holds (xptr_release_held()). No CLI parser accepts it. */
+#define ACT_RELEASE_HELD "--release-held"
 #define ACT_DELAY_MAX_MS 1000
 #define ACT_TEXT_MAX 65536 /* bytes of text one `type` takes */
 #define ACT_KEYS_MAX 64    /* combos one `key` takes */
@@ -90,6 +94,10 @@ const char *act_cmd_name(enum act_cmd cmd);
 bool act_is_pointer(enum act_cmd cmd);
 const char *act_button_name(unsigned button);
 const char *act_scroll_name(enum act_scroll dir);
+
+/* Writes " --OPTION" to f for each option the action NAME takes (botdesk --list-commands, the
+ * shell completion's source); false when NAME is no action. */
+bool act_print_options(const char *name, FILE *f);
 
 /* Defaults for cmd. */
 void act_req_init(struct act_req *rq, enum act_cmd cmd);

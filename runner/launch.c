@@ -1,6 +1,7 @@
 #include "launch.h"
 
 #include <fcntl.h>
+#include <limits.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -26,6 +27,7 @@
 #include "spawnproc.h"
 #include "timeutil.h"
 #include "util.h"
+#include "viewdoor.h"
 
 #define LOG_TAIL_BYTES 2000
 /* The size of the probe that tells why a log is empty: a message and a little more. */
@@ -126,7 +128,11 @@ char **launch_environment(const char *const *envp, const struct settings *s,
 	}
 	ADD(LAUNCHER_ENV_IDLE_STOP_MS "=%llu", (unsigned long long)s->idle_stop_ms);
 	if (s->view_dir) {
-		ADD(LAUNCHER_ENV_VIEW_SOCKET "=%s/%s.sock", s->view_dir, p->name);
+		char view[PATH_MAX];
+		if (view_door_path(s->view_dir, d, p->name, view, sizeof(view)) < 0) {
+			goto oom;
+		}
+		ADD(LAUNCHER_ENV_VIEW_SOCKET "=%s", view);
 	}
 	if (s->view_group) {
 		ADD(LAUNCHER_ENV_VIEW_GID "=%u", s->view_gid);

@@ -817,6 +817,15 @@ static int cmd_take(struct cli *c, int argc, char **argv)
 				  &c->err)) < 0) {
 		return r < 0 ? fail(c, r) : r;
 	}
+	/* Returns once nothing of the agent's is on its way and nothing it pressed is still down:
+	 * the human's first key is not typed into the middle of the agent's sentence, nor with
+	 * the agent's Shift held. */
+	struct desktop_probe probe;
+	desktop_probe(&c->p, &probe);
+	if (actions_release_held(&c->settings, &c->p, &probe, &c->err) < 0) {
+		log_warn("%s", c->err.msg);
+		c->err = (struct error){{0}};
+	}
 	print_lease(c, &l, json);
 	return 0;
 }
@@ -899,6 +908,21 @@ static const struct command *find_command(const char *name)
 	return NULL;
 }
 
+/* --list-commands: every command of the tables above, one a line, an action followed by the
+ * options it takes. The bash completion reads it, so it offers what this binary accepts. */
+static int list_commands(void)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(commands); i++) {
+		puts(commands[i].name);
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(action_commands); i++) {
+		fputs(action_commands[i].name, stdout);
+		(void)act_print_options(action_commands[i].name, stdout);
+		putchar('\n');
+	}
+	return fflush(stdout) == 0 ? 0 : 1;
+}
+
 int main(int argc, char **argv)
 {
 	log_set_program("botdesk");
@@ -907,6 +931,7 @@ int main(int argc, char **argv)
 		{"profile", required_argument, NULL, 'p'},
 		{"help", no_argument, NULL, 'h'},
 		{"version", no_argument, NULL, 'V'},
+		{"list-commands", no_argument, NULL, 'L'},
 		{NULL, 0, NULL, 0},
 	};
 	/* Set but empty is a malformed name, not "unset": it is a usage error below. */
@@ -929,6 +954,8 @@ int main(int argc, char **argv)
 		case 'V':
 			printf("botdesk %s\n", BOTDESK_VERSION);
 			return 0;
+		case 'L':
+			return list_commands();
 		default:
 			return usage_error("unknown option '%s'", argv[optind - 1]);
 		}

@@ -13,18 +13,16 @@
 #include "parse.h"
 #include "pathjoin.h"
 #include "programs.h"
+#include "viewdoor.h"
 
 /* The lease, the watchers' door and when the idle stop is due, for a running desktop. */
 static void status_gather_control(const struct settings *s, struct profile *p, struct status *st)
 {
 	struct stat sb;
-	if (s->view_dir) {
-		/* Too long to show whole, it is not shown: a cut path names another file. */
-		(void)path_format(st->view_socket, sizeof(st->view_socket), "%s/%s.sock",
-				  s->view_dir, p->name);
-	} else if (fstatat(p->dirfd, STATE_VIEW_SOCKET, &sb, AT_SYMLINK_NOFOLLOW) == 0) {
-		(void)path_join(st->view_socket, sizeof(st->view_socket), p->dir,
-				STATE_VIEW_SOCKET);
+	/* Too long to show whole, it is not shown: a cut path names another file. */
+	if (s->view_dir || fstatat(p->dirfd, STATE_VIEW_SOCKET, &sb, AT_SYMLINK_NOFOLLOW) == 0) {
+		(void)view_door_path(s->view_dir, p->dir, p->name, st->view_socket,
+				     sizeof(st->view_socket));
 	}
 	if (s->idle_stop_ms && st->lease.holder == LEASE_AGENT && st->idle_seconds >= 0) {
 		int64_t left = (int64_t)(s->idle_stop_ms / 1000) - st->idle_seconds;

@@ -1,5 +1,7 @@
 #include "webexec.h"
 
+#include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stdint.h>
@@ -7,12 +9,19 @@
 #include <unistd.h>
 
 #include "util.h"
+#include "viewdoor.h"
 
-/* botdesk-web's argv: the profile, its directory, the page's files, noVNC, then argv's options
- * (a --novnc there still wins: getopt takes the last). */
-static char **web_args(const struct settings *s, const struct profile *p, int argc, char **argv)
+/* botdesk-web's argv: the profile, its directory, the page's files, noVNC, the watchers' door
+ * when the view_dir setting puts it elsewhere (into view, which the argv points to), then argv's
+ * options (a --novnc there still wins: getopt takes the last). */
+static char **web_args(const struct settings *s, const struct profile *p, int argc, char **argv,
+		       char *view, size_t view_size)
 {
-	char **args = calloc((size_t)argc + 10, sizeof(char *));
+	if (s->view_dir && view_door_path(s->view_dir, p->dir, p->name, view, view_size) < 0) {
+		errno = ENAMETOOLONG;
+		return NULL;
+	}
+	char **args = calloc((size_t)argc + 12, sizeof(char *));
 	if (!args) {
 		return NULL;
 	}
@@ -28,6 +37,11 @@ static char **web_args(const struct settings *s, const struct profile *p, int ar
 	args[n++] = s->web_data;
 	args[n++] = o_novnc;
 	args[n++] = s->novnc;
+	if (s->view_dir) {
+		static char o_view[] = "--view-socket";
+		args[n++] = o_view;
+		args[n++] = view;
+	}
 	for (int i = 1; i < argc; i++) {
 		args[n++] = argv[i];
 	}
@@ -38,9 +52,13 @@ static char **web_args(const struct settings *s, const struct profile *p, int ar
 int webexec_run(const struct settings *s, const struct profile *p, int argc, char **argv,
 		struct error *err)
 {
-	_cleanup_free_ char **args = web_args(s, p, argc, argv);
+	char view[PATH_MAX];
+	_cleanup_free_ char **args = web_args(s, p, argc, argv, view, sizeof(view));
 	if (!args) {
-		return -ENOMEM;
+		return error_set(
+			err, negative_errno(),
+			"cannot build botdesk-web's command line: %s (is view_dir too long?)",
+			strerror(errno));
 	}
 	execv(s->web, args);
 	int r = negative_errno();
@@ -53,9 +71,13 @@ int webexec_run(const struct settings *s, const struct profile *p, int argc, cha
 int webexec_spawn(const struct settings *s, const struct profile *p, int argc, char **argv,
 		  pid_t *ret_pid, struct error *err)
 {
-	_cleanup_free_ char **args = web_args(s, p, argc, argv);
+	char view[PATH_MAX];
+	_cleanup_free_ char **args = web_args(s, p, argc, argv, view, sizeof(view));
 	if (!args) {
-		return -ENOMEM;
+		return error_set(
+			err, negative_errno(),
+			"cannot build botdesk-web's command line: %s (is view_dir too long?)",
+			strerror(errno));
 	}
 	/* `run` blocks the signals it reads through a signalfd; the server must get its own. */
 	posix_spawnattr_t attr;

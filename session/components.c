@@ -14,6 +14,7 @@
 #include "spawnproc.h"
 #include "timeutil.h"
 #include "util.h"
+#include "xkbsafe.h"
 #include "xserver.h"
 
 const char *const components_names[PROG_COUNT] = {
@@ -98,7 +99,17 @@ int components_start_xvnc(struct run *run, struct error *err)
 	}
 	run->displayfd = pipefd[0];
 	_cleanup_close_ int displayfd_w = pipefd[1];
+	/* Without the copy the desktop still runs, and the agent's tools still refuse the zap's
+	 * keysym; a client of the desktop could end it by one. */
+	char xkb_dir[CONTRACT_SOCKET_PATH_MAX + 8];
+	int x = xkbsafe_prepare(cfg->state_dir, XKBSAFE_SYSTEM_DIR, xkb_dir, sizeof(xkb_dir));
+	if (x < 0) {
+		log_warn(
+			"cannot prepare the keyboard data without the server-ending key in %s/%s (%s); Xvnc uses the system's",
+			cfg->state_dir, XKBSAFE_DIR, strerror(-x));
+	}
 	struct xserver_args a = {
+		.xkb_dir = x == 0 ? xkb_dir : NULL,
 		.server = run->xvnc,
 		.profile = cfg->profile,
 		.display = cfg->display,

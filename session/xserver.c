@@ -173,6 +173,11 @@ int xserver_argv(const struct xserver_args *a, struct strv *ret)
 		r = strv_push(&v, "-extension");
 		r = r < 0 ? r : strv_push(&v, "GLX");
 	}
+	/* No key may end the server (xkbsafe.h). */
+	if (a->xkb_dir && r == 0) {
+		r = strv_push(&v, "-xkbdir");
+		r = r < 0 ? r : strv_push(&v, a->xkb_dir);
+	}
 	if (r < 0) {
 		strv_free(&v);
 		return r;

@@ -27,6 +27,7 @@ struct xserver_args {
 	const char *socket_path; /* the RFB unix socket, the only way in */
 	unsigned width, height;
 	bool glx; /* GLX loads Mesa and LLVM into the server: some 30 MiB, 11 of them private */
+	const char *xkb_dir; /* -xkbdir: XKB data without the zap (xkbsafe.h), or NULL */
 };
 
 /* The server's argv: RFB on the unix socket only (mode 0600, no TCP at all), no VNC

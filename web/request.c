@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "parse.h"
 #include "pathjoin.h"
@@ -15,9 +16,9 @@ static bool is_hex_lower(char c)
 	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
 }
 
-int web_cookie_token(const char *cookie, char *out)
+int web_cookie_token(const char *cookie, const char *name, char *out)
 {
-	static const char name[] = WEB_COOKIE_NAME "=";
+	size_t nlen = strlen(name);
 	const char *p = cookie;
 	while (p && *p) {
 		while (*p == ' ' || *p == ';') {
@@ -25,9 +26,9 @@ int web_cookie_token(const char *cookie, char *out)
 		}
 		const char *end = strchr(p, ';');
 		size_t len = end ? (size_t)(end - p) : strlen(p);
-		if (len >= sizeof(name) - 1 && memcmp(p, name, sizeof(name) - 1) == 0) {
-			const char *v = p + sizeof(name) - 1;
-			size_t vlen = len - (sizeof(name) - 1);
+		if (len > nlen && memcmp(p, name, nlen) == 0 && p[nlen] == '=') {
+			const char *v = p + nlen + 1;
+			size_t vlen = len - nlen - 1;
 			if (vlen != WEB_TOKEN_HEX) {
 				return -EINVAL;
 			}
@@ -45,9 +46,40 @@ int web_cookie_token(const char *cookie, char *out)
 	return -ENOENT;
 }
 
-bool web_origin_ok(const char *origin, const char *host, bool tls)
+/* Whether s is name, then nothing or ":PORT"; name compared without regard to case. */
+static bool host_is(const char *s, const char *name, bool brackets)
 {
-	if (!origin || !host || !host[0]) {
+	size_t n = strlen(name);
+	if (brackets) {
+		if (s[0] != '[' || strncasecmp(s + 1, name, n) != 0 || s[n + 1] != ']') {
+			return false;
+		}
+		s += n + 2;
+	} else {
+		if (strncasecmp(s, name, n) != 0) {
+			return false;
+		}
+		s += n;
+	}
+	unsigned port;
+	return s[0] == '\0' || (s[0] == ':' && parse_uint_range(s + 1, 1, 65535, &port) == 0);
+}
+
+bool web_host_ok(const char *host, const char *listen)
+{
+	if (!host || !host[0]) {
+		return false;
+	}
+	if (host_is(host, "localhost", false) || host_is(host, "127.0.0.1", false) ||
+	    host_is(host, "::1", true)) {
+		return true;
+	}
+	return listen && listen[0] && host_is(host, listen, strchr(listen, ':') != NULL);
+}
+
+bool web_origin_ok(const char *origin, const char *host, bool tls, const char *listen)
+{
+	if (!origin || !host || !host[0] || !web_host_ok(host, listen)) {
 		return false;
 	}
 	const char *scheme = tls ? "https://" : "http://";

@@ -5,17 +5,29 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#define WEB_COOKIE_NAME "botdesk_session"
+/* The session cookie's name: this prefix and the server's own id (WEB_SERVER_ID_HEX hex digits,
+ * random per server), so that a cookie another server minted on the same host (cookies ignore
+ * ports) is neither sent under this server's name nor taken for it. */
+#define WEB_COOKIE_PREFIX "botdesk_session_"
+#define WEB_SERVER_ID_HEX 16
+#define WEB_COOKIE_NAME_MAX (sizeof(WEB_COOKIE_PREFIX) + WEB_SERVER_ID_HEX)
 /* A ticket and a session token: 128 random bits, as 32 lowercase hex digits. */
 #define WEB_TOKEN_HEX 32
 
-/* The session token of the Cookie header's botdesk_session=..., copied into out (WEB_TOKEN_HEX + 1
- * bytes). -ENOENT when there is none, -EINVAL when it is not 32 hex digits. */
-int web_cookie_token(const char *cookie, char *out);
+/* The session token of the Cookie header's NAME=..., copied into out (WEB_TOKEN_HEX + 1 bytes).
+ * -ENOENT when there is none, -EINVAL when it is not 32 hex digits. */
+int web_cookie_token(const char *cookie, const char *name, char *out);
+
+/* Whether a Host header names this server by a name it is reached by: localhost, 127.0.0.1,
+ * [::1] or listen (the --listen address, NULL for none; an IPv6 one without brackets), each with
+ * an optional :PORT. Any other name is a page on a name that only resolves here (DNS
+ * rebinding): it is refused before any route runs. */
+bool web_host_ok(const char *host, const char *listen);
 
 /* Whether an Origin header names this very server: "http://HOST" or "https://HOST" (per tls),
- * HOST exactly the request's Host header. A missing Origin or Host never matches. */
-bool web_origin_ok(const char *origin, const char *host, bool tls);
+ * HOST exactly the request's Host header and one web_host_ok() allows. A missing Origin or Host
+ * never matches. */
+bool web_origin_ok(const char *origin, const char *host, bool tls, const char *listen);
 
 /* The file under root that a request's path names, in out: the path must start with prefix
  * ("/novnc/"), have only [A-Za-z0-9._/-], no empty, "." or ".." component. -EINVAL otherwise,

@@ -3,15 +3,23 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <libwebsockets.h>
+#include <linux/inet_diag.h>
+#include <linux/netlink.h>
+#include <linux/sock_diag.h>
+#include <netinet/in.h>
+#include <openssl/evp.h>
+#include <openssl/hmac.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/inotify.h>
+#include <sys/random.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "launcher.h"
 #include "lease.h"
 #include "log.h"
 #include "pathjoin.h"
@@ -26,6 +34,25 @@
 #define WS_MAX 8
 /* A websocket closed because the lease moved: the page reconnects to the other door. */
 #define CLOSE_LEASE 4000
+/* The page's key (docs/web.md, "The page knows its server"): 256 random bits, given in /lease. */
+#define PAGE_KEY_BYTES 32
+#define PROOF_HEX 64
+/* Connections from anyone but the server's own user (docs/web.md): at most this many from one
+ * source (a local user, by the uid of the connecting socket; a remote address), and from all
+ * other local users together (and all remote addresses together). Both counts together stay
+ * below the header pool, so the owner always finds headers to parse. */
+#define PEER_PER_SOURCE 8
+#define PEER_OTHERS 16
+/* A request's headers must arrive within this (and a connection that presents no cookie or
+ * ticket with them is closed after its answer). */
+#define HEADERS_SECS 5
+
+/* Where a websocket is: the page proves its server first (nonce, then "go"), then the door. */
+enum ws_stage {
+	WS_NONCE,
+	WS_GO,
+	WS_PROXY,
+};
 
 enum kind {
 	K_HTTP,
@@ -42,6 +69,7 @@ struct conn {
 	int upfd;
 	bool human_door, closing, is_ws;
 	bool door_closed; /* the door ended the stream, not the lease */
+	enum ws_stage stage;
 	size_t to_ws_len;
 	unsigned char *to_ws; /* LWS_PRE + PROXY_BUF */
 	size_t to_up_len, to_up_off;
@@ -54,12 +82,24 @@ static struct {
 	struct lws_vhost *vh;
 	struct web_tickets tickets;
 	char csrf[WEB_TOKEN_HEX + 1];
+	char cookie_name[WEB_COOKIE_NAME_MAX];
+	unsigned char key[PAGE_KEY_BYTES];
+	char key_hex[PAGE_KEY_BYTES * 2 + 1];
 	struct conn *ws_list;
 	unsigned ws_count;
 	bool human; /* the lease's holder as last seen */
 	struct conn watch, ctl;
 	bool tls;
 	bool destroying; /* lws_context_destroy() closes everything: no cross-calls */
+	/* Other users' and remote connections (peer_allowed). */
+	struct peer {
+		bool used, remote;
+		int fd;
+		ino_t ino;
+		dev_t dev;
+		uid_t uid;
+		struct sockaddr_storage addr;
+	} peers[2 * PEER_OTHERS];
 } S;
 
 static uint64_t now_ms(void)
@@ -117,9 +157,38 @@ static int respond(struct lws *wsi, unsigned status, const char *type, const cha
 	return lws_http_transaction_completed(wsi) ? -1 : 0;
 }
 
+/* A refusal; the connection is closed after it, so nothing unauthenticated lingers. */
 static int forbidden(struct lws *wsi)
 {
-	return respond(wsi, HTTP_STATUS_FORBIDDEN, "text/plain", "forbidden\n", NULL, NULL);
+	respond(wsi, HTTP_STATUS_FORBIDDEN, "text/plain", "forbidden\n", NULL, NULL);
+	return -1;
+}
+
+/* The --listen address, which a Host header may name besides the loopback names. */
+static const char *listen_name(void)
+{
+	return tcp_mode() ? S.cfg->host : NULL;
+}
+
+/* A Host header that names this server by another name (a rebound DNS name): refused before any
+ * route runs, on the unix socket as on an address. */
+static bool host_refused(struct lws *wsi)
+{
+	char host[256] = "";
+	int n = lws_hdr_total_length(wsi, WSI_TOKEN_HOST);
+	if (n <= 0 || n >= (int)sizeof(host) ||
+	    lws_hdr_copy(wsi, host, sizeof(host), WSI_TOKEN_HOST) < 0) {
+		return true;
+	}
+	return !web_host_ok(host, listen_name());
+}
+
+static int misdirected(struct lws *wsi)
+{
+	respond(wsi, 421, "text/plain",
+		"misdirected request: this server answers to localhost, 127.0.0.1, [::1] and its --listen address only\n",
+		NULL, NULL);
+	return -1;
 }
 
 static int serve_file(struct lws *wsi, const char *path)
@@ -140,8 +209,55 @@ static int serve_file(struct lws *wsi, const char *path)
 
 /* ---- the lease ------------------------------------------------------------------------------ */
 
-static int lease_json(char *out, size_t size)
+static void hex_of(const unsigned char *b, size_t n, char *out)
 {
+	static const char digits[] = "0123456789abcdef";
+	for (size_t i = 0; i < n; i++) {
+		out[2 * i] = digits[b[i] >> 4];
+		out[2 * i + 1] = digits[b[i] & 15];
+	}
+	out[2 * n] = '\0';
+}
+
+static bool is_token(const char *s)
+{
+	size_t n = 0;
+	for (; s[n]; n++) {
+		if (!((s[n] >= '0' && s[n] <= '9') || (s[n] >= 'a' && s[n] <= 'f'))) {
+			return false;
+		}
+	}
+	return n == WEB_TOKEN_HEX;
+}
+
+/* What only this server can say about the page's nonce: HMAC-SHA256 under the page's key of
+ * "botdesk-web WHAT NONCE", in hex (PROOF_HEX + 1 bytes). WHAT keeps a proof for one use from
+ * passing for another. */
+static int proof_of(const char *what, const char *nonce, char *out)
+{
+	char msg[128];
+	int n = snprintf(msg, sizeof(msg), "botdesk-web %s %s", what, nonce);
+	if (n < 0 || (size_t)n >= sizeof(msg)) {
+		return -ENOSPC;
+	}
+	unsigned char md[EVP_MAX_MD_SIZE];
+	unsigned mdlen = 0;
+	if (!HMAC(EVP_sha256(), S.key, sizeof(S.key), (const unsigned char *)msg, (size_t)n, md,
+		  &mdlen) ||
+	    mdlen * 2 != PROOF_HEX) {
+		return -EIO;
+	}
+	hex_of(md, mdlen, out);
+	return 0;
+}
+
+/* The lease; with a nonce (the page's, 32 hex digits), the proof that this server answers. */
+static int lease_json(char *out, size_t size, const char *nonce)
+{
+	char proof[PROOF_HEX + 1] = "";
+	if (nonce && proof_of("lease", nonce, proof) < 0) {
+		return -EIO;
+	}
 	struct lease l;
 	(void)lease_read_at(S.cfg->dirfd, &l);
 	char reason[LEASE_REASON_MAX * 6 + 1];
@@ -154,9 +270,10 @@ static int lease_json(char *out, size_t size)
 	}
 	int n = snprintf(
 		out, size,
-		"{\"profile\":\"%s\",\"holder\":\"%s\",\"since\":%lld,\"reason\":\"%s\",\"epoch\":%llu,\"readable\":%s,\"csrf\":\"%s\"}\n",
+		"{\"profile\":\"%s\",\"holder\":\"%s\",\"since\":%lld,\"reason\":\"%s\",\"epoch\":%llu,\"readable\":%s,\"csrf\":\"%s\",\"key\":\"%s\",\"proof\":\"%s\"}\n",
 		profile, lease_holder_name(l.holder), (long long)l.since, reason,
-		(unsigned long long)l.epoch, l.unreadable ? "false" : "true", S.csrf);
+		(unsigned long long)l.epoch, l.unreadable ? "false" : "true", S.csrf, S.key_hex,
+		proof);
 	return n < 0 || (size_t)n >= size ? -ENOSPC : 0;
 }
 
@@ -184,7 +301,7 @@ static int lease_post(struct lws *wsi, enum lease_holder to)
 	lws_hdr_copy(wsi, origin, sizeof(origin), WSI_TOKEN_ORIGIN);
 	lws_hdr_copy(wsi, host, sizeof(host), WSI_TOKEN_HOST);
 	int n = lws_hdr_custom_copy(wsi, csrf, sizeof(csrf), "x-botdesk-csrf:", 15);
-	if (!web_origin_ok(origin, host, S.tls) || n != WEB_TOKEN_HEX ||
+	if (!web_origin_ok(origin, host, S.tls, listen_name()) || n != WEB_TOKEN_HEX ||
 	    strcmp(csrf, S.csrf) != 0) {
 		return forbidden(wsi);
 	}
@@ -201,7 +318,7 @@ static int lease_post(struct lws *wsi, enum lease_holder to)
 	}
 	lease_changed();
 	char body[1024];
-	if (lease_json(body, sizeof(body)) < 0) {
+	if (lease_json(body, sizeof(body), NULL) < 0) {
 		return -1;
 	}
 	return respond(wsi, HTTP_STATUS_OK, "application/json", body, NULL, NULL);
@@ -219,11 +336,15 @@ static bool authorized(struct lws *wsi)
 	    lws_hdr_copy(wsi, cookie, sizeof(cookie), WSI_TOKEN_HTTP_COOKIE) < 0) {
 		return false;
 	}
-	return web_cookie_token(cookie, token) == 0 && web_session_valid(&S.tickets, token);
+	return web_cookie_token(cookie, S.cookie_name, token) == 0 &&
+	       web_session_valid(&S.tickets, token);
 }
 
 static int http_request(struct lws *wsi, const char *uri)
 {
+	if (host_refused(wsi)) {
+		return misdirected(wsi);
+	}
 	bool post = lws_hdr_total_length(wsi, WSI_TOKEN_POST_URI) > 0;
 	bool get = lws_hdr_total_length(wsi, WSI_TOKEN_GET_URI) > 0;
 	char arg[128];
@@ -233,9 +354,12 @@ static int http_request(struct lws *wsi, const char *uri)
 		if (!get || web_ticket_redeem(&S.tickets, ticket, now_ms(), session) < 0) {
 			return forbidden(wsi);
 		}
+		/* The page --open wrote held a ticket: used now, or another's, it has done its job.
+		 */
+		(void)unlinkat(S.cfg->dirfd, WEB_OPEN_PAGE, 0);
 		char cookie[160];
 		snprintf(cookie, sizeof(cookie), "%s=%s; Path=/; HttpOnly; SameSite=Strict%s",
-			 WEB_COOKIE_NAME, session, S.tls ? "; Secure" : "");
+			 S.cookie_name, session, S.tls ? "; Secure" : "");
 		/* The same page without the ticket in the address bar. */
 		return respond(wsi, HTTP_STATUS_FOUND, "text/plain", NULL, cookie, "/");
 	}
@@ -263,8 +387,13 @@ static int http_request(struct lws *wsi, const char *uri)
 			       "method not allowed\n", NULL, NULL);
 	}
 	if (streq(uri, "/lease")) {
-		char body[1024];
-		if (lease_json(body, sizeof(body)) < 0) {
+		char body[1024], nonce[64];
+		const char *nv = lws_get_urlarg_by_name(wsi, "nonce=", nonce, sizeof(nonce));
+		if (nv && !is_token(nv)) {
+			return respond(wsi, HTTP_STATUS_BAD_REQUEST, "text/plain",
+				       "the nonce is 32 lowercase hex digits\n", NULL, NULL);
+		}
+		if (lease_json(body, sizeof(body), nv) < 0) {
 			return -1;
 		}
 		return respond(wsi, HTTP_STATUS_OK, "application/json", body, NULL, NULL);
@@ -289,8 +418,12 @@ static int confirm_upgrade(struct lws *wsi)
 	lws_hdr_copy(wsi, uri, sizeof(uri), WSI_TOKEN_GET_URI);
 	lws_hdr_copy(wsi, origin, sizeof(origin), WSI_TOKEN_ORIGIN);
 	lws_hdr_copy(wsi, host, sizeof(host), WSI_TOKEN_HOST);
-	if (!streq(uri, "/websockify") || !authorized(wsi) || !web_origin_ok(origin, host, S.tls) ||
-	    S.ws_count >= WS_MAX) {
+	if (host_refused(wsi)) {
+		misdirected(wsi);
+		return 1;
+	}
+	if (!streq(uri, "/websockify") || !authorized(wsi) ||
+	    !web_origin_ok(origin, host, S.tls, listen_name()) || S.ws_count >= WS_MAX) {
 		respond(wsi, HTTP_STATUS_FORBIDDEN, "text/plain", "forbidden\n", NULL, NULL);
 		return 1;
 	}
@@ -301,11 +434,17 @@ static int confirm_upgrade(struct lws *wsi)
 
 static int connect_door(bool human)
 {
-	const char *name = human ? "rfb.sock" : "view.sock";
+	const char *name = human ? LAUNCHER_SOCKET : LAUNCHER_VIEW_SOCKET;
 	struct sockaddr_un sa = {.sun_family = AF_UNIX};
-	/* Through the directory we hold, whatever the length of its path. */
-	int r = path_format(sa.sun_path, sizeof(sa.sun_path), "/proc/self/fd/%d/%s", S.cfg->dirfd,
-			    name);
+	int r;
+	if (!human && S.cfg->view_socket) {
+		/* The watchers' door where the desktop put it (view_dir), not beside the lease. */
+		r = path_format(sa.sun_path, sizeof(sa.sun_path), "%s", S.cfg->view_socket);
+	} else {
+		/* Through the directory we hold, whatever the length of its path. */
+		r = path_format(sa.sun_path, sizeof(sa.sun_path), "/proc/self/fd/%d/%s",
+				S.cfg->dirfd, name);
+	}
 	if (r < 0) {
 		return r;
 	}
@@ -343,15 +482,50 @@ static int ws_established(struct lws *wsi, struct conn *c)
 		c->is_ws = false;
 		return -1;
 	}
+	/* On the list from now: ws_closed() frees the buffers. The door comes after the page's
+	 * proof (ws_challenge). */
+	c->stage = WS_NONCE;
+	c->next = S.ws_list;
+	S.ws_list = c;
+	S.ws_count++;
+	return 0;
+}
+
+/* The page's side of the stream before the door: its nonce (32 hex digits), answered with the
+ * proof that this is the server the page was loaded from; then its "go", and only then the
+ * door. A page that does not get a good proof sends nothing more (data/web/bar.js). */
+static int ws_challenge(struct lws *wsi, struct conn *c, const void *in, size_t len)
+{
+	if (c->stage == WS_NONCE) {
+		char nonce[WEB_TOKEN_HEX + 1];
+		if (len != WEB_TOKEN_HEX) {
+			return -1;
+		}
+		memcpy(nonce, in, len);
+		nonce[len] = '\0';
+		if (!is_token(nonce) ||
+		    proof_of("websocket", nonce, (char *)c->to_ws + LWS_PRE) < 0) {
+			return -1;
+		}
+		c->to_ws_len = PROOF_HEX;
+		c->stage = WS_GO;
+		lws_callback_on_writable(wsi);
+		return 0;
+	}
+	if (len != 2 || memcmp(in, "go", 2) != 0) {
+		return -1;
+	}
+	/* The door of the lease at this moment. */
+	struct lease l;
+	(void)lease_read_at(S.cfg->dirfd, &l);
+	S.human = l.holder == LEASE_HUMAN;
+	c->human_door = S.human;
 	int fd = connect_door(c->human_door);
 	if (fd < 0) {
-		log_warn("cannot reach the desktop's %s door in %s: %s",
-			 c->human_door ? "control" : "view", S.cfg->state, strerror(-fd));
-		/* Not on the list: nothing else frees these. */
-		free(c->to_ws);
-		free(c->to_up);
-		c->to_ws = c->to_up = NULL;
-		c->is_ws = false;
+		log_warn("cannot reach the desktop's %s door (%s): %s",
+			 c->human_door ? "control" : "view",
+			 !c->human_door && S.cfg->view_socket ? S.cfg->view_socket : S.cfg->state,
+			 strerror(-fd));
 		return -1;
 	}
 	c->upfd = fd;
@@ -359,16 +533,10 @@ static int ws_established(struct lws *wsi, struct conn *c)
 	c->peer = lws_adopt_descriptor_vhost(S.vh, LWS_ADOPT_RAW_FILE_DESC, u, "botdesk-raw", NULL);
 	if (!c->peer) {
 		c->upfd = -1; /* lws closed it */
-		free(c->to_ws);
-		free(c->to_up);
-		c->to_ws = c->to_up = NULL;
-		c->is_ws = false;
 		return -1;
 	}
 	lws_set_opaque_user_data(c->peer, c);
-	c->next = S.ws_list;
-	S.ws_list = c;
-	S.ws_count++;
+	c->stage = WS_PROXY;
 	return 0;
 }
 
@@ -421,6 +589,9 @@ static int ws_writeable(struct lws *wsi, struct conn *c)
 
 static int ws_receive(struct lws *wsi, struct conn *c, const void *in, size_t len)
 {
+	if (c->stage != WS_PROXY) {
+		return ws_challenge(wsi, c, in, len);
+	}
 	if (!c->peer || c->upfd < 0) {
 		return -1;
 	}
@@ -527,6 +698,137 @@ static int ctl_rx(struct lws *wsi)
 	return 0;
 }
 
+/* The uid that owns the other end of a TCP connection when that end is on this host (a local
+ * user's socket), by one exact sock_diag lookup; -ENOENT when it is elsewhere. */
+static int peer_uid(const struct sockaddr_storage *local, const struct sockaddr_storage *peer,
+		    uid_t *ret)
+{
+	struct {
+		struct nlmsghdr nlh;
+		struct inet_diag_req_v2 r;
+	} req = {
+		.nlh = {.nlmsg_len = sizeof(req),
+			.nlmsg_type = SOCK_DIAG_BY_FAMILY,
+			.nlmsg_flags = NLM_F_REQUEST},
+		.r = {.sdiag_family = (uint8_t)peer->ss_family,
+		      .sdiag_protocol = IPPROTO_TCP,
+		      .idiag_states = ~0U,
+		      .id = {.idiag_cookie = {INET_DIAG_NOCOOKIE, INET_DIAG_NOCOOKIE}}},
+	};
+	/* The socket whose own end is the peer's address and whose other end is ours. */
+	if (peer->ss_family == AF_INET) {
+		const struct sockaddr_in *p = (const struct sockaddr_in *)peer;
+		const struct sockaddr_in *l = (const struct sockaddr_in *)local;
+		req.r.id.idiag_sport = p->sin_port;
+		req.r.id.idiag_dport = l->sin_port;
+		memcpy(req.r.id.idiag_src, &p->sin_addr, sizeof(p->sin_addr));
+		memcpy(req.r.id.idiag_dst, &l->sin_addr, sizeof(l->sin_addr));
+	} else if (peer->ss_family == AF_INET6) {
+		const struct sockaddr_in6 *p = (const struct sockaddr_in6 *)peer;
+		const struct sockaddr_in6 *l = (const struct sockaddr_in6 *)local;
+		req.r.id.idiag_sport = p->sin6_port;
+		req.r.id.idiag_dport = l->sin6_port;
+		memcpy(req.r.id.idiag_src, &p->sin6_addr, sizeof(p->sin6_addr));
+		memcpy(req.r.id.idiag_dst, &l->sin6_addr, sizeof(l->sin6_addr));
+	} else {
+		return -EAFNOSUPPORT;
+	}
+	_cleanup_close_ int nl = socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC, NETLINK_SOCK_DIAG);
+	if (nl < 0) {
+		return negative_errno();
+	}
+	if (send(nl, &req, sizeof(req), 0) != (ssize_t)sizeof(req)) {
+		return -EIO;
+	}
+	union {
+		struct nlmsghdr nlh;
+		char buf[1024];
+	} resp;
+	ssize_t n = recv(nl, &resp, sizeof(resp), 0);
+	if (n < (ssize_t)sizeof(struct nlmsghdr) || !NLMSG_OK(&resp.nlh, (size_t)n)) {
+		return -EIO;
+	}
+	if (resp.nlh.nlmsg_type == NLMSG_ERROR) {
+		const struct nlmsgerr *e = NLMSG_DATA(&resp.nlh);
+		return e->error < 0 ? e->error : -EIO;
+	}
+	if (resp.nlh.nlmsg_type != SOCK_DIAG_BY_FAMILY ||
+	    resp.nlh.nlmsg_len < NLMSG_LENGTH(sizeof(struct inet_diag_msg))) {
+		return -EIO;
+	}
+	const struct inet_diag_msg *m = NLMSG_DATA(&resp.nlh);
+	*ret = (uid_t)m->idiag_uid;
+	return 0;
+}
+
+/* Whether a new TCP connection may wait for its request. The server's own user always (ssh -L
+ * lands as sshd running as them). Another local user, known by the uid of the connecting socket,
+ * while they hold fewer than PEER_PER_SOURCE connections to this server and all other local
+ * users together fewer than PEER_OTHERS; a remote address likewise, in a count of its own. So no
+ * number of idle or slow connections from others keeps the owner out, and each of theirs ends
+ * at the header deadline or after its refusal. */
+static bool peer_allowed(int fd)
+{
+	struct sockaddr_storage local, peer;
+	socklen_t llen = sizeof(local), plen = sizeof(peer);
+	struct stat st;
+	if (getsockname(fd, (struct sockaddr *)&local, &llen) < 0 ||
+	    getpeername(fd, (struct sockaddr *)&peer, &plen) < 0 || fstat(fd, &st) < 0) {
+		return false;
+	}
+	uid_t uid = 0;
+	int r = peer_uid(&local, &peer, &uid);
+	bool remote = r == -ENOENT;
+	if (r < 0 && !remote) {
+		log_warn("cannot tell who connects to botdesk web (sock_diag: %s): refused",
+			 strerror(-r));
+		return false;
+	}
+	if (!remote && uid == geteuid()) {
+		return true;
+	}
+	/* The table keeps others' live connections: an fd that no longer is the socket it was
+	 * (closed, or its number reused) is gone. */
+	unsigned same = 0, all = 0;
+	struct peer *free_slot = NULL;
+	for (size_t i = 0; i < ARRAY_SIZE(S.peers); i++) {
+		struct peer *p = &S.peers[i];
+		struct stat pst;
+		if (p->used &&
+		    (fstat(p->fd, &pst) < 0 || pst.st_ino != p->ino || pst.st_dev != p->dev)) {
+			p->used = false;
+		}
+		if (!p->used) {
+			free_slot = free_slot ? free_slot : p;
+			continue;
+		}
+		if (p->remote != remote) {
+			continue;
+		}
+		all++;
+		same += remote ? memcmp(&p->addr, &peer, sizeof(peer)) == 0 : p->uid == uid;
+	}
+	if (!free_slot || same >= PEER_PER_SOURCE || all >= PEER_OTHERS) {
+		return false;
+	}
+	*free_slot = (struct peer){.used = true,
+				   .remote = remote,
+				   .fd = fd,
+				   .ino = st.st_ino,
+				   .dev = st.st_dev,
+				   .uid = uid};
+	/* A remote source is its address, whatever its port. */
+	if (remote) {
+		free_slot->addr = peer;
+		if (peer.ss_family == AF_INET) {
+			((struct sockaddr_in *)&free_slot->addr)->sin_port = 0;
+		} else {
+			((struct sockaddr_in6 *)&free_slot->addr)->sin6_port = 0;
+		}
+	}
+	return true;
+}
+
 static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in,
 		    size_t len)
 {
@@ -534,11 +836,11 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
 	struct conn *o = lws_get_opaque_user_data(wsi);
 	switch (reason) {
 	case LWS_CALLBACK_FILTER_NETWORK_CONNECTION: {
+		const struct lws_filter_network_conn_args *a = user;
 		if (tcp_mode()) {
-			return 0;
+			return !peer_allowed(a->accept_fd);
 		}
 		/* The socket's mode already keeps others out; this is the second lock. */
-		const struct lws_filter_network_conn_args *a = user;
 		struct ucred cred;
 		socklen_t clen = sizeof(cred);
 		return getsockopt(a->accept_fd, SOL_SOCKET, SO_PEERCRED, &cred, &clen) < 0 ||
@@ -627,16 +929,26 @@ int web_serve(const struct web_config *cfg, volatile sig_atomic_t *stop)
 	if (r < 0) {
 		return r;
 	}
+	/* This server's own cookie name and the page's key: random per server, never on disk. */
+	char id[WEB_TOKEN_HEX + 1];
+	if ((r = web_token_new(id)) < 0 || getrandom(S.key, sizeof(S.key), 0) != sizeof(S.key)) {
+		return r < 0 ? r : -EIO;
+	}
+	snprintf(S.cookie_name, sizeof(S.cookie_name), "%s%.*s", WEB_COOKIE_PREFIX,
+		 WEB_SERVER_ID_HEX, id);
+	hex_of(S.key, sizeof(S.key), S.key_hex);
 	lws_set_log_level(LLL_ERR | LLL_WARN, lws_logger);
 
 	struct lws_context_creation_info info = {0};
 	info.protocols = protocols;
 	info.options = LWS_SERVER_OPTION_EXPLICIT_VHOSTS | LWS_SERVER_OPTION_DISABLE_IPV6 * 0;
 	/* What the server accepts from a request is bounded here: headers (all of them) in 4 KiB,
-	 * 16 requests' headers at once, 10 s for anything to arrive. */
+	 * 40 requests' headers at once (others' connections hold at most 2 * PEER_OTHERS of them),
+	 * HEADERS_SECS for them to arrive. */
 	info.max_http_header_data = 4096;
-	info.max_http_header_pool = 16;
-	info.timeout_secs = 10;
+	info.max_http_header_pool = 40;
+	info.timeout_secs = HEADERS_SECS;
+	info.timeout_secs_ah_idle = HEADERS_SECS;
 	info.fd_limit_per_thread = 128;
 	info.alpn = "http/1.1";
 	info.server_string = "botdesk-web";

@@ -19,6 +19,9 @@ struct web_config {
 	char host[64];
 	unsigned port;
 	const char *tls_cert, *tls_key;
+	/* The watchers' door when the desktop put it elsewhere (view_dir); NULL: view.sock in
+	 * dirfd. */
+	const char *view_socket;
 	/* Called once the server listens (prints how to reach it), with the first ticket's URL
 	 * when on host:port; nonzero stops the server. */
 	int (*ready)(const struct web_config *cfg, const char *url, void *userdata);

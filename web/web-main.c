@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "fileio.h"
 #include "log.h"
 #include "pathjoin.h"
 #include "request.h"
@@ -43,10 +44,40 @@ struct ready_args {
 	bool open;
 };
 
-static void open_browser(const char *url)
+/* The page --open hands the browser: a 0600 file in the profile's 0700 directory that sends it
+ * on to the ticket URL. The ticket never goes into an argv (any local user reads
+ * /proc/PID/cmdline); the file goes when the ticket is used (web/server.c) or the server
+ * stops. */
+static int write_open_page(const struct web_config *cfg, const char *url, char *path, size_t size)
 {
+	char page[1024];
+	int n = snprintf(page, sizeof(page),
+			 "<!DOCTYPE html>\n<meta charset=\"utf-8\">\n"
+			 "<meta name=\"referrer\" content=\"no-referrer\">\n"
+			 "<meta http-equiv=\"refresh\" content=\"0;url=%s\">\n"
+			 "<title>botdesk</title>\n<a href=\"%s\">Open the desktop</a>\n",
+			 url, url);
+	if (n < 0 || (size_t)n >= sizeof(page)) {
+		return -ENOSPC;
+	}
+	int r = path_format(path, size, "file://%s/%s", cfg->state, WEB_OPEN_PAGE);
+	if (r < 0) {
+		return r;
+	}
+	return write_file_atomic_at(cfg->dirfd, WEB_OPEN_PAGE, page, (size_t)n, 0600);
+}
+
+static void open_browser(const struct web_config *cfg, const char *url)
+{
+	char page[1024];
+	int r = write_open_page(cfg, url, page, sizeof(page));
+	if (r < 0) {
+		log_warn("cannot write %s/%s for the browser: %s; open the address above yourself",
+			 cfg->state, WEB_OPEN_PAGE, strerror(-r));
+		return;
+	}
 	static char prog[] = "xdg-open";
-	char *argv[] = {prog, (char *)(uintptr_t)url, NULL};
+	char *argv[] = {prog, page, NULL};
 	pid_t pid;
 	posix_spawn_file_actions_t fa;
 	posix_spawn_file_actions_init(&fa);
@@ -79,7 +110,7 @@ static int ready(const struct web_config *cfg, const char *url, void *userdata)
 		       strchr(cfg->host, ':') ? "[" : "", cfg->host,
 		       strchr(cfg->host, ':') ? "]" : "", cfg->port, url);
 		if (a->open) {
-			open_browser(url);
+			open_browser(cfg, url);
 		}
 	}
 	fflush(stdout);
@@ -107,6 +138,7 @@ static int parse_args(int argc, char **argv, struct web_config *cfg, struct web_
 		{"ticket", no_argument, NULL, 't'},
 		{"novnc", required_argument, NULL, 'n'},
 		{"data", required_argument, NULL, 'd'},
+		{"view-socket", required_argument, NULL, 'v'},
 		{NULL, 0, NULL, 0},
 	};
 	int ch;
@@ -139,6 +171,9 @@ static int parse_args(int argc, char **argv, struct web_config *cfg, struct web_
 			break;
 		case 'd':
 			cfg->data = optarg;
+			break;
+		case 'v':
+			cfg->view_socket = optarg;
 			break;
 		default:
 			log_error("unknown option '%s'", argv[optind - 1]);
@@ -242,8 +277,11 @@ static int serve(struct web_config *cfg, const char *listen)
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
+	/* A page --open left by a server that died has a dead ticket in it: gone either way. */
+	(void)unlinkat(cfg->dirfd, WEB_OPEN_PAGE, 0);
 	int r = web_serve(cfg, &stopping);
 	(void)unlinkat(cfg->dirfd, listen ? WEB_CTL_SOCK : WEB_SOCK, 0);
+	(void)unlinkat(cfg->dirfd, WEB_OPEN_PAGE, 0);
 	cfg->unix_path = NULL;
 	if (r == -EADDRINUSE) {
 		log_error("cannot listen on %s: the address is in use or not one of this host's",

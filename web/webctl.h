@@ -7,6 +7,8 @@
 #define WEB_LOCK "web.lock"
 #define WEB_CTL_SOCK "web-ctl.sock"
 #define WEB_SOCK "web.sock"
+/* What --open hands xdg-open (0600): a page that sends the browser on to the ticket URL. */
+#define WEB_OPEN_PAGE "web-open.html"
 
 /* Takes the profile's server lock; the held fd, or -EBUSY when another server holds it. */
 int webctl_lock(int dirfd);

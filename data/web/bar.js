@@ -6,6 +6,39 @@ import RFB from '/novnc/core/rfb.js';
 const $ = (id) => document.getElementById(id);
 let lease = null;
 let rfb = null;
+// The page's key, from the first /lease this page read: the server it was loaded from. Every
+// later answer and every stream must prove it (HMAC over a fresh nonce) before the page shows or
+// sends anything: a stranger who binds the port after the server stops cannot.
+let key = null;
+let stopped = false;
+let ticker = null;
+
+const hex = (buf) => Array.from(new Uint8Array(buf), (b) => b.toString(16).padStart(2, '0')).join('');
+
+function nonce() {
+    const b = new Uint8Array(16);
+    crypto.getRandomValues(b);
+    return hex(b);
+}
+
+async function proof(what, n) {
+    const raw = new Uint8Array(key.match(/../g).map((h) => parseInt(h, 16)));
+    const k = await crypto.subtle.importKey('raw', raw, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+    return hex(await crypto.subtle.sign('HMAC', k, new TextEncoder().encode('botdesk-web ' + what + ' ' + n)));
+}
+
+// Whatever answers here is not the server this page came from: nothing more goes to it.
+function stop(why) {
+    stopped = true;
+    if (ticker) clearInterval(ticker);
+    if (rfb) { const r = rfb; rfb = null; r.disconnect(); }
+    $('toggle').disabled = true;
+    $('link').textContent = why;
+    window.botdeskStopped = why;
+}
+
+const IMPOSTOR = 'stopped: what answers at this address is not the server this page came from ' +
+    '(it cannot prove the page\'s key); nothing more is sent to it. Get a fresh URL from botdesk web.';
 
 function show(l) {
     lease = l;
@@ -20,43 +53,86 @@ function show(l) {
 }
 
 async function refresh() {
-    const r = await fetch('/lease', { cache: 'no-store' });
+    if (stopped) throw new Error('stopped');
+    const n = nonce();
+    const r = await fetch('/lease?nonce=' + n, { cache: 'no-store' });
     if (!r.ok) throw new Error('lease: ' + r.status);
-    show(await r.json());
+    const l = await r.json();
+    if (key === null && typeof l.key === 'string' && /^[0-9a-f]{64}$/.test(l.key)) key = l.key;
+    if (key === null || l.proof !== await proof('lease', n)) {
+        stop(IMPOSTOR);
+        throw new Error('impostor');
+    }
+    show(l);
 }
 
+async function reconnect() {
+    $('link').textContent = 'reconnecting';
+    // The lease moved (or the desktop or the server restarted): read it, then take the other door.
+    for (let wait = 100; !stopped; wait = Math.min(wait * 2, 5000)) {
+        try { await refresh(); break; } catch (e) { if (!stopped) await new Promise((ok) => setTimeout(ok, wait)); }
+    }
+    if (!stopped) connect();
+}
+
+// A stream: the server proves the page's key over our nonce before anything else; only then does
+// the page say "go" (and the server connect the desktop's door) and noVNC take the socket.
 function connect() {
+    if (stopped) return;
     const url = (location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host + '/websockify';
-    rfb = new RFB($('screen'), url, { shared: true });
+    const ws = new WebSocket(url);
+    ws.binaryType = 'arraybuffer';
+    const n = nonce();
+    let proven = false;
+    $('link').textContent = 'connecting';
+    ws.onopen = () => ws.send(n);
+    ws.onclose = () => { if (!proven && !stopped) reconnect(); };
+    ws.onmessage = async (e) => {
+        ws.onmessage = null;
+        const got = typeof e.data === 'string' ? e.data : new TextDecoder().decode(e.data);
+        if (stopped || got !== await proof('websocket', n)) {
+            ws.onclose = null;
+            ws.close();
+            stop(IMPOSTOR);
+            return;
+        }
+        proven = true;
+        ws.send('go');
+        attach(ws);
+    };
+}
+
+function attach(ws) {
+    rfb = new RFB($('screen'), ws, { shared: true });
     rfb.scaleViewport = true;
     rfb.viewOnly = !lease || lease.holder !== 'human';
     // A human's desktop takes the window's size; the gate gives back the configured size when
     // they hand it back.
     rfb.resizeSession = !rfb.viewOnly;
     window.botdeskRfb = rfb;
-    $('link').textContent = 'connecting';
     rfb.addEventListener('connect', () => { $('link').textContent = ''; window.botdeskConnected = (window.botdeskConnected || 0) + 1; });
-    rfb.addEventListener('disconnect', async () => {
+    rfb.addEventListener('disconnect', () => {
         rfb = null;
-        $('link').textContent = 'reconnecting';
-        // The lease moved (or the desktop restarted): read it, then take the other door.
-        for (let wait = 100; ; wait = Math.min(wait * 2, 5000)) {
-            try { await refresh(); break; } catch (e) { await new Promise((ok) => setTimeout(ok, wait)); }
-        }
-        connect();
+        if (!stopped) reconnect();
     });
 }
 
 async function toggle() {
+    if (stopped) return;
     $('toggle').disabled = true;
     const path = lease && lease.holder === 'human' ? '/release' : '/take';
     const r = await fetch(path, { method: 'POST', headers: { 'X-Botdesk-CSRF': lease.csrf } });
-    if (r.ok) show(await r.json());
-    $('toggle').disabled = false;
+    // The bar shows only what a proven answer says.
+    if (r.ok) await refresh().catch(() => {});
+    if (!stopped) $('toggle').disabled = false;
 }
 
 $('toggle').addEventListener('click', toggle);
 // Another party's take or release: the server closes our stream, and the bar follows; this
 // slower look keeps the reason and the time current in between.
-setInterval(() => refresh().catch(() => {}), 5000);
-refresh().then(connect, () => { $('link').textContent = 'cannot read the lease: reload'; });
+ticker = setInterval(() => refresh().catch(() => {}), 5000);
+if (!window.crypto || !crypto.subtle) {
+    stop('this page needs a secure context (https://, or http://localhost or 127.0.0.1) to check its server');
+} else {
+    refresh().then(connect, () => { if (!stopped) $('link').textContent = 'cannot read the lease: reload'; });
+}

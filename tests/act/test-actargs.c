@@ -9,6 +9,7 @@
 
 #include "actargs.h"
 #include "actlog.h"
+#include "keys.h"
 #include "ptrseq.h"
 #include "thumbscale.h"
 #include "utf8.h"
@@ -173,6 +174,24 @@ static void test_keyboard_and_screen(void **state)
 
 /* A picture pixel maps to the middle of the screen area the thumbnail's scaler averaged it
  * from, and the screen point maps back to that pixel. */
+/* The keys that act on the X server itself are refused by name; the combos around them are not. */
+static void test_server_keys(void **state)
+{
+	struct combo c;
+	struct error err = {{0}};
+	assert_int_equal(keys_parse_combo("Terminate_Server", &c, &err), -EINVAL);
+	assert_non_null(
+		strstr(err.msg, "the key 'Terminate_Server' in 'Terminate_Server' is refused"));
+	err = (struct error){{0}};
+	assert_int_equal(keys_parse_combo("ctrl+alt+XF86Switch_VT_1", &c, &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "'XF86Switch_VT_1'"));
+	assert_int_equal(keys_parse_combo("XF86Ungrab", &c, &err), -EINVAL);
+	assert_int_equal(keys_parse_combo("XF86ClearGrab", &c, &err), -EINVAL);
+	assert_int_equal(keys_parse_combo("XF86LogGrabInfo", &c, &err), -EINVAL);
+	assert_int_equal(keys_parse_combo("ctrl+alt+BackSpace", &c, &err), 0);
+	assert_int_equal(keys_parse_combo("XF86AudioMute", &c, &err), 0);
+}
+
 static void test_scaling(void **state)
 {
 	static const unsigned sizes[][4] = {
@@ -263,6 +282,13 @@ static void test_actlog(void **state)
 	line = actlog_line("mcp", &rq, &out, 0, true);
 	assert_non_null(strstr(line, "\"text\":\"hunter2 \\\"quoted\\\"\""));
 	free(line);
+	/* Cut short by a take: where it stopped. */
+	out = (struct act_out){.chars = 3000, .stopped = true, .sent = 167};
+	line = actlog_line("cli", &rq, &out, -EACCES, false);
+	assert_non_null(strstr(
+		line,
+		"\"result\":\"stopped: a human took the desktop after 167 of 3000 characters\",\"sent\":167}"));
+	free(line);
 	/* Bounded: past the limit the log becomes actions.jsonl.1 and starts again. */
 	act_req_init(&rq, ACT_CLICK);
 	out = (struct act_out){.x = 1, .y = 2};
@@ -289,9 +315,10 @@ static void test_actlog(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_pointer), cmocka_unit_test(test_keyboard_and_screen),
-		cmocka_unit_test(test_scaling), cmocka_unit_test(test_utf8),
-		cmocka_unit_test(test_actlog),  cmocka_unit_test(test_ptrseq),
+		cmocka_unit_test(test_pointer),     cmocka_unit_test(test_keyboard_and_screen),
+		cmocka_unit_test(test_scaling),     cmocka_unit_test(test_utf8),
+		cmocka_unit_test(test_actlog),      cmocka_unit_test(test_ptrseq),
+		cmocka_unit_test(test_server_keys),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -203,6 +203,52 @@ static void applied_round_trip(void **state)
 	unit_rm_rf(dir);
 }
 
+/* The agent's watch: any change of the lease after it began stops it, a take's quiesce waits for
+ * the event under way, and a lease that was never the agent's refuses from the start. */
+static void the_watch_stops_at_a_take(void **state)
+{
+	char *dir = unit_mkdtemp();
+	int dfd = open_dir(dir);
+	struct lease l;
+	bool changed;
+	struct lease_watch w = LEASE_WATCH_INIT;
+	/* Never begun: everything passes (the tests' typist). */
+	assert_int_equal(lease_watch_enter(&w), 0);
+	lease_watch_end(&w);
+	/* No file: the agent's, until one appears. */
+	assert_int_equal(lease_watch_begin(dfd, &w, &l), 0);
+	assert_int_equal(lease_watch_enter(&w), 0);
+	/* Inside, a take waits (its bound here is short). */
+	assert_int_equal(lease_quiesce_at(dfd, 50), -ETIMEDOUT);
+	lease_watch_leave(&w);
+	assert_int_equal(lease_quiesce_at(dfd, 50), 0);
+	assert_int_equal(lease_set_at(dfd, LEASE_HUMAN, NULL, 100, &l, &changed), 0);
+	assert_int_equal(lease_watch_enter(&w), -EACCES);
+	/* Refused, the lock is not held: a take does not wait. */
+	assert_int_equal(lease_quiesce_at(dfd, 50), 0);
+	lease_watch_end(&w);
+	assert_int_equal(lease_watch_begin(dfd, &w, &l), -EACCES);
+	assert_int_equal(l.holder, LEASE_HUMAN);
+	/* Handed back, then taken and handed back again between two events: the epoch moved, so
+	 * the action that began before stops, though the agent holds the lease again. */
+	assert_int_equal(lease_set_at(dfd, LEASE_AGENT, NULL, 200, &l, &changed), 0);
+	assert_int_equal(lease_watch_begin(dfd, &w, &l), 0);
+	assert_int_equal(l.epoch, 2);
+	assert_int_equal(lease_watch_enter(&w), 0);
+	lease_watch_leave(&w);
+	assert_int_equal(lease_set_at(dfd, LEASE_HUMAN, NULL, 300, &l, &changed), 0);
+	assert_int_equal(lease_set_at(dfd, LEASE_AGENT, NULL, 400, &l, &changed), 0);
+	assert_int_equal(lease_watch_enter(&w), -EACCES);
+	lease_watch_end(&w);
+	lease_watch_end(&w);
+	/* An unreadable lease refuses. */
+	unit_write(dir, LEASE_FILE, "holder=agent\n");
+	assert_int_equal(lease_watch_begin(dfd, &w, &l), -EACCES);
+	assert_true(l.unreadable);
+	close(dfd);
+	unit_rm_rf(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -212,6 +258,7 @@ int main(void)
 		cmocka_unit_test(corrupt_fails_closed_and_is_repaired),
 		cmocka_unit_test(concurrent_changes_are_serialised),
 		cmocka_unit_test(applied_round_trip),
+		cmocka_unit_test(the_watch_stops_at_a_take),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

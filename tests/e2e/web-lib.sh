@@ -8,7 +8,7 @@ WEB_PNGMEAN=$BD_BUILDDIR/tests/e2e/pngmean
 
 web_need() {
     [ -n "${BOTDESK_WEB:-}" ] && [ -x "$BOTDESK_WEB" ] ||
-        bd_skip "botdesk-web was not built: install libwebsockets-dev (scripts/build-deps.txt)"
+        bd_skip "botdesk-web was not built: install libwebsockets-dev (scripts/deps/build.txt)"
     [ -f /usr/share/novnc/core/rfb.js ] || bd_skip "no noVNC: install novnc"
 }
 
@@ -72,7 +72,7 @@ web_cookie() {
 
 # The browser: br_start runs it as the test user; br CMD sends one command and sets BR_OUT.
 br_start() {
-    command -v chromium >/dev/null || bd_skip "no chromium: install chromium (scripts/build-deps.txt)"
+    command -v chromium >/dev/null || bd_skip "no chromium: install chromium (scripts/deps/test.txt)"
     local home=$E2E_SCRATCH/home-$E2E_U
     BR_DIR=$home
     mkdir -p "$home"

@@ -136,7 +136,7 @@ web_req "$A" GET "/?ticket=0123456789abcdef0123456789abcdef"
 web_status 403 "a forged ticket"
 web_req "$A" GET "/?${WEB_URL#*\?}"
 web_status 302 "the ticket"
-grep -q '^set-cookie: botdesk_session=[0-9a-f]\{32\}; Path=/; HttpOnly; SameSite=Strict$' <<<"$OUT" ||
+grep -q '^set-cookie: botdesk_session_[0-9a-f]\{16\}=[0-9a-f]\{32\}; Path=/; HttpOnly; SameSite=Strict$' <<<"$OUT" ||
     bd_fail "the cookie: $OUT"
 grep -q '^location: /$' <<<"$OUT" || bd_fail "the ticket stays in the address bar: $OUT"
 cookie=$(sed -n 's/^set-cookie: \([^;]*\);.*/\1/p' <<<"$OUT")

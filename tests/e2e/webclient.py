@@ -2,11 +2,14 @@
 """One request to botdesk web, with exactly the headers the test asks for (no client library
 adds or drops any), for the web tests.
 
-    webclient.py ADDR METHOD PATH [--cookie C] [--origin O] [--header 'K: V']... [--key KEYSYM]
+    webclient.py ADDR METHOD PATH [--cookie C] [--origin O] [--host H] [--header 'K: V']...
+                 [--key KEYSYM] [--page-key HEX]
 
 ADDR is unix:/path or HOST:PORT. Prints `status N`, then `set-cookie: ...` and `location: ...`
 when the answer has them, then `body: ...` (its first 400 bytes). METHOD `WS` asks for a
-WebSocket upgrade of PATH; on 101 it prints `hello <RFB version>` from the first frame, and with
+WebSocket upgrade of PATH; on 101 it first does the page's part (a nonce, the server's proof of
+the page's key, checked with --page-key HEX: 1 when it does not match; then "go"), then prints
+`hello <RFB version>` from the first frame, and with
 --key it goes through the RFB handshake, sends that key (pressed and released) and a one-pixel
 update request, and prints `synced` once the update arrives: the desktop has had the key.
 Exit 0 whatever the status; 1 with a message on stderr when the exchange itself fails.
@@ -14,6 +17,8 @@ Exit 0 whatever the status; 1 with a message on stderr when the exchange itself 
 
 import argparse
 import base64
+import hashlib
+import hmac
 import os
 import socket
 import struct
@@ -146,8 +151,12 @@ def main():
     ap.add_argument("--origin")
     ap.add_argument("--header", action="append", default=[])
     ap.add_argument("--key")
+    ap.add_argument("--page-key")
+    ap.add_argument("--host")
     a = ap.parse_args()
     host = "localhost:6080" if a.addr.startswith("unix:") else a.addr
+    if a.host is not None:
+        host = a.host
     method = "GET" if a.method == "WS" else a.method
     lines = ["%s %s HTTP/1.1" % (method, a.path), "Host: " + host]
     if a.method == "WS":
@@ -172,6 +181,15 @@ def main():
             print("%s: %s" % (k, v))
     if a.method == "WS" and status == 101:
         ws = WS(c)
+        nonce = os.urandom(16).hex()
+        ws.send(nonce.encode())
+        got = ws.frame()
+        if a.page_key:
+            want = hmac.new(bytes.fromhex(a.page_key), b"botdesk-web websocket " + nonce.encode(),
+                            hashlib.sha256).hexdigest().encode()
+            if got != want:
+                raise RuntimeError("the server's proof %r is not of the page's key" % got)
+        ws.send(b"go")
         print("hello " + ws.read(12).decode("latin-1").strip())
         if a.key:
             rfb_key(ws, int(a.key, 16))

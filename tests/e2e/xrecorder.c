@@ -164,6 +164,10 @@ int main(int argc, char **argv)
 		XCloseDisplay(dpy);
 		return r;
 	}
+	/* Xlib loads its XKB map, and only then asks to be told of changes to it, at the first
+	 * key it translates; a keysym put on a spare keycode in between was never seen, and that
+	 * key came out as NoSymbol. A toolkit loads its map at start: so does the recorder. */
+	(void)XKeysymToKeycode(dpy, XK_a);
 	int screen = DefaultScreen(dpy);
 	Window root = RootWindow(dpy, screen);
 	XSetWindowAttributes wa = {

@@ -19,13 +19,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	}
 	char tok[WEB_TOKEN_HEX + 1];
-	if (web_cookie_token(s, tok) == 0) {
+	if (web_cookie_token(s, "botdesk_session_0123456789abcdef", tok) == 0) {
 		if (strlen(tok) != WEB_TOKEN_HEX ||
 		    strspn(tok, "0123456789abcdef") != WEB_TOKEN_HEX) {
 			abort();
 		}
 	}
-	(void)web_origin_ok(s, "127.0.0.1:6080", false);
+	(void)web_origin_ok(s, "127.0.0.1:6080", false, "127.0.0.1");
+	(void)web_host_ok(s, "::1");
 	char path[128];
 	if (web_static_path(s, "/novnc/", "/usr/share/novnc", path, sizeof(path)) == 0) {
 		if (strncmp(path, "/usr/share/novnc/", 17) != 0 || strstr(path, "..") ||

@@ -11,7 +11,8 @@ export BD_SRCDIR
 source "$BD_SRCDIR/tests/lib.sh"
 
 [ "$(id -u)" = 0 ] || bd_fail "ci-setup.sh must run as root"
-helper_dir=/usr/local/libexec/botdesk-ci
+# BD_CI_HELPER_DIR: another place, for a run on a machine whose helper others' tests use.
+helper_dir=${BD_CI_HELPER_DIR:-/usr/local/libexec/botdesk-ci}
 helper=$helper_dir/botdesk-helper
 mkdir -p "$helper_dir"
 chown root:root "$helper_dir"

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The runner's side of the actions and of `botdesk mcp`, without X: a stand-in for botdesk-act
 # records how it was run. Bad arguments are exit 2 before anything runs; no desktop is exit 3;
-# a human's lease (or an unreadable one) is exit 4 and botdesk-act is never run; otherwise the
+# a human's lease (or an unreadable one) is exit 4 and botdesk-act is never run (take runs
+# botdesk-act-pointer --release-held, to let go of the agent's keys); otherwise the
 # runner execs it with the verified profile directory as an open descriptor, the desktop's
 # DISPLAY and XAUTHORITY, the log_typed_text setting and the action's arguments untouched, and
 # no other descriptor of its own; the pointer commands run botdesk-act-pointer the same way.
@@ -52,6 +53,14 @@ it_start
 # A human holds the desktop: exit 4 for every action, botdesk-act never runs.
 it_bd take --reason "password prompt"
 it_expect_rc 0 "take"
+# take lets go of what the agent holds: botdesk-act-pointer --release-held on the desktop, with
+# the verified directory.
+mapfile -t got <"$S/marks/act"
+it_expect_eq "${got[6]}" "--release-held" "take runs the release of the agent's keys"
+it_expect_eq "${got[3]}" "$(sed -n 's/^DISPLAY=//p' "$P/env")" "the release's DISPLAY"
+it_expect_eq "${got[7]}" "dirfd $P" "the release gets the profile's directory"
+it_expect_eq "${got[9]}" "program pointer" "the release is botdesk-act-pointer's"
+rm -f "$S/marks/act"
 for args in "click 10 20" "type secret" "key Return" "screenshot" "cursor" "wait-idle"; do
     # shellcheck disable=SC2086
     it_bd $args

@@ -1,7 +1,13 @@
 #!/usr/bin/env bash
 # The bash completion offers botdesk's commands, each command's options, and the names of the
-# profiles that exist in the state directory.
+# profiles that exist in the state directory. Every command of the runner's tables (runner/main.c)
+# and every action's options (runner/actargs.c, through botdesk --list-commands) complete.
 source "$BD_SRCDIR/tests/lib.sh"
+# The completion asks the botdesk it completes for its table: the build's, first on PATH.
+bin=$(mktemp -d)
+trap 'rm -rf "$bin"' EXIT
+ln -s "$BOTDESK_BIN" "$bin/botdesk"
+export PATH=$bin:$PATH
 [ -f /usr/share/bash-completion/bash_completion ] || bd_skip "bash-completion is not installed"
 set +eu
 source /usr/share/bash-completion/bash_completion
@@ -43,8 +49,34 @@ expect "botdesk env " "--shell"
 expect "botdesk thumbnail " "--max --output"
 expect "botdesk --profile work stop " "--json"
 
+# The tables in the source: the binary lists exactly these, and each completes.
+table=$(sed -n '/^static const struct command \(action_\)\{0,1\}commands\[\] = {$/,/^};$/p' "$BD_SRCDIR/runner/main.c" |
+    grep -o '{"[a-z-]*", cmd_' | sed 's/{"\([a-z-]*\)".*/\1/')
+[ "$(wc -l <<<"$table")" -ge 25 ] || bd_fail "runner/main.c's command tables were not found: $table"
+listed=$("$BOTDESK_BIN" --list-commands) || bd_fail "botdesk --list-commands failed"
+[ "$(awk '{ print $1 }' <<<"$listed")" = "$table" ] ||
+    bd_fail "botdesk --list-commands differs from runner/main.c's tables: $(diff <(echo "$table") <(awk '{ print $1 }' <<<"$listed"))"
+for c in $table; do
+    expect "botdesk " "$c"
+    expect "botdesk --profile work " "$c"
+done
+expect "botdesk " "mcp click move drag scroll cursor type key screenshot wait-idle wait-change"
+# Each action's options, as the parser takes them (runner/actargs.c's takes()).
+expect "botdesk click " "--button --double --from --json"
+expect "botdesk scroll " "--up --down --left --right --from"
+expect "botdesk type " "--file --delay"
+expect "botdesk key " "--press --release --delay"
+expect "botdesk screenshot " "--max --region --format --quality --output"
+expect "botdesk wait-idle " "--timeout --quiet"
+expect "botdesk wait-change " "--timeout"
+refuse "botdesk screenshot " "--json"
+refuse "botdesk move " "--button"
+while read -r c opts; do
+    [ -z "$opts" ] || expect "botdesk $c " "$opts"
+done <<<"$listed"
+
 state=$(mktemp -d)
-trap 'rm -rf "$state"' EXIT
+trap 'rm -rf "$state" "$bin"' EXIT
 mkdir -p "$state/work" "$state/research"
 export BOTDESK_STATE_DIR=$state
 expect "botdesk --profile " "work research"

@@ -12,7 +12,7 @@ BD_IMAGE_MARKER=$(sed -n 's/^#define BOTDESK_IMAGE_MARKER_PATH "\(.*\)"$/\1/p' "
 [ -n "$BD_IMAGE_MARKER" ] || bd_fail "config.h has no BOTDESK_IMAGE_MARKER_PATH"
 export BD_IMAGE_MARKER
 bash "$check" "$dockerfile" "$policy" || bd_fail "the Dockerfile breaks its contract"
-python3 "$BD_SRCDIR/scripts/sync-dockerfile" --check || bd_fail "scripts/sync-dockerfile would change the Dockerfile"
+python3 "$BD_SRCDIR/scripts/sync-deps" --check || bd_fail "scripts/sync-deps would change the Dockerfile"
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

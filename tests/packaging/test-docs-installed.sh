@@ -25,8 +25,10 @@ done < <(sed -n '/^Commands:/,/^$/p' <<<"$help" | grep -E '^  [a-z]+( |$)')
 doc=$(grep -oE '[^ ]+\.md' <<<"$help" | head -1)
 [ -n "$doc" ] || bd_fail "botdesk --help names no document: $help"
 [[ $doc != *docs/* ]] || bd_fail "botdesk --help points into the source tree: $doc"
-sed -n '/apt-get install/,/[^\\]$/p' "$BD_SRCDIR/scripts/setup" | grep -qw scdoc ||
-    bd_fail "scripts/setup does not install scdoc: a host it sets up has no man pages"
+# scripts/setup installs scripts/deps/build.txt (the deps test checks that it installs all of it).
+sed -n '/apt-get install/,/[^\\]$/p' "$BD_SRCDIR/scripts/setup" | grep -q 'scripts/deps/list build' &&
+    sh "$BD_SRCDIR/scripts/deps/list" build | grep -qx scdoc ||
+    bd_fail "scripts/setup does not install scdoc (scripts/deps/build.txt): a host it sets up has no man pages"
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

@@ -7,6 +7,7 @@
 
 #include "request.h"
 #include "tickets.h"
+#include "util.h"
 
 static void ticket_once_within_ttl(void **state)
 {
@@ -54,32 +55,95 @@ static void tables_stay_bounded(void **state)
 
 static void cookie(void **state)
 {
+	static const char me[] = "botdesk_session_0123456789abcdef";
 	char tok[WEB_TOKEN_HEX + 1];
 	assert_int_equal(
-		web_cookie_token("a=b; botdesk_session=0123456789abcdef0123456789abcdef; c=d", tok),
+		web_cookie_token(
+			"a=b; botdesk_session_0123456789abcdef=0123456789abcdef0123456789abcdef; c=d",
+			me, tok),
 		0);
 	assert_string_equal(tok, "0123456789abcdef0123456789abcdef");
-	assert_int_equal(web_cookie_token("botdesk_session=0123456789abcdef0123456789abcdef", tok),
-			 0);
+	/* Another server's cookie, first in the header: not this server's, skipped. */
 	assert_int_equal(
-		web_cookie_token("x_botdesk_session=0123456789abcdef0123456789abcdef", tok),
+		web_cookie_token(
+			"botdesk_session_fedcba9876543210=ffffffffffffffffffffffffffffffff; botdesk_session_0123456789abcdef=0123456789abcdef0123456789abcdef",
+			me, tok),
+		0);
+	assert_string_equal(tok, "0123456789abcdef0123456789abcdef");
+	assert_int_equal(
+		web_cookie_token("botdesk_session=0123456789abcdef0123456789abcdef", me, tok),
 		-ENOENT);
-	assert_int_equal(web_cookie_token("botdesk_session=0123", tok), -EINVAL);
-	assert_int_equal(web_cookie_token("botdesk_session=0123456789ABCDEF0123456789abcdef", tok),
+	assert_int_equal(
+		web_cookie_token(
+			"botdesk_session_0123456789abcdef0=0123456789abcdef0123456789abcdef", me,
+			tok),
+		-ENOENT);
+	assert_int_equal(
+		web_cookie_token(
+			"x_botdesk_session_0123456789abcdef=0123456789abcdef0123456789abcdef", me,
+			tok),
+		-ENOENT);
+	assert_int_equal(web_cookie_token("botdesk_session_0123456789abcdef=0123", me, tok),
 			 -EINVAL);
-	assert_int_equal(web_cookie_token("", tok), -ENOENT);
+	assert_int_equal(
+		web_cookie_token(
+			"botdesk_session_0123456789abcdef=0123456789ABCDEF0123456789abcdef", me,
+			tok),
+		-EINVAL);
+	assert_int_equal(web_cookie_token("", me, tok), -ENOENT);
 }
 
 static void origin(void **state)
 {
-	assert_true(web_origin_ok("http://127.0.0.1:6080", "127.0.0.1:6080", false));
-	assert_false(web_origin_ok("https://127.0.0.1:6080", "127.0.0.1:6080", false));
-	assert_true(web_origin_ok("https://pod:6080", "pod:6080", true));
-	assert_false(web_origin_ok("http://evil.example", "127.0.0.1:6080", false));
-	assert_false(web_origin_ok("http://127.0.0.1:6080.evil", "127.0.0.1:6080", false));
-	assert_false(web_origin_ok("null", "127.0.0.1:6080", false));
-	assert_false(web_origin_ok(NULL, "127.0.0.1:6080", false));
-	assert_false(web_origin_ok("http://", "", false));
+	assert_true(web_origin_ok("http://127.0.0.1:6080", "127.0.0.1:6080", false, "127.0.0.1"));
+	assert_false(web_origin_ok("https://127.0.0.1:6080", "127.0.0.1:6080", false, NULL));
+	assert_true(web_origin_ok("https://10.0.0.5:6443", "10.0.0.5:6443", true, "10.0.0.5"));
+	/* A name that is not one the server is reached by: a rebound DNS name. */
+	assert_false(web_origin_ok("https://pod:6080", "pod:6080", true, "10.0.0.5"));
+	assert_false(
+		web_origin_ok("http://rebind.example:6080", "rebind.example:6080", false, NULL));
+	assert_false(web_origin_ok("http://evil.example", "127.0.0.1:6080", false, NULL));
+	assert_false(web_origin_ok("http://127.0.0.1:6080.evil", "127.0.0.1:6080", false, NULL));
+	assert_false(web_origin_ok("null", "127.0.0.1:6080", false, NULL));
+	assert_false(web_origin_ok(NULL, "127.0.0.1:6080", false, NULL));
+	assert_false(web_origin_ok("http://", "", false, NULL));
+}
+
+static void host(void **state)
+{
+	static const char *good[] = {"localhost",      "localhost:6080", "LocalHost:1", "127.0.0.1",
+				     "127.0.0.1:6080", "[::1]",          "[::1]:65535"};
+	for (size_t i = 0; i < ARRAY_SIZE(good); i++) {
+		assert_true(web_host_ok(good[i], NULL));
+	}
+	static const char *bad[] = {"",
+				    "rebind.example",
+				    "rebind.example:6080",
+				    "localhost.",
+				    "localhost.evil",
+				    "localhost:",
+				    "localhost:0",
+				    "localhost:65536",
+				    "localhost:60x",
+				    "127.0.0.2",
+				    "127.0.0.1.evil",
+				    "::1",
+				    "[::1",
+				    "[::1]x",
+				    "127.0.0.1:6080 x",
+				    "x.localhost",
+				    "127.0.0.1:+6080",
+				    "10.0.0.5:6443"};
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
+		assert_false(web_host_ok(bad[i], NULL));
+	}
+	assert_false(web_host_ok(NULL, NULL));
+	/* The --listen address, with any port; an IPv6 one in brackets. */
+	assert_true(web_host_ok("10.0.0.5:6443", "10.0.0.5"));
+	assert_true(web_host_ok("10.0.0.5", "10.0.0.5"));
+	assert_false(web_host_ok("10.0.0.50:6443", "10.0.0.5"));
+	assert_true(web_host_ok("[fd00::5]:6443", "fd00::5"));
+	assert_false(web_host_ok("fd00::5", "fd00::5"));
 }
 
 static void static_paths(void **state)
@@ -159,6 +223,7 @@ int main(void)
 		cmocka_unit_test(tables_stay_bounded),
 		cmocka_unit_test(cookie),
 		cmocka_unit_test(origin),
+		cmocka_unit_test(host),
 		cmocka_unit_test(static_paths),
 		cmocka_unit_test(listen_address),
 		cmocka_unit_test(json_escape),
