@@ -161,8 +161,9 @@ int xserver_argv(const struct xserver_args *a, struct strv *ret)
 		 * (gate/relay.h). */
 		"-UseBlacklist=0", "-FrameRate", "30", "-geometry", geometry, "-depth", "24",
 		"-dpi", "96", "-desktop", desktop,
-		/* Errors and status (level 10): start-up, each viewer's connect and close (about
-		 * 90 bytes), not the 600 bytes of protocol detail level 30 adds per viewer. */
+		/* Errors and status (level 10): start-up, each viewer's connect and close (one
+		 * line each, with the socket's path), not the 600 bytes of protocol detail level 30
+		 * adds per viewer. */
 		"-Log", "*:stderr:10"};
 	struct strv v = {0};
 	int r = 0;
