@@ -5,6 +5,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -51,8 +52,19 @@ static void others_cloexec(const struct spawn_opts *o, size_t n_fds)
 /* Runs in the child between fork and exec. Only the LISTEN_FDS environment allocates, and only
  * single-threaded callers ask for it. */
 static _noreturn_ void child_exec(const char *path, char *const argv[], char *const envp[],
-				  const struct spawn_opts *o, int errfd)
+				  const struct spawn_opts *o, int errfd, pid_t spawner)
 {
+	if (o && o->parent_death_signal) {
+		/* The spawner may have died between the fork and here, before the signal was
+		 * armed: then its pid is no longer our parent's, and we end as it would have
+		 * ended us. */
+		if (prctl(PR_SET_PDEATHSIG, o->parent_death_signal, 0, 0, 0) < 0) {
+			child_fail(errfd, negative_errno());
+		}
+		if (getppid() != spawner) {
+			_exit(127);
+		}
+	}
 	/* Out of the way of the targets first: a target may have the error pipe's number. */
 	errfd = fcntl(errfd, F_DUPFD_CLOEXEC, SPAWN_FD_PARKING);
 	if (errfd < 0) {
@@ -126,6 +138,7 @@ int spawn_program(const char *path, char *const argv[], char *const envp[],
 	if (pipe2(errpipe, O_CLOEXEC) < 0) {
 		return negative_errno();
 	}
+	pid_t spawner = getpid();
 	pid_t pid = fork();
 	if (pid < 0) {
 		int r = negative_errno();
@@ -135,7 +148,7 @@ int spawn_program(const char *path, char *const argv[], char *const envp[],
 	}
 	if (pid == 0) {
 		safe_close(errpipe[0]);
-		child_exec(path, argv, envp, opts, errpipe[1]);
+		child_exec(path, argv, envp, opts, errpipe[1], spawner);
 	}
 	safe_close(errpipe[1]);
 	/* The write end closes at a successful exec (O_CLOEXEC), so EOF means the program runs. */

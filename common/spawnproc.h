@@ -25,6 +25,12 @@ struct spawn_opts {
 	void *userdata;
 	/* Set when it was child_setup, not the exec, that failed. May be NULL. */
 	bool *ret_setup_failed;
+	/* When non-zero, the signal the child gets when the thread that spawned it ends
+	 * (PR_SET_PDEATHSIG), set in the child before anything else; a child whose spawner is
+	 * already gone by then exits at once instead. The kernel clears it when the program is
+	 * setuid, setgid or has file capabilities, so it binds only programs that are none of
+	 * these. */
+	int parent_death_signal;
 };
 
 /* Runs path with exactly argv and envp. The child starts with every signal unblocked and

@@ -11,6 +11,7 @@
 
 #include "log.h"
 #include "rfbfilter.h"
+#include "timeutil.h"
 #include "util.h"
 
 /* A bigger pipe means fewer wake-ups per frame; 1 MiB is what an unprivileged process may ask
@@ -21,6 +22,9 @@
 #define READ_SIZE 16384
 /* Rounds of splicing per wake-up before another connection gets its turn. */
 #define ROUNDS 16
+/* A door that turns viewers away says so at most once in this long (with the count since):
+ * a flood of refused connections must not become a flood of log lines. */
+#define REFUSAL_LOG_MS 10000
 
 enum ep_kind { EP_CONTROL_DOOR, EP_VIEW_DOOR, EP_SIGNALS, EP_LEASE, EP_CLIENT, EP_UPSTREAM };
 
@@ -37,16 +41,24 @@ struct conn {
 	int client, upstream;
 	int pipe_r, pipe_w;
 	size_t pipe_size;
-	size_t piped; /* server bytes in the pipe, not yet taken by the viewer */
-	bool control; /* came in through rfb.sock */
-	bool dead;    /* closed; freed once the events of this wake-up are handled */
+	size_t piped;                /* server bytes in the pipe, not yet taken by the viewer */
+	bool control;                /* came in through rfb.sock */
+	uint64_t handshake_deadline; /* monotonic ms; 0 once the handshake is done */
+	bool dead;                   /* closed; freed once the events of this wake-up are handled */
 	struct rfbfilter filter;
 	uint8_t pending[READ_SIZE + RFBFILTER_SLACK]; /* filtered, not yet taken by Xvnc */
 	size_t pending_off, pending_len;
 };
 
+/* What a door turned away and has not logged yet. */
+struct refusals {
+	uint64_t last_log_ms;
+	unsigned unlogged;
+};
+
 struct relay {
 	const struct relay_config *cfg;
+	struct refusals refused[2]; /* [1]: the controller's door */
 	int epfd;
 	struct conn *conns[RELAY_MAX_CONNECTIONS];
 	/* Closed during this wake-up: the batch may still name them. */
@@ -133,25 +145,55 @@ static int connect_upstream(const char *path)
 	return fd;
 }
 
+/* Whether a door may take one more viewer: -EMFILE when the door has all it may hold, -EBUSY
+ * when it has RELAY_MAX_HANDSHAKES viewers still in the handshake. Each door is counted alone,
+ * so what comes in on view.sock never counts against rfb.sock. */
+static int door_admits(const struct relay *r, bool control)
+{
+	size_t all = 0, mine = 0, shaking = 0;
+	for (size_t i = 0; i < RELAY_MAX_CONNECTIONS; i++) {
+		const struct conn *c = r->conns[i];
+		if (!c) {
+			continue;
+		}
+		all++;
+		if (c->control == control) {
+			mine++;
+			shaking += c->handshake_deadline != 0;
+		}
+	}
+	size_t cap =
+		control ? RELAY_MAX_CONNECTIONS : RELAY_MAX_CONNECTIONS - RELAY_CONTROL_RESERVED;
+	if (all >= RELAY_MAX_CONNECTIONS || mine >= cap) {
+		return -EMFILE;
+	}
+	return shaking >= RELAY_MAX_HANDSHAKES ? -EBUSY : 0;
+}
+
 static int conn_open(struct relay *r, int client, bool control)
 {
+	int admit = door_admits(r, control);
+	if (admit < 0) {
+		close(client);
+		return admit;
+	}
 	size_t slot = RELAY_MAX_CONNECTIONS;
 	for (size_t i = 0; i < RELAY_MAX_CONNECTIONS && slot == RELAY_MAX_CONNECTIONS; i++) {
 		if (!r->conns[i]) {
 			slot = i;
 		}
 	}
-	if (slot == RELAY_MAX_CONNECTIONS) {
-		close(client);
-		return -EMFILE;
-	}
 	struct conn *c = calloc(1, sizeof(*c));
 	if (!c) {
 		close(client);
 		return -ENOMEM;
 	}
-	*c = (struct conn){
-		.client = client, .upstream = -1, .pipe_r = -1, .pipe_w = -1, .control = control};
+	*c = (struct conn){.client = client,
+			   .upstream = -1,
+			   .pipe_r = -1,
+			   .pipe_w = -1,
+			   .control = control,
+			   .handshake_deadline = now_ms() + RELAY_HANDSHAKE_MS};
 	c->client_ep = (struct endpoint){.kind = EP_CLIENT, .conn = c};
 	c->upstream_ep = (struct endpoint){.kind = EP_UPSTREAM, .conn = c};
 	rfbfilter_init(&c->filter);
@@ -254,6 +296,9 @@ static int pump_up(struct relay *r, struct conn *c)
 	if (c->filter.input_passed != before) {
 		watch_stamp_activity(w);
 	}
+	if (c->filter.state == RFBFILTER_HEAD || c->filter.state == RFBFILTER_BODY) {
+		c->handshake_deadline = 0;
+	}
 	int f = flush_up(c);
 	return e < 0 ? e : f;
 }
@@ -295,6 +340,45 @@ static void on_conn(struct relay *r, struct endpoint *ep, uint32_t events)
 	interest(r, c);
 }
 
+/* Logs a refusal, at most one line per door every REFUSAL_LOG_MS with the count since. */
+static void refused(struct relay *r, bool control, int e)
+{
+	struct refusals *f = &r->refused[control];
+	f->unlogged++;
+	uint64_t now = now_ms();
+	if (f->last_log_ms && now - f->last_log_ms < REFUSAL_LOG_MS) {
+		return;
+	}
+	const char *why = e == -EMFILE  ? "the door holds all the viewers it may"
+			  : e == -EBUSY ? "too many viewers are still in their handshake"
+					: strerror(-e);
+	log_warn("%s turned %u viewer(s) away: %s", control ? "rfb.sock" : "view.sock", f->unlogged,
+		 why);
+	f->last_log_ms = now;
+	f->unlogged = 0;
+}
+
+/* Closes every viewer whose handshake is overdue; the milliseconds until the next one is due,
+ * or -1 when none is pending. */
+static int expire_handshakes(struct relay *r)
+{
+	uint64_t now = now_ms(), next = 0;
+	for (size_t i = 0; i < RELAY_MAX_CONNECTIONS; i++) {
+		struct conn *c = r->conns[i];
+		if (!c || c->handshake_deadline == 0) {
+			continue;
+		}
+		if (c->handshake_deadline <= now) {
+			log_debug("closed a viewer on %s: no handshake within %d ms",
+				  c->control ? "rfb.sock" : "view.sock", RELAY_HANDSHAKE_MS);
+			conn_close(r, c);
+		} else if (next == 0 || c->handshake_deadline < next) {
+			next = c->handshake_deadline;
+		}
+	}
+	return next ? (int)(next - now) : -1;
+}
+
 static void on_door(struct relay *r, int fd, bool control)
 {
 	for (;;) {
@@ -308,8 +392,7 @@ static void on_door(struct relay *r, int fd, bool control)
 		}
 		int e = conn_open(r, client, control);
 		if (e < 0) {
-			log_warn("turned a viewer away: %s",
-				 e == -EMFILE ? "too many viewers" : strerror(-e));
+			refused(r, control, e);
 		}
 	}
 }
@@ -350,7 +433,9 @@ int relay_run(const struct relay_config *cfg)
 	bool running = e == 0;
 	while (running) {
 		struct epoll_event evs[32];
-		int n = epoll_wait(epfd, evs, 32, -1);
+		int timeout = expire_handshakes(&r);
+		bury(&r);
+		int n = epoll_wait(epfd, evs, 32, timeout);
 		if (n < 0 && errno != EINTR) {
 			e = negative_errno();
 			break;

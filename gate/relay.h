@@ -7,6 +7,15 @@
 
 /* At most this many viewers at once; more are turned away. */
 #define RELAY_MAX_CONNECTIONS 64
+/* Of those, this many are the controller's door's alone: watchers (anyone in the view group)
+ * can never fill the gate so that the owner cannot get in. */
+#define RELAY_CONTROL_RESERVED 16
+/* Per door, at most this many viewers still in the handshake (before ClientInit); more are
+ * turned away at once. Xvnc's own failed-handshake blacklist is off (it sees every viewer as
+ * the gate, one address), so this is the bound. */
+#define RELAY_MAX_HANDSHAKES 8
+/* A viewer that has not finished its handshake by then is closed. */
+#define RELAY_HANDSHAKE_MS 10000
 
 struct relay_config {
 	int control_fd;       /* listening: rfb.sock, the controller's door */

@@ -26,6 +26,17 @@ enum kind {
 	KIND_NEVER, /* dropped from everyone */
 };
 
+/* Pseudo-encodings (RFC 6143 section 7.7 and the community registry) that announce an
+ * extension a client-to-server message belongs to. */
+static const struct {
+	int32_t encoding;
+	unsigned bit;
+} announces[] = {
+	{-308, RFBFILTER_NEG_EXT_DESKTOP_SIZE}, {-312, RFBFILTER_NEG_FENCE},
+	{-313, RFBFILTER_NEG_CONTINUOUS},       {-258, RFBFILTER_NEG_QEMU_KEY},
+	{-259, RFBFILTER_NEG_QEMU_AUDIO},       {(int32_t)0xc0a1e5ce, RFBFILTER_NEG_EXT_CLIPBOARD},
+};
+
 /* The fence's payload is at most 64 bytes (its length byte says so; more is a broken client). */
 #define FENCE_MAX 64
 
@@ -68,11 +79,13 @@ static int parse_version(struct rfbfilter *f)
 }
 
 /* Frames the message whose first f->have bytes are in f->head: 1 when more header bytes are
- * needed (f->need raised), 0 when framed (*body and *kind set), -EPROTO when it cannot be. */
-static int frame(struct rfbfilter *f, uint32_t *body, enum kind *kind)
+ * needed (f->need raised), 0 when framed (*body, *kind and *needs, the RFBFILTER_NEG_* bit of
+ * the extension it belongs to or 0, set), -EPROTO when it cannot be. */
+static int frame(struct rfbfilter *f, uint32_t *body, enum kind *kind, unsigned *needs)
 {
 	const uint8_t *h = f->head;
 	size_t want;
+	*needs = 0;
 	switch (h[0]) {
 	case MSG_SET_PIXEL_FORMAT:
 		*kind = KIND_VIEW;
@@ -87,8 +100,12 @@ static int frame(struct rfbfilter *f, uint32_t *body, enum kind *kind)
 		*body = 4u * u16(h + 2);
 		return 0;
 	case MSG_FB_UPDATE_REQUEST:
+		*kind = KIND_VIEW;
+		*body = 9;
+		return 0;
 	case MSG_CONTINUOUS_UPDATES:
 		*kind = KIND_VIEW;
+		*needs = RFBFILTER_NEG_CONTINUOUS;
 		*body = 9;
 		return 0;
 	case MSG_KEY:
@@ -112,6 +129,7 @@ static int frame(struct rfbfilter *f, uint32_t *body, enum kind *kind)
 			return -EPROTO;
 		}
 		*kind = KIND_INPUT;
+		*needs = len < 0 ? RFBFILTER_NEG_EXT_CLIPBOARD : 0;
 		*body = size;
 		return 0;
 	}
@@ -124,6 +142,7 @@ static int frame(struct rfbfilter *f, uint32_t *body, enum kind *kind)
 			return -EPROTO;
 		}
 		*kind = KIND_VIEW;
+		*needs = RFBFILTER_NEG_FENCE;
 		*body = h[8];
 		return 0;
 	case MSG_XVP:
@@ -136,6 +155,7 @@ static int frame(struct rfbfilter *f, uint32_t *body, enum kind *kind)
 			break;
 		}
 		*kind = KIND_INPUT;
+		*needs = RFBFILTER_NEG_EXT_DESKTOP_SIZE;
 		*body = 16u * h[6];
 		return 0;
 	case MSG_QEMU:
@@ -146,6 +166,7 @@ static int frame(struct rfbfilter *f, uint32_t *body, enum kind *kind)
 		*kind = KIND_INPUT;
 		if (h[1] == 0) {
 			/* Extended key event: subtype, down-flag (2), keysym (4), keycode (4). */
+			*needs = RFBFILTER_NEG_QEMU_KEY;
 			*body = 10;
 			return 0;
 		}
@@ -153,6 +174,7 @@ static int frame(struct rfbfilter *f, uint32_t *body, enum kind *kind)
 			return -EPROTO;
 		}
 		/* Audio: an operation (2 bytes); SetFormat carries 6 more. */
+		*needs = RFBFILTER_NEG_QEMU_AUDIO;
 		want = 4;
 		if (f->have < want) {
 			break;
@@ -211,13 +233,28 @@ static int header_done(struct rfbfilter *f, bool input_allowed, uint8_t *out, si
 	case RFBFILTER_HEAD: {
 		uint32_t body = 0;
 		enum kind kind = KIND_NEVER;
-		int r = frame(f, &body, &kind);
+		unsigned needs = 0;
+		int r = frame(f, &body, &kind, &needs);
 		if (r != 0) {
 			return r;
 		}
-		f->pass = kind == KIND_VIEW || (kind == KIND_INPUT && input_allowed);
+		/* The server handles an extension's message as if its pseudo-encoding had been
+		 * announced (Xvnc 1.12 dies on an unannounced SetDesktopSize): without it, the
+		 * message goes nowhere. */
+		bool negotiated = (f->negotiated & needs) == needs;
+		if (!negotiated) {
+			f->unnegotiated_dropped++;
+		}
+		f->pass =
+			negotiated && (kind == KIND_VIEW || (kind == KIND_INPUT && input_allowed));
 		if (kind == KIND_INPUT) {
 			f->pass ? f->input_passed++ : f->input_dropped++;
+		}
+		f->type = f->head[0];
+		if (f->type == MSG_SET_ENCODINGS) {
+			/* A new list replaces the old, for Xvnc as for us. */
+			f->negotiated = 0;
+			f->enc_have = 0;
 		}
 		if (f->pass) {
 			emit(out, out_len, f->head, f->have);
@@ -236,6 +273,24 @@ static int header_done(struct rfbfilter *f, bool input_allowed, uint8_t *out, si
 	return 0;
 }
 
+/* Takes in SetEncodings' entries as they pass, however the reads split them. */
+static void note_encodings(struct rfbfilter *f, const uint8_t *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		f->enc[f->enc_have++] = p[i];
+		if (f->enc_have < sizeof(f->enc)) {
+			continue;
+		}
+		f->enc_have = 0;
+		int32_t e = (int32_t)u32(f->enc);
+		for (size_t k = 0; k < sizeof(announces) / sizeof(announces[0]); k++) {
+			if (announces[k].encoding == e) {
+				f->negotiated |= announces[k].bit;
+			}
+		}
+	}
+}
+
 int rfbfilter_feed(struct rfbfilter *f, const uint8_t *in, size_t n, bool input_allowed,
 		   uint8_t *out, size_t *out_len)
 {
@@ -249,6 +304,9 @@ int rfbfilter_feed(struct rfbfilter *f, const uint8_t *in, size_t n, bool input_
 			size_t m = n - i < f->body ? n - i : f->body;
 			if (f->pass) {
 				emit(out, out_len, in + i, m);
+			}
+			if (f->type == MSG_SET_ENCODINGS) {
+				note_encodings(f, in + i, m);
 			}
 			i += m;
 			f->body -= (uint32_t)m;

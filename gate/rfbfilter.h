@@ -9,7 +9,11 @@
  * SetPixelFormat, SetEncodings, FramebufferUpdateRequest, EnableContinuousUpdates, ClientFence.
  * Input (KeyEvent, PointerEvent, ClientCutText, SetDesktopSize, QEMU's extended keys) passes only
  * while the caller says input is allowed, decided once per message when its header is complete,
- * and is dropped whole otherwise. xvp (shutdown, reboot) never passes. Anything else cannot be
+ * and is dropped whole otherwise. xvp (shutdown, reboot) never passes. A message that belongs to
+ * an extension passes only once the viewer's latest SetEncodings announced that extension's
+ * pseudo-encoding, as the protocol requires: Xvnc 1.12 trusts that and dies on a SetDesktopSize
+ * from a viewer that never announced ExtendedDesktopSize (see docs/SECURITY.md, "What a viewer
+ * may send before it negotiated"); such a message is dropped whole. Anything else cannot be
  * framed, so the connection must close, as must a clipboard above RFBFILTER_MAX_CUT_TEXT (refused
  * at its header, before a byte of it is held). */
 #pragma once
@@ -32,6 +36,18 @@ enum rfbfilter_state {
 	RFBFILTER_CLOSED,
 };
 
+/* The extensions a client-to-server message may depend on: each bit is a pseudo-encoding the
+ * viewer announced in its latest SetEncodings (a SetEncodings replaces the set, on the server's
+ * side too). */
+enum {
+	RFBFILTER_NEG_EXT_DESKTOP_SIZE = 1u << 0, /* -308: SetDesktopSize */
+	RFBFILTER_NEG_FENCE = 1u << 1,            /* -312: ClientFence */
+	RFBFILTER_NEG_CONTINUOUS = 1u << 2,       /* -313: EnableContinuousUpdates */
+	RFBFILTER_NEG_QEMU_KEY = 1u << 3,         /* -258: QEMU extended key events */
+	RFBFILTER_NEG_QEMU_AUDIO = 1u << 4,       /* -259: QEMU audio */
+	RFBFILTER_NEG_EXT_CLIPBOARD = 1u << 5,    /* 0xc0a1e5ce: a negative ClientCutText length */
+};
+
 struct rfbfilter {
 	enum rfbfilter_state state;
 	unsigned minor; /* 3, 7 or 8 once the version is known */
@@ -39,7 +55,12 @@ struct rfbfilter {
 	size_t have, need; /* header bytes collected, and needed to frame the message */
 	uint32_t body;     /* bytes of the current message after its header still to come */
 	bool pass;         /* the current message is forwarded */
+	uint8_t type;      /* the current message's type */
+	uint8_t enc[4];    /* a SetEncodings entry collected over feeds */
+	uint8_t enc_have;
+	unsigned negotiated; /* RFBFILTER_NEG_* announced by the latest SetEncodings */
 	uint64_t input_passed, input_dropped; /* whole input messages */
+	uint64_t unnegotiated_dropped;        /* whole messages of an extension not announced */
 };
 
 void rfbfilter_init(struct rfbfilter *f);

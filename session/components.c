@@ -51,6 +51,21 @@ static int missing_program(const char *name, struct error *err)
 	return error_set(err, -ENOENT, "%s is not installed", name);
 }
 
+int components_log_fd(struct run *run)
+{
+	int fd;
+	return logrelay_source(&run->log, &fd) < 0 ? -1 : fd;
+}
+
+/* fds[*n] and fds[*n + 1]: log as the part's stdout and stderr, unless it is -1. */
+static void place_log(int log, struct spawn_fd *fds, size_t *n)
+{
+	if (log >= 0) {
+		fds[(*n)++] = (struct spawn_fd){log, STDOUT_FILENO};
+		fds[(*n)++] = (struct spawn_fd){log, STDERR_FILENO};
+	}
+}
+
 /* Every program is looked up before anything is claimed or started: a missing one fails the
  * start with its name and leaves nothing behind. */
 int components_find(struct run *run, struct error *err)
@@ -114,8 +129,14 @@ int components_start_xvnc(struct run *run, struct error *err)
 	}
 	/* The path socket becomes fd 3 with LISTEN_FDS=1: Xvnc adopts it instead of binding its
 	 * own. The abstract claim stays with us, never listening (see claim.h). */
-	struct spawn_fd fds[] = {{run->claim.path_fd, 3}, {displayfd_w, 4}};
-	struct spawn_opts o = {.fds = fds, .n_fds = ARRAY_SIZE(fds), .listen_fds = 1};
+	_cleanup_close_ int log = components_log_fd(run);
+	struct spawn_fd fds[4] = {{run->claim.path_fd, 3}, {displayfd_w, 4}};
+	size_t n_fds = 2;
+	place_log(log, fds, &n_fds);
+	struct spawn_opts o = {.fds = fds,
+			       .n_fds = n_fds,
+			       .listen_fds = 1,
+			       .parent_death_signal = SESSION_CHILD_DEATH_SIGNAL};
 	pid_t pid = 0;
 	if (r == 0) {
 		r = spawn_program(run->xvnc, argv.v, env.v, &o, &pid);
@@ -151,8 +172,11 @@ int components_start_bus(struct run *run, struct error *err)
 	r = r < 0 ? r : strv_push(&argv, "--");
 	r = r < 0 ? r : strv_push(&argv, run->self);
 	r = r < 0 ? r : strv_push(&argv, "--bus-relay");
-	struct spawn_fd fds[] = {{addr[1], 3}, {life[0], 4}};
-	struct spawn_opts o = {.fds = fds, .n_fds = ARRAY_SIZE(fds)};
+	_cleanup_close_ int log = components_log_fd(run);
+	struct spawn_fd fds[4] = {{addr[1], 3}, {life[0], 4}};
+	size_t n_fds = 2;
+	place_log(log, fds, &n_fds);
+	struct spawn_opts o = {.fds = fds, .n_fds = n_fds};
 	pid_t pid;
 	if (r == 0) {
 		r = spawn_program(argv.v[0], argv.v, run->env.v, &o, &pid);
@@ -178,7 +202,14 @@ int components_start(struct run *run, enum program p, const char *const *args, b
 	}
 	pid_t pid;
 	if (r == 0) {
-		r = spawn_program(run->programs[p], argv.v, run->env.v, NULL, &pid);
+		_cleanup_close_ int log = components_log_fd(run);
+		struct spawn_fd fds[2];
+		size_t n_fds = 0;
+		place_log(log, fds, &n_fds);
+		struct spawn_opts o = {.fds = fds,
+				       .n_fds = n_fds,
+				       .parent_death_signal = SESSION_CHILD_DEATH_SIGNAL};
+		r = spawn_program(run->programs[p], argv.v, run->env.v, &o, &pid);
 	}
 	strv_free(&argv);
 	if (r < 0) {

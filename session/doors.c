@@ -79,8 +79,16 @@ static int spawn_gate(struct run *run, int control, int view, struct error *err)
 	r = r < 0 ? r : strv_push(&argv, cfg->xvnc_socket_path);
 	r = r < 0 ? r : strv_push(&argv, "--geometry");
 	r = r < 0 ? r : strv_push(&argv, geometry);
-	struct spawn_fd fds[] = {{control, 3}, {view, 4}};
-	struct spawn_opts o = {.fds = fds, .n_fds = ARRAY_SIZE(fds)};
+	/* The gate's warnings go through a pipe of its own: whole lines in launcher.log. */
+	_cleanup_close_ int log = components_log_fd(run);
+	struct spawn_fd fds[4] = {{control, 3}, {view, 4}};
+	size_t n_fds = 2;
+	if (log >= 0) {
+		fds[n_fds++] = (struct spawn_fd){log, STDOUT_FILENO};
+		fds[n_fds++] = (struct spawn_fd){log, STDERR_FILENO};
+	}
+	struct spawn_opts o = {
+		.fds = fds, .n_fds = n_fds, .parent_death_signal = SESSION_CHILD_DEATH_SIGNAL};
 	pid_t pid;
 	if (r == 0) {
 		/* The desktop's environment: the gate restores the screen through DISPLAY and

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <X11/Xlib.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -25,12 +26,20 @@ enum program {
 
 extern const char *const components_names[PROG_COUNT];
 
+/* What each part of the desktop gets when the session ends without stopping it (SIGKILL, a
+ * crash): the desktop must not outlive its supervisor, serving a frozen screen that status calls
+ * stopped. KILL, because nobody is left to coordinate a graceful end, and the next start clears
+ * what the parts leave behind. dbus-run-session is the exception: the session's lifeline ends
+ * it (its relay sees the pipe close), so that it still stops its bus daemon. */
+#define SESSION_CHILD_DEATH_SIGNAL SIGKILL
+
 struct run {
 	const struct session_config *cfg;
 	const struct dock *dock;
 	const char *self;
 	char *const *environ_base;
 	struct supervisor sv;
+	struct logrelay log; /* the parts' stdout and stderr, into launcher.log */
 	struct claim claim;
 	struct xauth_cookie cookie;
 	char *xvnc;
@@ -57,6 +66,9 @@ int components_start_bus(struct run *run, struct error *err);
 int components_start(struct run *run, enum program p, const char *const *args, bool essential,
 		     struct error *err);
 int components_build_env(struct run *run, bool with_bus);
+/* A log pipe for one part (fds 1 and 2 of it), or -1 where none can be had: the part then
+ * writes to our stderr as it is. */
+int components_log_fd(struct run *run);
 int components_publish(struct run *run, struct error *err);
 
 /* session.c: stops everything below the session (TERM, SESSION_STOP_GRACE_MS, KILL, at most

@@ -430,6 +430,8 @@ static void tear_down(struct run *run)
 		run->dpy = NULL;
 	}
 	session_stop(&run->sv, &run->claim);
+	run->sv.log = NULL;
+	logrelay_done(&run->log);
 	if (run->published) {
 		(void)unlink(run->cfg->env_path);
 		memfile_remove(run->cfg->env_path);
@@ -463,6 +465,7 @@ int session_run(const struct session_config *cfg, const struct dock *dock, const
 		.environ_base = environ_base,
 		.sv = SUPERVISOR_INIT,
 		.claim = CLAIM_INIT,
+		.log = {.dirfd = -1, .out = -1},
 		.displayfd = -1,
 		.bus_fd = -1,
 		.lifeline = -1,
@@ -472,6 +475,10 @@ int session_run(const struct session_config *cfg, const struct dock *dock, const
 	run.deadline = session_deadline(run.t0, cfg->wait_ms);
 	snprintf(run.display, sizeof(run.display), ":%u", cfg->display);
 	int r = supervisor_init(&run.sv);
+	if (r == 0) {
+		r = logrelay_init(&run.log, cfg->state_dir, STDERR_FILENO, LOGRELAY_CAP);
+		run.sv.log = &run.log;
+	}
 	if (r < 0) {
 		error_set(err, r, "cannot set up supervision: %s", strerror(-r));
 		tear_down(&run);

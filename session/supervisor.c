@@ -102,6 +102,22 @@ static void handle_signals(struct supervisor *s)
 	reap(s);
 }
 
+/* The signalfd, fd and the log's pipes, in that order; how many. */
+static nfds_t wait_set(const struct supervisor *s, int fd, struct pollfd *p)
+{
+	p[0] = (struct pollfd){.fd = s->sigfd, .events = POLLIN};
+	/* A negative fd is skipped by poll(2). */
+	p[1] = (struct pollfd){.fd = fd, .events = POLLIN};
+	return 2 + (s->log ? logrelay_pollfds(s->log, p + 2) : 0);
+}
+
+static void pump_log(struct supervisor *s)
+{
+	if (s->log) {
+		logrelay_pump(s->log);
+	}
+}
+
 int supervisor_wait(struct supervisor *s, int fd, uint64_t deadline_ms)
 {
 	for (;;) {
@@ -120,12 +136,12 @@ int supervisor_wait(struct supervisor *s, int fd, uint64_t deadline_ms)
 			}
 			timeout = (int)(deadline_ms - now);
 		}
-		struct pollfd p[2] = {{.fd = s->sigfd, .events = POLLIN},
-				      {.fd = fd, .events = POLLIN}};
-		int n = poll(p, fd >= 0 ? 2 : 1, timeout);
+		struct pollfd p[2 + LOGRELAY_MAX_SOURCES];
+		int n = poll(p, wait_set(s, fd, p), timeout);
 		if (n < 0 && errno != EINTR) {
 			return negative_errno();
 		}
+		pump_log(s);
 		if (n > 0 && fd >= 0 && p[1].revents) {
 			handle_signals(s);
 			if (s->stop_signal) {
@@ -223,7 +239,18 @@ static bool seen_before(const struct sv_proc *seen, size_t n, const struct sv_pr
 	return false;
 }
 
+static void stop_all(struct supervisor *s, uint64_t grace_ms);
+
 void supervisor_stop_all(struct supervisor *s, uint64_t grace_ms)
+{
+	stop_all(s, grace_ms);
+	/* Their last words, unfinished lines included. */
+	if (s->log) {
+		logrelay_flush(s->log);
+	}
+}
+
+static void stop_all(struct supervisor *s, uint64_t grace_ms)
 {
 	uint64_t kill_at = now_ms() + grace_ms;
 	uint64_t give_up = kill_at + SUPERVISOR_KILL_WAIT_MS;
@@ -256,10 +283,11 @@ void supervisor_stop_all(struct supervisor *s, uint64_t grace_ms)
 			}
 		}
 		/* Wake on the next child's end, or rescan soon for what did not wake us. */
-		struct pollfd p = {.fd = s->sigfd, .events = POLLIN};
+		struct pollfd p[2 + LOGRELAY_MAX_SOURCES];
 		uint64_t until = killing ? give_up : kill_at;
 		uint64_t wait = until - now < RESCAN_MS ? until - now : RESCAN_MS;
-		(void)poll(&p, 1, (int)wait);
+		(void)poll(p, wait_set(s, -1, p), (int)wait);
+		pump_log(s);
 		struct signalfd_siginfo si;
 		while (read(s->sigfd, &si, sizeof(si)) == (ssize_t)sizeof(si)) {
 		}

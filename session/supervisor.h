@@ -7,6 +7,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "logrelay.h"
+
 #define SUPERVISOR_MAX_CHILDREN 16
 /* After KILL, how long to wait for the victims to be reaped before giving up on them (one stuck
  * in the kernel): the kernel needs only to schedule them. */
@@ -34,6 +36,7 @@ struct supervisor {
 	size_t n;
 	int stop_signal;              /* TERM, INT or HUP once one arrived */
 	const struct sv_child *ended; /* the first essential child that ended */
+	struct logrelay *log;         /* the children's log pipes, drained in every wait; or NULL */
 };
 
 /* A supervisor not yet set up: supervisor_done() of it closes nothing. */
@@ -48,9 +51,9 @@ void supervisor_done(struct supervisor *s);
 /* Watches a child the session started. */
 int supervisor_watch(struct supervisor *s, const char *name, pid_t pid, bool essential);
 
-/* Waits until fd (unless -1) is readable: 1. Or returns 0 when deadline_ms (monotonic, 0 for
- * none) passed, -EINTR once a stop was requested, -ECHILD once an essential child ended. Ended
- * children of any kind are reaped on the way. */
+/* Waits until fd (unless -1) is readable: 1. The children's log is moved on the way. Or returns 0
+ * when deadline_ms (monotonic, 0 for none) passed, -EINTR once a stop was requested, -ECHILD once
+ * an essential child ended. Ended children of any kind are reaped on the way. */
 int supervisor_wait(struct supervisor *s, int fd, uint64_t deadline_ms);
 
 /* Sends sig to p through a pidfd, only if p->pid still names that process: the same start time

@@ -55,7 +55,9 @@ static bool help_names_unix_path(const char *path)
 	r = r < 0 ? r : strv_push(&argv, "-help");
 	r = r < 0 ? r : strv_push(&envp, "PATH=/usr/bin:/bin");
 	struct spawn_fd fds[] = {{out[1], 1}, {out[1], 2}};
-	struct spawn_opts o = {.fds = fds, .n_fds = ARRAY_SIZE(fds)};
+	/* Like every part of the desktop, it must not outlive the session. */
+	struct spawn_opts o = {
+		.fds = fds, .n_fds = ARRAY_SIZE(fds), .parent_death_signal = SIGKILL};
 	pid_t pid;
 	if (r == 0) {
 		r = spawn_program(path, argv.v, envp.v, &o, &pid);
@@ -152,8 +154,17 @@ int xserver_argv(const struct xserver_args *a, struct strv *ret)
 		"-SendCutText=0", "-AcceptCutText=1", "-MaxCutText", max_cut, "-AllowOverride",
 		"desktop",
 		/* One viewer never kicks another out; a viewer may resize the desktop. */
-		"-AlwaysShared", "-AcceptSetDesktopSize=1", "-FrameRate", "30", "-geometry",
-		geometry, "-depth", "24", "-dpi", "96", "-desktop", desktop, "-Log", "*:stderr:30"};
+		"-AlwaysShared", "-AcceptSetDesktopSize=1",
+		/* Every viewer comes through the gate, so Xvnc's failed-handshake blacklist would
+		 * see one address: five aborted handshakes on view.sock would lock out every door
+		 * for 10 s, the owner's too. The gate bounds handshakes per door instead
+		 * (gate/relay.h). */
+		"-UseBlacklist=0", "-FrameRate", "30", "-geometry", geometry, "-depth", "24",
+		"-dpi", "96", "-desktop", desktop,
+		/* Errors and status (level 10): start-up, each viewer's connect and close (one
+		 * line each, with the socket's path), not the 600 bytes of protocol detail level 30
+		 * adds per viewer. */
+		"-Log", "*:stderr:10"};
 	struct strv v = {0};
 	int r = 0;
 	for (size_t i = 0; i < ARRAY_SIZE(args) && r == 0; i++) {

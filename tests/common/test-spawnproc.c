@@ -2,7 +2,11 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include "spawnproc.h"
 #include "util.h"
@@ -94,6 +98,47 @@ static void only_the_given_fds_are_inherited(void **state)
 	close(leak);
 }
 
+/* A child spawned with a death signal ends when its spawner does: a middle process spawns a
+ * sleeper and ends; the sleeper's pidfd becomes readable (it ended) within a bounded wait. */
+static void a_child_dies_with_its_spawner(void **state)
+{
+	int p[2];
+	assert_int_equal(pipe2(p, O_CLOEXEC), 0);
+	pid_t middle = fork();
+	assert_true(middle >= 0);
+	if (middle == 0) {
+		char path[] = "/bin/sleep", arg[] = "100";
+		char *argv[] = {path, arg, NULL};
+		struct spawn_opts o = {.parent_death_signal = SIGKILL};
+		pid_t pid = -1;
+		if (spawn_program(argv[0], argv, environ, &o, &pid) < 0 ||
+		    write(p[1], &pid, sizeof(pid)) != (ssize_t)sizeof(pid)) {
+			_exit(1);
+		}
+		_exit(0);
+	}
+	close(p[1]);
+	pid_t sleeper = -1;
+	assert_int_equal(read(p[0], &sleeper, sizeof(sleeper)), (ssize_t)sizeof(sleeper));
+	close(p[0]);
+	/* Opened before the middle is reaped: the sleeper is the subreaper's (or init's) child
+	 * then, never ours, so a pidfd is the way to wait for it. */
+	int fd = (int)syscall(SYS_pidfd_open, sleeper, 0);
+	assert_int_equal(wait_code(middle), 0);
+	if (fd < 0) {
+		/* Already gone and reaped by init. */
+		assert_int_equal(kill(sleeper, 0), -1);
+		return;
+	}
+	struct pollfd pfd = {.fd = fd, .events = POLLIN};
+	int n = poll(&pfd, 1, 10000);
+	if (n != 1) {
+		kill(sleeper, SIGKILL);
+	}
+	close(fd);
+	assert_int_equal(n, 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -101,6 +146,7 @@ int main(void)
 		cmocka_unit_test(an_exec_failure_is_told_whatever_the_targets),
 		cmocka_unit_test(a_setup_failure_says_so),
 		cmocka_unit_test(only_the_given_fds_are_inherited),
+		cmocka_unit_test(a_child_dies_with_its_spawner),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

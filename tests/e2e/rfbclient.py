@@ -2,7 +2,11 @@
 """A small RFB viewer for the gate's tests: connects to a unix socket, speaks RFB 3.3, 3.7 or
 3.8, and sends what the steps on its command line say, in the chunking asked for.
 
-    rfbclient.py SOCKET [--version 3.8] [--chunk whole|bytes|random] [--seed N] STEP...
+    rfbclient.py SOCKET [--version 3.8] [--chunk whole|bytes|random] [--seed N]
+                 [--encodings N,N,...] STEP...
+
+--encodings: the SetEncodings list sent after the handshake (default: Raw, DesktopSize,
+ExtendedDesktopSize, LastRect and QEMU extended keys).
 
 Steps (bytes are queued, then sent at the next `sync`, `expect-close` or the end):
     ptr:X,Y[,MASK]   a PointerEvent            key:KEYSYM   KeyEvent press and release (hex)
@@ -38,7 +42,7 @@ ENC_QEMU_KEY = -258
 
 
 class Viewer:
-    def __init__(self, path, version, chunk, seed):
+    def __init__(self, path, version, chunk, seed, encodings):
         self.s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         self.s.settimeout(10)
         self.s.connect(path)
@@ -50,6 +54,7 @@ class Viewer:
         self.width = self.height = 0
         self.bpp = 4
         self.closed = False
+        self.encodings = encodings
 
     def recv(self, n):
         while len(self.buf) < n:
@@ -103,7 +108,7 @@ class Viewer:
         (name_len,) = struct.unpack(">I", self.recv(4))
         self.recv(name_len)
         print("init %dx%d" % (self.width, self.height), flush=True)
-        encs = [ENC_RAW, ENC_DESKTOP_SIZE, ENC_EXT_DESKTOP_SIZE, ENC_LAST_RECT, ENC_QEMU_KEY]
+        encs = self.encodings
         self.queue += struct.pack(">BxH", 2, len(encs)) + b"".join(struct.pack(">i", e) for e in encs)
 
     def read_update(self):
@@ -218,11 +223,14 @@ def main():
     ap.add_argument("--version", default="3.8", choices=["3.3", "3.7", "3.8"])
     ap.add_argument("--chunk", default="whole", choices=["whole", "bytes", "random"])
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--encodings", default="%d,%d,%d,%d,%d" % (
+        ENC_RAW, ENC_DESKTOP_SIZE, ENC_EXT_DESKTOP_SIZE, ENC_LAST_RECT, ENC_QEMU_KEY))
     ap.add_argument("--exclusive", action="store_true", help="ask for an unshared session")
     ap.add_argument("steps", nargs="*")
     a = ap.parse_intermixed_args()
     try:
-        v = Viewer(a.socket, a.version, a.chunk, a.seed)
+        encodings = [int(e) for e in a.encodings.split(",") if e]
+        v = Viewer(a.socket, a.version, a.chunk, a.seed, encodings)
         v.handshake(a.exclusive)
         for st in expand(a.steps):
             if v.closed:

@@ -55,12 +55,22 @@ static void handshake(const char *version)
 	S.want_ctl[S.ctl_len++] = 1;
 }
 
+/* SetEncodings: Tight, CopyRect and every pseudo-encoding an extension's message needs. */
+static const uint8_t every_encoding[4 + 4 * 8] = {
+	2,    0,    0,    8,    0,    0,    0,    7,
+	0,    0,    0,    1,    0xff, 0xff, 0xfe, 0xcc, /* -308 ExtendedDesktopSize */
+	0xff, 0xff, 0xfe, 0xc8,                         /* -312 Fence */
+	0xff, 0xff, 0xfe, 0xc7,                         /* -313 ContinuousUpdates */
+	0xff, 0xff, 0xfe, 0xfe,                         /* -258 QEMU extended key events */
+	0xff, 0xff, 0xfe, 0xfd,                         /* -259 QEMU audio */
+	0xc0, 0xa1, 0xe5, 0xce,                         /* Extended Clipboard */
+};
+
 static void every_message(void)
 {
 	uint8_t pf[20] = {0, 0, 0, 0, 32, 24, 0, 1};
 	add_view(pf, sizeof(pf));
-	uint8_t enc[4 + 4 * 3] = {2, 0, 0, 3, 0, 0, 0, 7, 0, 0, 0, 1, 0xff, 0xff, 0xfe, 0xcc};
-	add_view(enc, sizeof(enc));
+	add_view(every_encoding, sizeof(every_encoding));
 	uint8_t fbur[10] = {3, 1, 0, 0, 0, 0, 5, 160, 3, 132};
 	add_view(fbur, sizeof(fbur));
 	uint8_t key[8] = {4, 1, 0, 0, 0, 0, 0, 'a'};
@@ -314,6 +324,7 @@ static void bad_handshakes_close(void **state)
 static void a_truncated_set_desktop_size_waits(void **state)
 {
 	handshake("RFB 003.008\n");
+	add_view(every_encoding, sizeof(every_encoding));
 	uint8_t sds[8 + 16] = {251, 0, 4, 0, 3, 0, 1, 0};
 	add_input(sds, sizeof(sds));
 	struct rfbfilter f;
@@ -327,6 +338,55 @@ static void a_truncated_set_desktop_size_waits(void **state)
 	assert_int_equal(f.state, RFBFILTER_HEAD);
 }
 
+/* Each extension's message, from a viewer whose latest SetEncodings did not announce it: dropped
+ * whole in every chunking, from a human controller too, and framed so what follows passes. */
+static void extensions_pass_only_once_announced(void **state)
+{
+	static const uint8_t sds[8 + 16] = {251, 0, 4, 0, 3, 0, 1, 0};
+	static const uint8_t ecu[10] = {150, 1, 0, 0, 0, 0, 5, 160, 3, 132};
+	static const uint8_t fence[9 + 2] = {248, 0, 0, 0, 0x80, 0, 0, 0, 2, 'a', 'b'};
+	static const uint8_t qkey[12] = {255, 0, 0, 1, 0, 0, 0, 'b', 0, 0, 0, 38};
+	static const uint8_t qaudio[4] = {255, 1, 0, 0};
+	static const uint8_t xcut[8 + 2] = {6, 0, 0, 0, 0xff, 0xff, 0xff, 0xfe, 1, 2};
+	static const uint8_t fbur[10] = {3, 1, 0, 0, 0, 0, 5, 160, 3, 132};
+	/* Raw and DesktopSize only: nothing an extension's message needs. */
+	static const uint8_t plain[4 + 8] = {2, 0, 0, 2, 0, 0, 0, 0, 0xff, 0xff, 0xff, 0x21};
+	for (int phase = 0; phase < 3; phase++) {
+		handshake("RFB 003.008\n");
+		if (phase == 1) {
+			add_view(plain, sizeof(plain));
+		} else if (phase == 2) {
+			/* Announced, then taken back by a later list. */
+			add_view(every_encoding, sizeof(every_encoding));
+			add_view(plain, sizeof(plain));
+		}
+		add(sds, sizeof(sds), false, false);
+		add(ecu, sizeof(ecu), false, false);
+		add(fence, sizeof(fence), false, false);
+		add(qkey, sizeof(qkey), false, false);
+		add(qaudio, sizeof(qaudio), false, false);
+		add(xcut, sizeof(xcut), false, false);
+		add_view(fbur, sizeof(fbur));
+		check_every_way(true);
+		check_every_way(false);
+		struct rfbfilter f;
+		size_t len;
+		assert_int_equal(run(true, random_piece, &len, &f), 0);
+		assert_int_equal(f.unnegotiated_dropped, 6);
+		assert_int_equal(f.input_passed, 0);
+	}
+	/* Announced in a list split over many reads, it passes. */
+	handshake("RFB 003.008\n");
+	add_view(every_encoding, sizeof(every_encoding));
+	add_input(sds, sizeof(sds));
+	add_view(ecu, sizeof(ecu));
+	add_view(fence, sizeof(fence));
+	add_input(qkey, sizeof(qkey));
+	add_input(qaudio, sizeof(qaudio));
+	add_input(xcut, sizeof(xcut));
+	check_every_way(true);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -337,6 +397,7 @@ int main(void)
 		cmocka_unit_test(what_cannot_be_framed_closes),
 		cmocka_unit_test(bad_handshakes_close),
 		cmocka_unit_test(a_truncated_set_desktop_size_waits),
+		cmocka_unit_test(extensions_pass_only_once_announced),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -83,6 +83,10 @@ static void test_clipboard_and_display(void **state)
 	assert_string_equal(arg_after(&v, "-AllowOverride"), "desktop");
 	assert_true(has_arg(&v, "-AlwaysShared"));
 	assert_true(has_arg(&v, "-AcceptSetDesktopSize=1"));
+	/* The gate is one address to Xvnc: its blacklist would lock every door. */
+	assert_true(has_arg(&v, "-UseBlacklist=0"));
+	/* Each viewer costs the log a line or two, not 600 bytes. */
+	assert_string_equal(arg_after(&v, "-Log"), "*:stderr:10");
 	assert_string_equal(arg_after(&v, "-FrameRate"), "30");
 	assert_string_equal(arg_after(&v, "-depth"), "24");
 	assert_string_equal(arg_after(&v, "-dpi"), "96");
