@@ -16,6 +16,8 @@ bd() { e2e_bd "$U" "$ST" "$@"; }
 
 bd start
 e2e_expect_rc 0 "start"
+# The panel is drawn a moment after start returns: a flat thumbnail then is no sign of a zap.
+e2e_wait_drawn "$U" "$ST" default 960 600
 DISP=$(sed -n 's/^DISPLAY=//p' "$ST/default/env")
 XAUTH=$(sed -n 's/^XAUTHORITY=//p' "$ST/default/env")
 XVNC=$(e2e_xvnc_pid "${DISP#:}")
