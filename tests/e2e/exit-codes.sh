@@ -49,7 +49,7 @@ for cmd in "${!handler[@]}"; do
     if [[ ${checks[$fn]:-} == *agent* && -z ${has[$cmd:4]:-} ]]; then
         problem "'$cmd' checks that the agent holds the desktop ($fn) but has no row of exit 4"
     fi
-    grep -q "^| \`$cmd[ \`]" "$BD_SRCDIR/docs/CLI.md" || problem "'$cmd' is not in docs/CLI.md's tables"
+    grep -q "^| \`${cmd}[ \`]" "$BD_SRCDIR/docs/CLI.md" || problem "'$cmd' is not in docs/CLI.md's tables"
     grep -q "^\*$cmd\*" "$BD_SRCDIR/docs/botdesk.1.scd" || problem "'$cmd' is not in botdesk(1)'s commands"
 done
 
