@@ -59,6 +59,10 @@ rodir=$E2E_SCRATCH/ro-$U
 mkdir -p "$rodir"
 bd_is_root && chown "$U:" "$rodir"
 chmod 0555 "$rodir"
+noread=$E2E_SCRATCH/noread-$U
+: >"$noread"
+bd_is_root && chown "$U:" "$noread"
+chmod 0000 "$noread"
 
 run_rows() {
     local phase=$1 row state want cmd args a
@@ -70,6 +74,7 @@ run_rows() {
         for a in $args; do
             case $a in
             @RO@) a=$rodir/out.png ;;
+            @NOREAD@) a=$noread ;;
             @OTHER@) a=root ;;
             esac
             argv+=("$a")
