@@ -65,13 +65,15 @@ bd_is_root && chown "$U:" "$noread"
 chmod 0000 "$noread"
 
 run_rows() {
-    local phase=$1 row state want cmd args a
-    local -a argv
+    local phase=$1 row state want cmd args a n
+    local -a words argv
     for row in "${rows[@]}"; do
         IFS=$'\t' read -r state want cmd args <<<"$row"
         [ "$state" = "$phase" ] || continue
+        # Split at spaces without globbing.
+        IFS=' ' read -r -a words <<<"$args"
         argv=()
-        for a in $args; do
+        for a in "${words[@]}"; do
             case $a in
             @RO@) a=$rodir/out.png ;;
             @NOREAD@) a=$noread ;;
@@ -79,7 +81,7 @@ run_rows() {
             esac
             argv+=("$a")
         done
-        RC=0
+        RC=0 n=${#problems[@]}
         BOTDESK_STATE_DIR=$ST bd_as "$U" "$BOTDESK_BIN" "$cmd" "${argv[@]}" </dev/null \
             >"$E2E_SCRATCH/row.out" 2>"$E2E_SCRATCH/row.err" || RC=$?
         if [ "$RC" != "$want" ]; then
@@ -89,7 +91,7 @@ run_rows() {
         elif [ "$want" != 0 ] && [ ! -s "$E2E_SCRATCH/row.err" ] && [ "$want" != 3 ]; then
             problem "botdesk $cmd $args ($phase): exit $RC with nothing on stderr"
         fi
-        echo "ok: $phase: botdesk $cmd $args -> $RC"
+        ((${#problems[@]} > n)) || echo "ok: $phase: botdesk $cmd $args -> $RC"
     done
 }
 
