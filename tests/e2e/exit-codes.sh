@@ -2,10 +2,10 @@
 # Exit statuses keep their meaning, for every command: each row of exit-codes.tsv (a command, the
 # state of the desktop it needs, the status, the arguments) runs as a real non-root user against
 # one real desktop, brought down, up, and held by a human in turn. The commands come from the
-# code: every name of runner/main.c's command tables needs a row of usage (2), and every command
-# whose handler checks that the desktop runs (need_running) or that the agent holds it
-# (need_agent) needs a row of 3, or of 4; each must be in docs/CLI.md and botdesk(1) too. All
-# mismatches are listed at once.
+# code: every command of `botdesk --list-commands` (runner/main.c's tables) needs a row of usage
+# (2), and every command whose handler checks that the desktop runs (need_running) or that the
+# agent holds it (need_agent) needs a row of 3, or of 4; each must be in docs/CLI.md and
+# botdesk(1) too. All mismatches are listed at once.
 source "$BD_SRCDIR/tests/e2e/e2e-lib.sh"
 e2e_init
 e2e_user_a
@@ -15,13 +15,16 @@ main_c=$BD_SRCDIR/runner/main.c
 problems=()
 problem() { problems+=("$*"); }
 
-# The command names and, per handler, what it checks first: from the code, never from a list
-# kept here.
+# The command names from the program's own table (--list-commands), and per handler what it
+# checks first, from its source: never from a list kept here.
 declare -A handler=() checks=()
+while read -r name _; do
+    handler[$name]=unknown
+done < <("$BOTDESK_BIN" --list-commands)
+((${#handler[@]} >= 20)) || bd_fail "botdesk --list-commands named only ${#handler[@]} commands"
 while read -r name fn; do
-    handler[$name]=$fn
+    [ -n "${handler[$name]:-}" ] && handler[$name]=$fn
 done < <(grep -oE '\{"[a-z-]+", *cmd_[a-z_]+\}' "$main_c" | sed -E 's/\{"([a-z-]+)", *(cmd_[a-z_]+)\}/\1 \2/')
-((${#handler[@]} >= 20)) || bd_fail "found only ${#handler[@]} commands in $main_c: has its table changed shape?"
 while read -r fn what; do
     checks[$fn]+=" $what"
 done < <(awk '/^static int cmd_[a-z_]+\(/ { fn = $3; sub(/\(.*/, "", fn) }
@@ -34,7 +37,7 @@ declare -A has=()
 rows=()
 while IFS=$'\t' read -r cmd state want args; do
     [[ -z $cmd || $cmd == \#* ]] && continue
-    [ -n "${handler[$cmd]:-}" ] || problem "exit-codes.tsv names '$cmd', which runner/main.c does not have"
+    [ -n "${handler[$cmd]:-}" ] || problem "exit-codes.tsv names '$cmd', which botdesk --list-commands does not"
     case $state in down | up | human) ;; *) bd_fail "exit-codes.tsv: '$state' is no state (row: $cmd $args)" ;; esac
     has[$cmd:$want]=1
     rows+=("$state"$'\t'"$want"$'\t'"$cmd"$'\t'"$args")
@@ -42,6 +45,7 @@ done <"$table"
 
 for cmd in "${!handler[@]}"; do
     fn=${handler[$cmd]}
+    [ "$fn" != unknown ] || problem "'$cmd' has no {\"$cmd\", cmd_...} entry in $main_c to read its checks from"
     [ -n "${has[$cmd:2]:-}" ] || problem "'$cmd' has no row of bad usage (exit 2) in exit-codes.tsv"
     if [[ ${checks[$fn]:-} == *running* && -z ${has[$cmd:3]:-} ]]; then
         problem "'$cmd' checks that the desktop runs ($fn) but has no row of exit 3"
