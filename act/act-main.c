@@ -19,13 +19,12 @@
 #include "actprint.h"
 #include "control.h"
 #include "desktop.h"
+#include "exitstatus.h"
 #include "fileio.h"
 #include "keys.h"
 #include "log.h"
 #include "parse.h"
 #include "util.h"
-
-#define EXIT_USAGE 2
 
 static int usage(const char *msg)
 {
@@ -159,7 +158,7 @@ int main(int argc, char **argv)
 		struct act_out out;
 		r = act_run(&a, &rq, &out, &err);
 		/* A refusal sent nothing; a take part way through is logged where it stopped. */
-		if (r != -EACCES || out.stopped) {
+		if (err.kind != ERROR_HUMAN_HOLDS || out.stopped) {
 			actlog_stamp_activity(&p);
 			_cleanup_free_ char *line = actlog_line("cli", &rq, &out, r, log_text);
 			if (line && actlog_append(p.dirfd, line) < 0) {

@@ -86,7 +86,8 @@ static int watch_begin(struct act *a, struct error *err)
 	struct lease l;
 	r = lease_watch_begin(a->dirfd, &a->lw, &l);
 	if (r == -EACCES && !error_isset(err)) {
-		error_set(err, r, "a human took the desktop just now; nothing was sent");
+		error_set_kind(err, ERROR_HUMAN_HOLDS, r,
+			       "a human took the desktop just now; nothing was sent");
 	}
 	return r;
 }
@@ -95,8 +96,8 @@ static int watch_begin(struct act *a, struct error *err)
 static int stopped(struct act_out *out, size_t total, const char *what, struct error *err)
 {
 	out->stopped = true;
-	return error_set(
-		err, -EACCES,
+	return error_set_kind(
+		err, ERROR_HUMAN_HOLDS, -EACCES,
 		"stopped: a human took the desktop after %zu of %zu %s; the rest was not sent. The agent may act again once they hand it back with 'botdesk release'",
 		out->sent, total, what);
 }
@@ -134,8 +135,8 @@ static int pointer(struct act *a, const struct act_req *rq, struct act_out *out,
 	/* The whole gesture inside the watch: a take waits for it rather than cut a click in
 	 * two. */
 	if (lease_watch_enter(&a->lw) < 0) {
-		return error_set(err, -EACCES,
-				 "a human took the desktop just now; nothing was sent");
+		return error_set_kind(err, ERROR_HUMAN_HOLDS, -EACCES,
+				      "a human took the desktop just now; nothing was sent");
 	}
 	if (!motion(a, out->x, out->y)) {
 		return no_xtest(a, err);
@@ -196,7 +197,8 @@ static int keyboard(struct act *a, const struct act_req *rq, struct act_out *out
 		size_t pos = 0;
 		while (pos < rq->text_len) {
 			if (utf8_next(rq->text, rq->text_len, &pos, &cps[n++]) < 0) {
-				return error_set(err, -EINVAL, "the text is not UTF-8");
+				return error_set_kind(err, ERROR_BAD_INPUT, -EINVAL,
+						      "the text is not UTF-8");
 			}
 		}
 	}

@@ -40,8 +40,6 @@ static const char *outcome(int r)
 		return "bad input";
 	case -ETIMEDOUT:
 		return "timed out";
-	case -EACCES:
-		return "refused: a human took the desktop";
 	case -EINTR:
 		return "interrupted";
 	default:

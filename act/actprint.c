@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "exitstatus.h"
 #include "log.h"
 #include "parse.h"
 #include "util.h"
@@ -89,9 +90,9 @@ int actprint_exit(int r, const struct error *err)
 		return 0;
 	}
 	log_error("%s", error_isset(err) ? err->msg : strerror(-r));
-	if (r == -EINVAL) {
+	int status = exit_status_of(r, err);
+	if (status == EXIT_USAGE) {
 		fputs("Try 'botdesk --help'.\n", stderr);
-		return ACTPRINT_EXIT_USAGE;
 	}
-	return r == -EACCES ? ACTPRINT_EXIT_HUMAN : r == -EINTR ? 130 : EXIT_FAILURE;
+	return status;
 }

@@ -8,9 +8,6 @@
 #include "error.h"
 #include "profile.h"
 
-#define ACTPRINT_EXIT_USAGE 2
-#define ACTPRINT_EXIT_HUMAN 4
-
 /* The runner's hand-over (runner/actions.c): PROFILE DIR DIRFD DISPLAY XAUTHORITY LOG_TEXT
  * ACTION [ARG...]. Fills ret's name, dir and dirfd (made O_CLOEXEC: no child of ours inherits
  * it); -EINVAL, with the usage line for prog logged, when argv is not that. */
@@ -20,6 +17,6 @@ int actprint_take_handoff(int argc, char **argv, const char *prog, struct profil
  * cursor and the waits). Screenshots are the caller's. */
 void actprint_result(const struct act_req *rq, const struct act_out *out);
 
-/* The exit status for r: 0; 2 bad input; 4 a human holds the desktop; 130 interrupted; 1 any
- * other failure, whose message (err's, else r's) goes to stderr. */
+/* The exit status for r and err (exit_status_of): 0; 2 bad input; 4 a human holds the desktop;
+ * 130 interrupted; 1 any other failure. The message (err's, else r's) goes to stderr. */
 int actprint_exit(int r, const struct error *err);

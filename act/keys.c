@@ -111,19 +111,21 @@ int keys_parse_combo(const char *text, struct combo *ret, struct error *err)
 		size_t n = *p == '+' ? 1 : strcspn(p, "+");
 		char name[64];
 		if (n >= sizeof(name)) {
-			return error_set(err, -EINVAL, "'%.*s' in the combo '%s' is not a key name",
-					 (int)n, p, text);
+			return error_set_kind(err, ERROR_BAD_INPUT, -EINVAL,
+					      "'%.*s' in the combo '%s' is not a key name", (int)n,
+					      p, text);
 		}
 		memcpy(name, p, n);
 		name[n] = '\0';
 		if (ret->n == KEYS_COMBO_MAX) {
-			return error_set(err, -EINVAL, "the combo '%s' has more than %d keys", text,
-					 KEYS_COMBO_MAX);
+			return error_set_kind(err, ERROR_BAD_INPUT, -EINVAL,
+					      "the combo '%s' has more than %d keys", text,
+					      KEYS_COMBO_MAX);
 		}
 		KeySym ks = lookup(name);
 		if (ks == NoSymbol) {
-			return error_set(
-				err, -EINVAL,
+			return error_set_kind(
+				err, ERROR_BAD_INPUT, -EINVAL,
 				"unknown key name '%s' in '%s': use an X keysym name (Return, F4, Page_Up, a), ctrl, alt, shift, super, or one character",
 				name, text);
 		}
@@ -138,15 +140,16 @@ int keys_parse_combo(const char *text, struct combo *ret, struct error *err)
 		if (*p == '+') {
 			p++;
 			if (!*p) {
-				return error_set(
-					err, -EINVAL,
+				return error_set_kind(
+					err, ERROR_BAD_INPUT, -EINVAL,
 					"the combo '%s' ends with '+': name the key after it (ctrl+plus, or ctrl++)",
 					text);
 			}
 		}
 	}
 	if (ret->n == 0) {
-		return error_set(err, -EINVAL, "'%s' is not a key combo", text);
+		return error_set_kind(err, ERROR_BAD_INPUT, -EINVAL, "'%s' is not a key combo",
+				      text);
 	}
 	return 0;
 }

@@ -13,6 +13,7 @@
 #include "actprint.h"
 #include "control.h"
 #include "desktop.h"
+#include "exitstatus.h"
 #include "log.h"
 #include "parse.h"
 #include "util.h"
@@ -48,7 +49,7 @@ int main(int argc, char **argv)
 	log_set_program("botdesk");
 	struct profile p = PROFILE_INIT;
 	if (actprint_take_handoff(argc, argv, "botdesk-act-pointer", &p) < 0) {
-		return ACTPRINT_EXIT_USAGE;
+		return EXIT_USAGE;
 	}
 	if (streq(argv[7], ACT_RELEASE_HELD)) {
 		return release_held(&p, argv);
@@ -58,13 +59,13 @@ int main(int argc, char **argv)
 	if (act_parse_argv(argc - 7, argv + 7, &rq, &err) < 0) {
 		log_error("%s", err.msg);
 		fputs("Try 'botdesk --help'.\n", stderr);
-		return ACTPRINT_EXIT_USAGE;
+		return EXIT_USAGE;
 	}
 	if (!act_is_pointer(rq.cmd)) {
 		log_error(
 			"botdesk-act-pointer does click, move, drag and scroll; '%s' is botdesk-act's",
 			act_cmd_name(rq.cmd));
-		return ACTPRINT_EXIT_USAGE;
+		return EXIT_USAGE;
 	}
 	bool log_text = streq(argv[6], "1");
 	struct xptr x;
@@ -72,7 +73,8 @@ int main(int argc, char **argv)
 	if (r == 0) {
 		struct act_out out;
 		r = xptr_run(&x, &rq, &out, lease_check, &p, p.dirfd, &err);
-		if (r != -EACCES || out.stopped) {
+		/* A refusal sent nothing; a take part way through is logged where it stopped. */
+		if (err.kind != ERROR_HUMAN_HOLDS || out.stopped) {
 			actlog_stamp_activity(&p);
 			_cleanup_free_ char *line = actlog_line("cli", &rq, &out, r, log_text);
 			if (line && actlog_append(p.dirfd, line) < 0) {

@@ -197,8 +197,8 @@ int typist_combo(struct typist *t, const struct combo *c, enum act_key_mode mode
 	for (size_t i = 0; i + 1 < c->n; i++) {
 		uint8_t kc, mask;
 		if (keymap_find_keysym(&t->km, c->ks[i], &kc, &mask) < 0) {
-			return error_set(
-				err, -EINVAL,
+			return error_set_kind(
+				err, ERROR_BAD_INPUT, -EINVAL,
 				"the key %s is not on the desktop's keyboard layout, so it cannot be held",
 				XKeysymToString(c->ks[i]) ? XKeysymToString(c->ks[i]) : "?");
 		}
@@ -214,8 +214,8 @@ int typist_combo(struct typist *t, const struct combo *c, enum act_key_mode mode
 		}
 		if (!ucs || keymap_find_char(&t->km, ucs, &kc, &mask) < 0) {
 			if (mode != ACT_KEY_TAP) {
-				return error_set(
-					err, -EINVAL,
+				return error_set_kind(
+					err, ERROR_BAD_INPUT, -EINVAL,
 					"the key %s is not on the desktop's keyboard layout: it can be tapped, not held",
 					XKeysymToString(last) ? XKeysymToString(last) : "?");
 			}

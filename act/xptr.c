@@ -209,8 +209,8 @@ int xptr_run(struct xptr *x, const struct act_req *rq, struct act_out *out,
 	struct lease l;
 	if (dirfd >= 0 && (lease_watch_begin(dirfd, &w, &l) < 0 || lease_watch_enter(&w) < 0)) {
 		lease_watch_end(&w);
-		return error_set(err, -EACCES,
-				 "a human took the desktop just now; nothing was sent");
+		return error_set_kind(err, ERROR_HUMAN_HOLDS, -EACCES,
+				      "a human took the desktop just now; nothing was sent");
 	}
 	seq_motion(x, out->x, out->y);
 	static const struct ptrseq_ops ops = {.motion = seq_motion, .button = seq_button};

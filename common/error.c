@@ -20,6 +20,18 @@ int error_set(struct error *err, int r, const char *fmt, ...)
 	return r;
 }
 
+int error_set_kind(struct error *err, enum error_kind kind, int r, const char *fmt, ...)
+{
+	if (err && err->msg[0] == '\0') {
+		va_list ap;
+		va_start(ap, fmt);
+		vset(err, fmt, ap);
+		va_end(ap);
+		err->kind = kind;
+	}
+	return r;
+}
+
 int error_replace(struct error *err, int r, const char *fmt, ...)
 {
 	if (err) {
@@ -27,6 +39,7 @@ int error_replace(struct error *err, int r, const char *fmt, ...)
 		va_start(ap, fmt);
 		vset(err, fmt, ap);
 		va_end(ap);
+		err->kind = ERROR_FAILED;
 	}
 	return r;
 }

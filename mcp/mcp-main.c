@@ -224,7 +224,7 @@ static json_t *tool_action(struct server *s, const struct act_req *rq)
 		r = r ? r : act_run(&s->a, rq, &out, &err);
 	}
 	/* A refusal sent nothing; a take part way through is logged where it stopped. */
-	if ((r != -EACCES || out.stopped) && s->p.dirfd >= 0) {
+	if ((err.kind != ERROR_HUMAN_HOLDS || out.stopped) && s->p.dirfd >= 0) {
 		actlog_stamp_activity(&s->p);
 		_cleanup_free_ char *line =
 			actlog_line("mcp", rq, &out, r, s->settings.log_typed_text);

@@ -69,8 +69,8 @@ void act_req_init(struct act_req *rq, enum act_cmd cmd)
 static int coordinate(const char *what, const char *s, unsigned *ret, struct error *err)
 {
 	if (parse_uint_range(s, 0, ACT_COORD_MAX, ret) < 0) {
-		return error_set(
-			err, -EINVAL,
+		return error_set_kind(
+			err, ERROR_BAD_INPUT, -EINVAL,
 			"%s must be a pixel coordinate (0 to %d, counted from the top left), not '%s'",
 			what, ACT_COORD_MAX, s);
 	}
@@ -81,8 +81,8 @@ int act_check_text(const char *text, size_t len, const char *what, size_t *ret_c
 		   struct error *err)
 {
 	if (len > ACT_TEXT_MAX) {
-		return error_set(
-			err, -EINVAL,
+		return error_set_kind(
+			err, ERROR_BAD_INPUT, -EINVAL,
 			"the text from %s is %zu bytes; type takes at most %d bytes at a time: split it",
 			what, len, ACT_TEXT_MAX);
 	}
@@ -91,14 +91,14 @@ int act_check_text(const char *text, size_t len, const char *what, size_t *ret_c
 		uint32_t c;
 		size_t at = pos;
 		if (utf8_next(text, len, &pos, &c) < 0) {
-			return error_set(
-				err, -EINVAL,
+			return error_set_kind(
+				err, ERROR_BAD_INPUT, -EINVAL,
 				"the text from %s is not UTF-8 (a bad byte at offset %zu): convert it to UTF-8 first",
 				what, at);
 		}
 		if ((c < 0x20 && c != '\n' && c != '\t') || (c >= 0x7f && c < 0xa0)) {
-			return error_set(
-				err, -EINVAL,
+			return error_set_kind(
+				err, ERROR_BAD_INPUT, -EINVAL,
 				"the text from %s holds the control character U+%04X at offset %zu; type takes printable text, newlines and tabs (use 'botdesk key' for other keys)",
 				what, (unsigned)c, at);
 		}
@@ -118,8 +118,8 @@ static int parse_region(const char *s, struct act_req *rq, struct error *err)
 		uint64_t x;
 		if ((i < 3 && !end) || parse_u64_n(p, n, ACT_COORD_MAX, &x) < 0 ||
 		    (i >= 2 && x == 0)) {
-			return error_set(
-				err, -EINVAL,
+			return error_set_kind(
+				err, ERROR_BAD_INPUT, -EINVAL,
 				"--region takes X,Y,WIDTH,HEIGHT in screen pixels (e.g. 0,0,800,600), not '%s'",
 				s);
 		}
@@ -206,8 +206,8 @@ static int parse_option(struct act_req *rq, int opt, const char *arg, bool *dir_
 		return 0;
 	case OPT_FROM:
 		if (parse_geometry(arg, 1, ACT_COORD_MAX, &rq->from_w, &rq->from_h) < 0) {
-			return error_set(
-				err, -EINVAL,
+			return error_set_kind(
+				err, ERROR_BAD_INPUT, -EINVAL,
 				"--from takes the picture's WIDTHxHEIGHT (e.g. 960x600), not '%s'",
 				arg);
 		}
@@ -220,8 +220,9 @@ static int parse_option(struct act_req *rq, int opt, const char *arg, bool *dir_
 		} else if (streq(arg, "right")) {
 			rq->button = 3;
 		} else {
-			return error_set(err, -EINVAL,
-					 "--button takes left, middle or right, not '%s'", arg);
+			return error_set_kind(err, ERROR_BAD_INPUT, -EINVAL,
+					      "--button takes left, middle or right, not '%s'",
+					      arg);
 		}
 		return 0;
 	case OPT_DOUBLE:
@@ -232,8 +233,8 @@ static int parse_option(struct act_req *rq, int opt, const char *arg, bool *dir_
 	case OPT_LEFT:
 	case OPT_RIGHT:
 		if (*dir_set) {
-			return error_set(
-				err, -EINVAL,
+			return error_set_kind(
+				err, ERROR_BAD_INPUT, -EINVAL,
 				"scroll takes one direction: --up, --down, --left or --right");
 		}
 		*dir_set = true;
@@ -244,8 +245,8 @@ static int parse_option(struct act_req *rq, int opt, const char *arg, bool *dir_
 		return 0;
 	case OPT_DELAY:
 		if (parse_uint_range(arg, 0, ACT_DELAY_MAX_MS, &rq->delay_ms) < 0) {
-			return error_set(
-				err, -EINVAL,
+			return error_set_kind(
+				err, ERROR_BAD_INPUT, -EINVAL,
 				"--delay takes milliseconds between keys (0 to %d), not '%s'",
 				ACT_DELAY_MAX_MS, arg);
 		}
@@ -253,15 +254,16 @@ static int parse_option(struct act_req *rq, int opt, const char *arg, bool *dir_
 	case OPT_PRESS:
 	case OPT_RELEASE:
 		if (rq->key_mode != ACT_KEY_TAP) {
-			return error_set(err, -EINVAL, "key takes --press or --release, not both");
+			return error_set_kind(err, ERROR_BAD_INPUT, -EINVAL,
+					      "key takes --press or --release, not both");
 		}
 		rq->key_mode = opt == OPT_PRESS ? ACT_KEY_PRESS : ACT_KEY_RELEASE;
 		return 0;
 	case OPT_MAX:
 		if (parse_geometry(arg, 16, 8192, &rq->max_w, &rq->max_h) < 0) {
-			return error_set(err, -EINVAL,
-					 "--max takes WIDTHxHEIGHT (16 to 8192 each), not '%s'",
-					 arg);
+			return error_set_kind(
+				err, ERROR_BAD_INPUT, -EINVAL,
+				"--max takes WIDTHxHEIGHT (16 to 8192 each), not '%s'", arg);
 		}
 		return 0;
 	case OPT_FORMAT:
@@ -270,23 +272,25 @@ static int parse_option(struct act_req *rq, int opt, const char *arg, bool *dir_
 		} else if (streq(arg, "jpeg") || streq(arg, "jpg")) {
 			rq->format = ACT_FORMAT_JPEG;
 		} else {
-			return error_set(err, -EINVAL, "--format takes png or jpeg, not '%s'", arg);
+			return error_set_kind(err, ERROR_BAD_INPUT, -EINVAL,
+					      "--format takes png or jpeg, not '%s'", arg);
 		}
 		return 0;
 	case OPT_QUALITY: {
 		unsigned q;
 		if (parse_uint_range(arg, 1, 100, &q) < 0) {
-			return error_set(err, -EINVAL,
-					 "--quality takes a JPEG quality from 1 to 100, not '%s'",
-					 arg);
+			return error_set_kind(
+				err, ERROR_BAD_INPUT, -EINVAL,
+				"--quality takes a JPEG quality from 1 to 100, not '%s'", arg);
 		}
 		rq->quality = (int)q;
 		return 0;
 	}
 	case OPT_OUTPUT:
 		if (!*arg) {
-			return error_set(err, -EINVAL,
-					 "--output takes a file name, or - for standard output");
+			return error_set_kind(
+				err, ERROR_BAD_INPUT, -EINVAL,
+				"--output takes a file name, or - for standard output");
 		}
 		rq->output = arg;
 		return 0;
@@ -295,10 +299,11 @@ static int parse_option(struct act_req *rq, int opt, const char *arg, bool *dir_
 	case OPT_TIMEOUT:
 	case OPT_QUIET:
 		if (parse_seconds_ms(arg, ACT_WAIT_MAX_MS, &ms) < 0 || ms == 0) {
-			return error_set(err, -EINVAL,
-					 "%s takes seconds (up to %d, e.g. 10 or 0.5), not '%s'",
-					 opt == OPT_TIMEOUT ? "--timeout" : "--quiet",
-					 ACT_WAIT_MAX_MS / 1000, arg);
+			return error_set_kind(
+				err, ERROR_BAD_INPUT, -EINVAL,
+				"%s takes seconds (up to %d, e.g. 10 or 0.5), not '%s'",
+				opt == OPT_TIMEOUT ? "--timeout" : "--quiet",
+				ACT_WAIT_MAX_MS / 1000, arg);
 		}
 		*(opt == OPT_TIMEOUT ? &rq->timeout_ms : &rq->quiet_ms) = ms;
 		return 0;
@@ -314,22 +319,24 @@ static int positionals(struct act_req *rq, int n, char **args, struct error *err
 	case ACT_MOVE:
 	case ACT_SCROLL:
 		if (n < 2 || n > (rq->cmd == ACT_SCROLL ? 3 : 2)) {
-			return error_set(err, -EINVAL, "%s takes X Y%s", cmd,
-					 rq->cmd == ACT_SCROLL ? " and an optional count" : "");
+			return error_set_kind(err, ERROR_BAD_INPUT, -EINVAL, "%s takes X Y%s", cmd,
+					      rq->cmd == ACT_SCROLL ? " and an optional count"
+								    : "");
 		}
 		if (coordinate("X", args[0], &rq->x, err) < 0 ||
 		    coordinate("Y", args[1], &rq->y, err) < 0) {
 			return -EINVAL;
 		}
 		if (n == 3 && parse_uint_range(args[2], 1, ACT_SCROLL_MAX, &rq->amount) < 0) {
-			return error_set(err, -EINVAL,
-					 "the scroll count must be 1 to %d steps, not '%s'",
-					 ACT_SCROLL_MAX, args[2]);
+			return error_set_kind(err, ERROR_BAD_INPUT, -EINVAL,
+					      "the scroll count must be 1 to %d steps, not '%s'",
+					      ACT_SCROLL_MAX, args[2]);
 		}
 		return 0;
 	case ACT_DRAG:
 		if (n != 4) {
-			return error_set(err, -EINVAL, "drag takes X1 Y1 X2 Y2");
+			return error_set_kind(err, ERROR_BAD_INPUT, -EINVAL,
+					      "drag takes X1 Y1 X2 Y2");
 		}
 		if (coordinate("X1", args[0], &rq->x, err) < 0 ||
 		    coordinate("Y1", args[1], &rq->y, err) < 0 ||
@@ -340,8 +347,8 @@ static int positionals(struct act_req *rq, int n, char **args, struct error *err
 		return 0;
 	case ACT_TYPE:
 		if (n > 1 || (n == 1 && rq->file)) {
-			return error_set(
-				err, -EINVAL,
+			return error_set_kind(
+				err, ERROR_BAD_INPUT, -EINVAL,
 				"type takes one TEXT argument, or --file FILE, or the text on standard input");
 		}
 		if (n == 1) {
@@ -353,18 +360,19 @@ static int positionals(struct act_req *rq, int n, char **args, struct error *err
 		return 0;
 	case ACT_KEY:
 		if (n == 0) {
-			return error_set(
-				err, -EINVAL,
+			return error_set_kind(
+				err, ERROR_BAD_INPUT, -EINVAL,
 				"key takes one or more combos, e.g. ctrl+l, alt+F4, Return");
 		}
 		if (n > ACT_KEYS_MAX) {
-			return error_set(err, -EINVAL, "key takes at most %d combos at a time",
-					 ACT_KEYS_MAX);
+			return error_set_kind(err, ERROR_BAD_INPUT, -EINVAL,
+					      "key takes at most %d combos at a time",
+					      ACT_KEYS_MAX);
 		}
 		for (int i = 0; i < n; i++) {
 			if (!*args[i] || strlen(args[i]) > ACT_COMBO_MAX) {
-				return error_set(
-					err, -EINVAL,
+				return error_set_kind(
+					err, ERROR_BAD_INPUT, -EINVAL,
 					"'%s' is not a key combo: name keys joined by +, e.g. ctrl+shift+t",
 					args[i]);
 			}
@@ -374,7 +382,8 @@ static int positionals(struct act_req *rq, int n, char **args, struct error *err
 		return 0;
 	default:
 		if (n > 0) {
-			return error_set(err, -EINVAL, "unexpected argument '%s'", args[0]);
+			return error_set_kind(err, ERROR_BAD_INPUT, -EINVAL,
+					      "unexpected argument '%s'", args[0]);
 		}
 		return 0;
 	}
@@ -422,7 +431,8 @@ int act_parse_argv(int argc, char **argv, struct act_req *rq, struct error *err)
 {
 	enum act_cmd cmd;
 	if (argc < 1 || act_cmd_from_name(argv[0], &cmd) < 0) {
-		return error_set(err, -EINVAL, "unknown action '%s'", argc < 1 ? "" : argv[0]);
+		return error_set_kind(err, ERROR_BAD_INPUT, -EINVAL, "unknown action '%s'",
+				      argc < 1 ? "" : argv[0]);
 	}
 	act_req_init(rq, cmd);
 	bool dir_set = false;
@@ -437,8 +447,8 @@ int act_parse_argv(int argc, char **argv, struct act_req *rq, struct error *err)
 	while ((ch = getopt_long(argc, argv, "-", longopts, &idx)) != -1) {
 		if (ch == 1) {
 			if (n == (int)ARRAY_SIZE(pos)) {
-				return error_set(err, -EINVAL, "too many arguments for %s",
-						 argv[0]);
+				return error_set_kind(err, ERROR_BAD_INPUT, -EINVAL,
+						      "too many arguments for %s", argv[0]);
 			}
 			pos[n++] = optarg;
 			continue;
@@ -446,17 +456,19 @@ int act_parse_argv(int argc, char **argv, struct act_req *rq, struct error *err)
 		if (ch == '?' || ch == ':') {
 			const char *opt = argv[optind - 1];
 			if (opt[0] == '-' && opt[1] >= '0' && opt[1] <= '9') {
-				return error_set(
-					err, -EINVAL,
+				return error_set_kind(
+					err, ERROR_BAD_INPUT, -EINVAL,
 					"'%s' is off the screen: coordinates count from 0 at the top left",
 					opt);
 			}
-			return error_set(err, -EINVAL, "%s takes no option '%s'%s", argv[0], opt,
-					 ch == ':' ? " without a value" : "");
+			return error_set_kind(err, ERROR_BAD_INPUT, -EINVAL,
+					      "%s takes no option '%s'%s", argv[0], opt,
+					      ch == ':' ? " without a value" : "");
 		}
 		if (!takes(cmd, ch)) {
-			return error_set(err, -EINVAL, "%s takes no option '--%s'", argv[0],
-					 longopts[idx].name);
+			return error_set_kind(err, ERROR_BAD_INPUT, -EINVAL,
+					      "%s takes no option '--%s'", argv[0],
+					      longopts[idx].name);
 		}
 		if (parse_option(rq, ch, optarg, &dir_set, err) < 0) {
 			return -EINVAL;
@@ -464,16 +476,18 @@ int act_parse_argv(int argc, char **argv, struct act_req *rq, struct error *err)
 	}
 	for (int i = optind; i < argc; i++) {
 		if (n == (int)ARRAY_SIZE(pos)) {
-			return error_set(err, -EINVAL, "too many arguments for %s", argv[0]);
+			return error_set_kind(err, ERROR_BAD_INPUT, -EINVAL,
+					      "too many arguments for %s", argv[0]);
 		}
 		pos[n++] = argv[i];
 	}
 	if (cmd == ACT_SCROLL && !dir_set) {
-		return error_set(err, -EINVAL,
-				 "scroll takes a direction: --up, --down, --left or --right");
+		return error_set_kind(err, ERROR_BAD_INPUT, -EINVAL,
+				      "scroll takes a direction: --up, --down, --left or --right");
 	}
 	if (rq->format != ACT_FORMAT_JPEG && rq->quality != ACT_QUALITY_DEFAULT) {
-		return error_set(err, -EINVAL, "--quality is for --format jpeg");
+		return error_set_kind(err, ERROR_BAD_INPUT, -EINVAL,
+				      "--quality is for --format jpeg");
 	}
 	return positionals(rq, n, pos, err);
 }
@@ -493,8 +507,8 @@ static int point(const struct act_req *rq, const char *xn, const char *yn, unsig
 {
 	if (rq->from_w) {
 		if (x >= rq->from_w || y >= rq->from_h) {
-			return error_set(
-				err, -EINVAL,
+			return error_set_kind(
+				err, ERROR_BAD_INPUT, -EINVAL,
 				"%s,%s = %u,%u is off the %ux%u picture named by --from (0 to %u, 0 to %u)",
 				xn, yn, x, y, rq->from_w, rq->from_h, rq->from_w - 1,
 				rq->from_h - 1);
@@ -504,8 +518,8 @@ static int point(const struct act_req *rq, const char *xn, const char *yn, unsig
 		return 0;
 	}
 	if (x >= sw || y >= sh) {
-		return error_set(
-			err, -EINVAL,
+		return error_set_kind(
+			err, ERROR_BAD_INPUT, -EINVAL,
 			"%s,%s = %u,%u is off the %ux%u screen (0 to %u, 0 to %u); a point in a smaller picture needs --from WIDTHxHEIGHT (MCP: from)",
 			xn, yn, x, y, sw, sh, sw - 1, sh - 1);
 	}
@@ -528,9 +542,9 @@ int act_resolve_points(const struct act_req *rq, unsigned sw, unsigned sh, unsig
 int act_check_region(const struct act_req *rq, unsigned sw, unsigned sh, struct error *err)
 {
 	if (rq->region && ((uint64_t)rq->rx + rq->rw > sw || (uint64_t)rq->ry + rq->rh > sh)) {
-		return error_set(err, -EINVAL,
-				 "--region %u,%u,%u,%u reaches outside the %ux%u screen", rq->rx,
-				 rq->ry, rq->rw, rq->rh, sw, sh);
+		return error_set_kind(err, ERROR_BAD_INPUT, -EINVAL,
+				      "--region %u,%u,%u,%u reaches outside the %ux%u screen",
+				      rq->rx, rq->ry, rq->rw, rq->rh, sw, sh);
 	}
 	return 0;
 }

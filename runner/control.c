@@ -78,8 +78,8 @@ int control_need_agent(struct profile *p, struct lease *ret, struct error *err)
 		return 0;
 	}
 	if (l.unreadable) {
-		return error_set(
-			err, -EACCES,
+		return error_set_kind(
+			err, ERROR_HUMAN_HOLDS, -EACCES,
 			"the lease %s/%s cannot be read (%s), so a human is taken to hold the desktop of profile '%s'; hand it back with 'botdesk release', which rewrites it",
 			p->dir, LEASE_FILE, r < 0 ? strerror(-r) : "not a lease", p->name);
 	}
@@ -89,8 +89,8 @@ int control_need_agent(struct profile *p, struct lease *ret, struct error *err)
 	if (localtime_r(&since, &tm)) {
 		strftime(when, sizeof(when), " since %Y-%m-%d %H:%M:%S", &tm);
 	}
-	return error_set(
-		err, -EACCES,
+	return error_set_kind(
+		err, ERROR_HUMAN_HOLDS, -EACCES,
 		"a human holds the desktop of profile '%s'%s%s%s%s; the agent may act again once they hand it back with 'botdesk release'",
 		p->name, when, l.reason[0] ? " (" : "", l.reason, l.reason[0] ? ")" : "");
 }

@@ -24,8 +24,8 @@ int control_set(const struct settings *s, struct profile *p, enum lease_holder t
  * input follows the lease and a hand-back has restored the screen. -ETIMEDOUT otherwise. */
 int control_wait_applied(struct profile *p, uint64_t epoch, uint64_t timeout_ms);
 
-/* 0 when the agent holds the lease; -EACCES with the message in err when a human does (or the
- * lease cannot be read, which counts as a human). */
+/* 0 when the agent holds the lease; -EACCES with the message in err, of kind ERROR_HUMAN_HOLDS,
+ * when a human does (or the lease cannot be read, which counts as a human). */
 int control_need_agent(struct profile *p, struct lease *ret, struct error *err);
 
 void control_print_text(const char *profile, const struct lease *l, FILE *f);

@@ -20,6 +20,7 @@
 #include "desktop.h"
 #include "doctor.h"
 #include "error.h"
+#include "exitstatus.h"
 #include "fileio.h"
 #include "foreground.h"
 #include "install.h"
@@ -33,11 +34,6 @@
 #include "status.h"
 #include "thumbnailer.h"
 #include "webexec.h"
-
-#define EXIT_USAGE 2
-#define EXIT_NOT_RUNNING 3
-/* Every agent-side action while a human holds the lease (or it cannot be read). */
-#define EXIT_HUMAN 4
 
 /* start's default --wait: a desktop is up in about a second; a loaded host can take far longer. */
 #define DEFAULT_WAIT_MS 30000
@@ -693,6 +689,14 @@ static int cmd_web(struct cli *c, int argc, char **argv)
 	/* A fresh ticket needs only the server; serving needs the desktop. */
 	if (r || (!ticket && (r = need_running(c, &probe)))) {
 		return r;
+	}
+	if (ticket && c->p.dirfd < 0) {
+		/* No state directory, so no server: "not running" (3) as botdesk-web says when
+		 * the directory is there, not a failure to open it. */
+		log_error(
+			"no botdesk web --listen is running for profile '%s'; start one (a server on the default unix socket needs no ticket)",
+			c->p.name);
+		return EXIT_NOT_RUNNING;
 	}
 	fflush(stdout);
 	return fail(c, webexec_run(&c->settings, &c->p, argc, argv, &c->err));
