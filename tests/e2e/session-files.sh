@@ -62,11 +62,12 @@ coproc DIRECT { bd_as "$U" sh -c 'echo $$ && read go && umask 000 && exec "$@" <
 read -r -t 10 -u "${DIRECT[0]}" direct_pid || bd_fail "the hand-started session did not report its pid"
 squat "$lo" "$direct_pid"
 direct_in=${DIRECT[1]}
+direct_job=$DIRECT_PID
 echo go >&"$direct_in"
 deadline=$((SECONDS + 60))
 until [ -e "$d/env" ]; do
     if bd_gone "$direct_pid"; then
-        wait "$DIRECT_PID" 2>/dev/null && rc=0 || rc=$?
+        wait "$direct_job" 2>/dev/null && rc=0 || rc=$?
         bd_fail "the session with its temporary lock squatted ended (exit $rc) instead of starting: $(cat "$E2E_SCRATCH/out-$U/direct.err")"
     fi
     ((SECONDS < deadline)) || bd_fail "the hand-started session never published its env file"
