@@ -32,7 +32,19 @@ hi=$((lo + 1))
 export BOTDESK_DISPLAY_BAND=$lo-$hi
 squats=$E2E_SCRATCH/squats
 direct_pid=
-trap '[ -z "$direct_pid" ] || kill -KILL "$direct_pid" 2>/dev/null; xargs -0 rm -f <"$squats" 2>/dev/null; e2e_cleanup' EXIT
+unsquat() {
+    local f
+    while IFS= read -r -d '' f; do
+        rm -f -- "$f"
+    done <"$squats"
+}
+# The hand-started session is stopped with TERM first: KILLed, it would leave its X lock.
+stop_direct() {
+    [ -n "$direct_pid" ] || return 0
+    kill -TERM "$direct_pid" 2>/dev/null || return 0
+    bd_wait_gone "$direct_pid" 10 || kill -KILL "$direct_pid" 2>/dev/null || true
+}
+trap 'stop_direct; unsquat; e2e_cleanup' EXIT
 : >"$squats"
 
 # squat NUMBER PID...: the outsider's temporaries, as the session used to name its own.
