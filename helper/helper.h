@@ -50,6 +50,10 @@ struct helper_settings {
 	uint64_t install_interval_ms; /* per uid, between installs */
 	uint64_t grace_ms; /* TERM -> KILL, and how long stragglers may outlive the leader */
 	unsigned dpkg_lock_timeout_s;
+	/* The audit lines one uid may add per window; the rest of a burst is counted, its last
+	 * line kept, and both written when the next window opens (audit.c). */
+	uint64_t audit_window_ms;
+	unsigned audit_burst;
 	/* test build only: run in the parser child after the drop / after the filter. */
 	void (*probe_dropped)(void);
 	void (*probe_filtered)(void);
@@ -139,11 +143,14 @@ enum proto_outcome install_run_manager(const struct helper_settings *hs, enum pr
 				       struct reply *r, int32_t *ret_detail);
 
 /* audit.c: one line to syslog (authpriv, notice) through /dev/log, else appended to the root-owned
- * file at file_path. -errno when it reached neither. */
-int audit_log(const char *file_path, const char *msg);
+ * file at hs->log_path, at most hs->audit_burst lines of uid per window (see audit.c). -errno when
+ * it reached neither, or was held back. */
+int audit_log(const struct helper_settings *hs, uid_t uid, const char *msg);
 
 /* pace.c: the stamp of caller's last install in dir, checked and renewed. Returns its fd (held
  * while the install runs, then given to pace_end()), or -EAGAIN with the wait left when the last
  * install of caller started or ended less than interval_ms ago. */
 int pace_start(const char *dir, uid_t caller, uint64_t interval_ms, uint64_t *ret_wait_ms);
+/* Root's own 0700 directory at path (made when missing), opened; -EPERM for anything else. */
+int pace_open_dir(const char *path);
 void pace_end(int fd);

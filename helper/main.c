@@ -22,7 +22,7 @@ static int finish(const struct helper_settings *hs, const char *op, uid_t ruid,
 	char msg[128];
 	snprintf(msg, sizeof(msg), "uid=%u op=%s outcome=%s", (unsigned)ruid, op,
 		 proto_outcome_name(outcome));
-	(void)audit_log(hs->log_path, msg);
+	(void)audit_log(hs, ruid, msg);
 	return (int)outcome;
 }
 

@@ -12,7 +12,7 @@
 #include "helper.h"
 #include "util.h"
 
-static int open_dir(const char *path)
+int pace_open_dir(const char *path)
 {
 	/* Made here when missing. One that is not root's own 0700 directory (a symlink, another
 	 * owner, looser modes) was not made by us, and could hold stamps or links someone planted:
@@ -64,7 +64,7 @@ static uint64_t ms_of(const struct timespec *ts)
 
 int pace_start(const char *dir_path, uid_t uid, uint64_t interval_ms, uint64_t *ret_wait_ms)
 {
-	_cleanup_close_ int dir = open_dir(dir_path);
+	_cleanup_close_ int dir = pace_open_dir(dir_path);
 	if (dir < 0) {
 		return dir;
 	}

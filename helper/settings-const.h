@@ -13,6 +13,10 @@
 #define GRACE_MS (5 * 1000)
 /* apt retries the dpkg lock once a second for this long instead of failing at once. */
 #define DPKG_LOCK_TIMEOUT_S 120
+/* The audit log: per uid, at most AUDIT_BURST lines a window (a member looping the helper
+ * added 628 lines a second, without bound). */
+#define AUDIT_WINDOW_MS (60 * 1000)
+#define AUDIT_BURST 30
 /* Each query of "is there anything to do". */
 #define QUERY_TIMEOUT_MS (60 * 1000)
 
@@ -27,4 +31,6 @@ static inline void helper_settings_bounds(struct helper_settings *s)
 	s->install_interval_ms = PROTO_INSTALL_INTERVAL_S * 1000;
 	s->grace_ms = GRACE_MS;
 	s->dpkg_lock_timeout_s = DPKG_LOCK_TIMEOUT_S;
+	s->audit_window_ms = AUDIT_WINDOW_MS;
+	s->audit_burst = AUDIT_BURST;
 }

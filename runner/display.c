@@ -196,6 +196,55 @@ static int mkdir_private_parent(const char *path)
 	return mkdir_p(dir, 0700);
 }
 
+/* The lock's directory must be ours alone: whoever else may enter or write it can hold the lock
+ * (a file of theirs we may open, or one they open through a directory they can search) and
+ * stall every start until its deadline. XDG_RUNTIME_DIR pointing into /tmp was such a place. */
+static int check_private_parent(const char *lock, struct error *err)
+{
+	_cleanup_free_ char *dir = strdup(lock);
+	if (!dir) {
+		return -ENOMEM;
+	}
+	char *slash = strrchr(dir, '/');
+	if (!slash) {
+		return 0;
+	}
+	*slash = '\0';
+	const char *d = *dir ? dir : "/";
+	struct stat st;
+	if (lstat(d, &st) < 0) {
+		return error_set(err, negative_errno(), "cannot look at %s: %s", d,
+				 strerror(errno));
+	}
+	const char *rt = getenv("XDG_RUNTIME_DIR");
+	char what[96] = "the allocation lock's directory";
+	/* Elsewhere nobody but us may write it (the lock is made 0600); the runtime directory
+	 * must be what its specification says, 0700. */
+	mode_t loose = S_IWGRP | S_IWOTH;
+	if (rt && rt[0] == '/') {
+		/* "…/run/" and "…/run" are the same directory. */
+		size_t n = strlen(rt);
+		while (n > 1 && rt[n - 1] == '/') {
+			n--;
+		}
+		if (strlen(d) == n && strncmp(rt, d, n) == 0) {
+			snprintf(what, sizeof(what), "XDG_RUNTIME_DIR");
+			loose = 077;
+		}
+	}
+	if (S_ISDIR(st.st_mode) && st.st_uid == geteuid() && (st.st_mode & loose) == 0) {
+		return 0;
+	}
+	return error_set(
+		err, -EPERM,
+		"refusing the display allocation lock %s: %s %s is %s of uid %u with mode %04o, not a private directory of yours, so another user could hold the lock and stall every start. Point XDG_RUNTIME_DIR (or BOTDESK_ALLOC_LOCK) at a directory you own with mode 0700, e.g. /run/user/%u, or unset it",
+		lock, what, d,
+		S_ISLNK(st.st_mode)   ? "a symbolic link"
+		: S_ISDIR(st.st_mode) ? "a directory"
+				      : "not a directory but a file",
+		(unsigned)st.st_uid, (unsigned)(st.st_mode & 07777), (unsigned)geteuid());
+}
+
 int display_alloc_lock(const struct settings *s, uint64_t timeout_ms, struct error *err)
 {
 	int r = mkdir_private_parent(s->alloc_lock);
@@ -203,6 +252,10 @@ int display_alloc_lock(const struct settings *s, uint64_t timeout_ms, struct err
 		return error_set(err, r,
 				 "cannot create the directory of the allocation lock %s: %s",
 				 s->alloc_lock, strerror(-r));
+	}
+	r = check_private_parent(s->alloc_lock, err);
+	if (r < 0) {
+		return r;
 	}
 	int fd = lockfile_take(AT_FDCWD, s->alloc_lock, timeout_ms);
 	if (fd == -ETIMEDOUT) {

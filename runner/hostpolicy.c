@@ -74,6 +74,16 @@ static const char *set_key(struct hostpolicy *hp, const char *key, const char *v
 			       ? "WIDTHxHEIGHT, each from 64 to 8192"
 			       : NULL;
 	}
+	if (streq(key, "honour_test_settings")) {
+		if (streq(value, "yes")) {
+			hp->honour_test_settings = true;
+		} else if (streq(value, "no")) {
+			hp->honour_test_settings = false;
+		} else {
+			return "yes or no";
+		}
+		return NULL;
+	}
 	if (streq(key, "admin_group")) {
 		if (!group_name_valid(value)) {
 			return "a group name";

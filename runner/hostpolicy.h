@@ -24,6 +24,10 @@ struct hostpolicy {
 	uint64_t max_idle_stop_minutes; /* max_idle_stop_minutes: the longest idle stop (0: none) */
 	unsigned max_width, max_height; /* max_geometry (0: none) */
 	char admin_group[HOSTPOLICY_GROUP_MAX + 1]; /* admin_group: may list every desktop ("") */
+	/* honour_test_settings: the settings only tests need (a fake launcher, memory figures,
+	 * lock places) are honoured for users under this policy too. Off: they are ignored. */
+	bool honour_test_settings;
+	char ignored[512]; /* which of them were ignored, with the warning's words, else "" */
 };
 
 /* The policy's text; path names the file in messages. -EINVAL with file:line in err. */

@@ -113,6 +113,9 @@ static int load_settings(struct cli *c)
 	if (r == 0 && c->settings.policy.warning[0]) {
 		log_warn("%s", c->settings.policy.warning);
 	}
+	if (r == 0 && c->settings.policy.ignored[0]) {
+		log_warn("%s", c->settings.policy.ignored);
+	}
 	return r < 0 ? fail(c, r) : 0;
 }
 

@@ -269,6 +269,30 @@ static int resolve_paths(struct settings *s, struct error *err)
 	return 0;
 }
 
+/* Whether the user's own settings are bound by the host's policy (see drop_test_settings). */
+static bool policy_binds(const struct hostpolicy *hp)
+{
+	return hp->loaded && !hp->honour_test_settings && geteuid() != 0;
+}
+
+/* Under a policy, one lock per uid whatever the environment says: a lock of one's own choosing
+ * (another XDG_RUNTIME_DIR or HOME) let parallel starts race past max_desktops_per_user. */
+static char *fixed_alloc_lock(void)
+{
+	char rt[64];
+	snprintf(rt, sizeof(rt), "/run/user/%u", (unsigned)geteuid());
+	struct stat st;
+	if (lstat(rt, &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == geteuid() &&
+	    (st.st_mode & 077) == 0) {
+		return xasprintf("%s/botdesk-alloc.lock", rt);
+	}
+	struct passwd *pw = getpwuid(geteuid());
+	if (pw && pw->pw_dir && pw->pw_dir[0] == '/') {
+		return xasprintf("%s/.cache/botdesk/alloc.lock", pw->pw_dir);
+	}
+	return NULL;
+}
+
 static char *default_alloc_lock(void)
 {
 	/* Never a world-writable directory: another user could squat the name and stall us. */
@@ -339,7 +363,8 @@ static int validate_paths(struct settings *s, char *values[S_COUNT], struct erro
 		}
 	}
 	if (!values[S_ALLOC_LOCK]) {
-		values[S_ALLOC_LOCK] = default_alloc_lock();
+		values[S_ALLOC_LOCK] =
+			policy_binds(&s->policy) ? fixed_alloc_lock() : default_alloc_lock();
 		if (!values[S_ALLOC_LOCK]) {
 			return error_set(
 				err, -ENOENT,
@@ -474,6 +499,44 @@ static int validate(struct settings *s, char *values[S_COUNT], struct error *err
 	return take_values(s, values);
 }
 
+/* The settings only tests need: each one let a user step around the host's policy (a fake
+ * meminfo or cgroup tree passed min_free_mb, a lock or X directory of their own raced past
+ * max_desktops_per_user, a wrapper launcher rewrote the geometry past max_geometry). */
+static const int test_only[] = {S_LAUNCHER,   S_MEMINFO,    S_CGROUP_ROOT,
+				S_ALLOC_LOCK, S_X_LOCK_DIR, S_X_UNIX_TABLE};
+
+/* Under a host policy, a user's test settings are ignored with a warning, unless the policy
+ * says honour_test_settings = yes. Root is bound by nothing here anyway. */
+static int drop_test_settings(struct hostpolicy *hp, char *values[S_COUNT])
+{
+	if (!policy_binds(hp)) {
+		return 0;
+	}
+	char names[256] = "";
+	size_t len = 0;
+	for (size_t i = 0; i < ARRAY_SIZE(test_only); i++) {
+		int w = test_only[i];
+		if (!values[w]) {
+			continue;
+		}
+		const char *name = origin[w] ? defs[w].key : defs[w].env;
+		int n = snprintf(names + len, sizeof(names) - len, "%s%s", len ? ", " : "", name);
+		if (n > 0 && (size_t)n < sizeof(names) - len) {
+			len += (size_t)n;
+		}
+		free(values[w]);
+		values[w] = NULL;
+		origin[w] = NULL;
+	}
+	if (len) {
+		snprintf(
+			hp->ignored, sizeof(hp->ignored),
+			"ignoring %s: settings for tests only, which the host's policy (%s) does not honour for users; unset them, or ask the administrator for honour_test_settings = yes there",
+			names, hp->path);
+	}
+	return 0;
+}
+
 int settings_load(struct settings *ret, struct error *err)
 {
 	struct settings s = {0};
@@ -502,10 +565,16 @@ int settings_load(struct settings *ret, struct error *err)
 		}
 	}
 	if (r == 0) {
+		r = hostpolicy_load(HOSTPOLICY_PATH, &s.policy, err);
+	}
+	if (r == 0) {
+		r = drop_test_settings(&s.policy, values);
+	}
+	if (r == 0) {
 		r = validate(&s, values, err);
 	}
 	/* The host's limits last: they bound whatever the user asked for. */
-	if (r == 0 && (r = hostpolicy_load(HOSTPOLICY_PATH, &s.policy, err)) == 0) {
+	if (r == 0) {
 		r = hostpolicy_apply(&s.policy, &s, err);
 	}
 	for (int i = 0; i < S_COUNT; i++) {

@@ -4,6 +4,7 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -202,22 +203,47 @@ static int clear_lock(int dirfd, const char *name)
 	return 0;
 }
 
-static int write_temp_lock(int dirfd, const char *tmp, pid_t pid)
+/* The temporary's name: X's own prefix never (.tX<n>-lock is a server's), and a random part
+ * nobody can guess. The directory is shared: a name others could predict (our pid) was theirs to
+ * create first, and a file of theirs we cannot remove in the sticky directory blocked every
+ * start. */
+#define TEMP_LOCK_TRIES 8
+
+static int write_temp_lock(int dirfd, unsigned display, pid_t pid, char *ret_name, size_t size)
 {
-	(void)unlinkat(dirfd, tmp, 0);
-	_cleanup_close_ int fd =
-		openat(dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0444);
-	if (fd < 0) {
-		return negative_errno();
+	int r = -EEXIST;
+	for (int i = 0; i < TEMP_LOCK_TRIES && r == -EEXIST; i++) {
+		uint64_t rnd;
+		if (getrandom(&rnd, sizeof(rnd), 0) != (ssize_t)sizeof(rnd)) {
+			return -EIO;
+		}
+		r = path_format(ret_name, size, ".tX%u-lock.botdesk.%016llx", display,
+				(unsigned long long)rnd);
+		if (r < 0) {
+			return r;
+		}
+		_cleanup_close_ int fd =
+			openat(dirfd, ret_name,
+			       O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0444);
+		if (fd < 0) {
+			r = negative_errno();
+			continue;
+		}
+		char text[16];
+		int n = snprintf(text, sizeof(text), "%10d\n", (int)pid);
+		r = write_all(fd, text, (size_t)n);
+		/* The mode X gives its locks, whatever our umask made of it. */
+		if (r == 0 && fchmod(fd, 0444) < 0) {
+			r = negative_errno();
+		}
+		if (r < 0) {
+			(void)unlinkat(dirfd, ret_name, 0);
+		}
+		return r;
 	}
-	char text[16];
-	int n = snprintf(text, sizeof(text), "%10d\n", (int)pid);
-	int r = write_all(fd, text, (size_t)n);
-	/* The mode X gives its locks, whatever our umask made of it. */
-	if (r == 0 && fchmod(fd, 0444) < 0) {
-		r = negative_errno();
-	}
-	return r;
+	/* Names no one could have guessed, taken every time: whoever fills the directory holds
+	 * the number, which another number may not suffer from. */
+	return r == -EEXIST ? -EADDRINUSE : r;
 }
 
 int claim_lock(struct claim *c, const char *lock_dir, pid_t pid, struct error *err)
@@ -227,18 +253,18 @@ int claim_lock(struct claim *c, const char *lock_dir, pid_t pid, struct error *e
 		return error_set(err, negative_errno(), "cannot open the X lock directory %s: %s",
 				 lock_dir, strerror(errno));
 	}
-	/* Not X's own temporary name (.tX<n>-lock): ours cannot collide with a server's. */
-	char tmp[64];
+	char tmp[64] = "";
 	int r = path_format(c->lock_name, sizeof(c->lock_name), ".X%u-lock", c->display);
 	if (r == 0) {
-		r = path_format(tmp, sizeof(tmp), ".tX%u-lock.botdesk.%ld", c->display,
-				(long)getpid());
-	}
-	if (r == 0) {
-		r = write_temp_lock(c->lock_dirfd, tmp, pid);
+		r = write_temp_lock(c->lock_dirfd, c->display, pid, tmp, sizeof(tmp));
 	}
 	if (r < 0) {
-		return error_set(err, r, "cannot write %s/%s: %s", lock_dir, tmp, strerror(-r));
+		/* Any failure to write in the shared directory is this number's: exit 75 lets
+		 * the runner try another (a squatter cannot block every start). */
+		return error_set(
+			err, -EADDRINUSE,
+			"cannot write a temporary X lock in %s for :%u: %s; this number counts as taken",
+			lock_dir, c->display, strerror(-r));
 	}
 	for (int attempt = 0; attempt < 3; attempt++) {
 		if (linkat(c->lock_dirfd, tmp, c->lock_dirfd, c->lock_name, 0) == 0) {

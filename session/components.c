@@ -4,8 +4,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include "busconf.h"
 #include "childenv.h"
 #include "log.h"
 #include "pathsearch.h"
@@ -138,9 +140,13 @@ int components_start_xvnc(struct run *run, struct error *err)
 			       .listen_fds = 1,
 			       .parent_death_signal = SESSION_CHILD_DEATH_SIGNAL};
 	pid_t pid = 0;
+	/* Xvnc makes files in the shared X directory (its compiled keymap server-<n>.xkm): under
+	 * a caller's umask 000 another user could write them. Only we need to read them. */
+	mode_t old_mask = umask(077);
 	if (r == 0) {
 		r = spawn_program(run->xvnc, argv.v, env.v, &o, &pid);
 	}
+	umask(old_mask);
 	strv_free(&argv);
 	strv_free(&env);
 	if (r < 0) {
@@ -167,8 +173,16 @@ int components_start_bus(struct run *run, struct error *err)
 	}
 	run->bus_fd = TAKE_FD(addr[0]);
 	run->lifeline = TAKE_FD(life[1]);
+	/* Our configuration, not the system's: that one listens in shared /tmp. */
+	char conf[CONTRACT_SOCKET_PATH_MAX + 16], conf_opt[sizeof(conf) + 16];
+	int r = busconf_write(run->cfg->state_dir, conf, sizeof(conf), err);
+	if (r < 0) {
+		return r;
+	}
+	snprintf(conf_opt, sizeof(conf_opt), "--config-file=%s", conf);
 	struct strv argv = {0};
-	int r = strv_push(&argv, run->programs[PROG_DBUS]);
+	r = strv_push(&argv, run->programs[PROG_DBUS]);
+	r = r < 0 ? r : strv_push(&argv, conf_opt);
 	r = r < 0 ? r : strv_push(&argv, "--");
 	r = r < 0 ? r : strv_push(&argv, run->self);
 	r = r < 0 ? r : strv_push(&argv, "--bus-relay");

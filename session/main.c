@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "config.h"
@@ -77,6 +78,10 @@ int main(int argc, char **argv)
 		}
 	}
 
+	/* The desktop's files (the bus's socket, whatever its programs write) are never writable
+	 * by others, whatever umask the caller had: its own stricter one stays. */
+	mode_t mask = umask(0);
+	umask(mask | 022);
 	struct error err = {0};
 	struct session_config cfg;
 	int r = contract_load(env_get, seed_only, &cfg, &err);

@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "busconf.h"
 #include "doors.h"
 #include "exitstatus.h"
 #include "idle.h"
@@ -440,6 +441,7 @@ static void tear_down(struct run *run)
 	/* Xvnc removes its RFB socket when it exits cleanly, not when it was killed. */
 	(void)unlink(run->cfg->socket_path);
 	doors_remove(run);
+	busconf_remove(run->cfg->state_dir);
 	run->displayfd = safe_close(run->displayfd);
 	run->bus_fd = safe_close(run->bus_fd);
 	run->lifeline = safe_close(run->lifeline);

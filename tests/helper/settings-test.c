@@ -91,7 +91,8 @@ int helper_settings_init(struct helper_settings *ret)
 	    knob_ms("BOTDESK_HELPER_TEST_REQUEST_TIMEOUT", &s.request_timeout_ms) < 0 ||
 	    knob_ms("BOTDESK_HELPER_TEST_REPLY_TIMEOUT", &s.reply_timeout_ms) < 0 ||
 	    knob_ms("BOTDESK_HELPER_TEST_GRACE", &s.grace_ms) < 0 ||
-	    knob_ms("BOTDESK_HELPER_TEST_INTERVAL", &s.install_interval_ms) < 0) {
+	    knob_ms("BOTDESK_HELPER_TEST_INTERVAL", &s.install_interval_ms) < 0 ||
+	    knob_ms("BOTDESK_HELPER_TEST_AUDIT_WINDOW", &s.audit_window_ms) < 0) {
 		return -EINVAL;
 	}
 	*ret = s;

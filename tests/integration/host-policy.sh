@@ -26,8 +26,10 @@ source "$BD_SRCDIR/tests/integration/common.sh"
 it_init
 it_fake_desktop 40-49
 
+# Every policy here lets the scratch world's test settings (fake launcher, meminfo, lock places)
+# through: host-policy-users.sh shows what a policy without that line does to them.
 policy() { # TEXT [MODE] [OWNER]
-    printf '%s\n' "$1" >"$POLICY"
+    printf '%s\nhonour_test_settings = yes\n' "$1" >"$POLICY"
     chmod "${2:-0644}" "$POLICY"
     chown "${3:-root}:root" "$POLICY"
 }
