@@ -17,8 +17,12 @@ P=$BOTDESK_STATE_DIR/default
 
 # The file system fills up while the launcher starts: its message is lost.
 export BD_FILL=$small/fill/filler
-export BOTDESK_PASS_ENV=$BOTDESK_PASS_ENV,BD_FILL
+export BD_PIDFILE=$P/launcher.pid
+export BOTDESK_PASS_ENV=$BOTDESK_PASS_ENV,BD_FILL,BD_PIDFILE
+# The fake fills it once the runner has recorded it (launcher.pid): before that, the record is
+# what fails, a different message (a race the loaded CI machine once lost). Bounded: 10 s.
 export BOTDESK_LAUNCHER=$(it_fake fills <<'FAKE'
+for _ in $(seq 1000); do [ -e "$BD_PIDFILE" ] && break; sleep 0.01; done
 dd if=/dev/zero of="$BD_FILL" bs=64k 2>/dev/null || true
 echo "fake: this message is lost" >&2 || true
 exit 1
