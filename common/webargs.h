@@ -27,22 +27,28 @@
 #define WEBARG_OPEN "open"
 #define WEBARG_TICKET "ticket"
 
-/* The options a user may give `botdesk web` (the getopt_long entries; --novnc too, as the
- * BOTDESK_NOVNC setting does). */
-#define WEBARGS_USER                                             \
-	{WEBARG_LISTEN, required_argument, NULL, 'l'},           \
-		{WEBARG_TLS_CERT, required_argument, NULL, 'c'}, \
-		{WEBARG_TLS_KEY, required_argument, NULL, 'k'},  \
-		{WEBARG_OPEN, no_argument, NULL, 'o'},           \
-		{WEBARG_TICKET, no_argument, NULL, 't'},         \
-		{WEBARG_NOVNC, required_argument, NULL, 'n'}
+/* One getopt_long entry. */
+#define WEBARG_OPT(name, has_arg, val)   \
+	{                                \
+		name, has_arg, NULL, val \
+	}
+
+/* The options a user may give `botdesk web` (the getopt_long entries;
+ * --novnc too, as the BOTDESK_NOVNC setting does). */
+#define WEBARGS_USER                                                 \
+	WEBARG_OPT(WEBARG_LISTEN, required_argument, 'l'),           \
+		WEBARG_OPT(WEBARG_TLS_CERT, required_argument, 'c'), \
+		WEBARG_OPT(WEBARG_TLS_KEY, required_argument, 'k'),  \
+		WEBARG_OPT(WEBARG_OPEN, no_argument, 'o'),           \
+		WEBARG_OPT(WEBARG_TICKET, no_argument, 't'),         \
+		WEBARG_OPT(WEBARG_NOVNC, required_argument, 'n')
 
 /* The runner's (see above). */
-#define WEBARGS_RUNNER                                              \
-	{WEBARG_PROFILE, required_argument, NULL, 'p'},             \
-		{WEBARG_STATE, required_argument, NULL, 's'},       \
-		{WEBARG_DATA, required_argument, NULL, 'd'},        \
-		{WEBARG_VIEW_SOCKET, required_argument, NULL, 'v'}, \
-		{WEBARG_ACT_POINTER, required_argument, NULL, 'a'}, \
-		{WEBARG_DISPLAY, required_argument, NULL, 'D'},     \
-		{WEBARG_XAUTHORITY, required_argument, NULL, 'X'}
+#define WEBARGS_RUNNER                                                  \
+	WEBARG_OPT(WEBARG_PROFILE, required_argument, 'p'),             \
+		WEBARG_OPT(WEBARG_STATE, required_argument, 's'),       \
+		WEBARG_OPT(WEBARG_DATA, required_argument, 'd'),        \
+		WEBARG_OPT(WEBARG_VIEW_SOCKET, required_argument, 'v'), \
+		WEBARG_OPT(WEBARG_ACT_POINTER, required_argument, 'a'), \
+		WEBARG_OPT(WEBARG_DISPLAY, required_argument, 'D'),     \
+		WEBARG_OPT(WEBARG_XAUTHORITY, required_argument, 'X')

@@ -22,6 +22,7 @@ int actions_exec_mcp(const struct settings *s, const char *profile, struct error
 /* `botdesk take`'s hand-over, once the lease is the human's: runs s->act_pointer's release
  * (common/acthandoff.h: it waits until no agent event is on its way, then lets go of every key and
  * button the agent holds on the probed desktop) and waits for it (bounded). A desktop that is not
- * running holds nothing; the wait for the agent is then made here. 0, or -errno with the message. */
+ * running holds nothing; the wait for the agent is then made here. 0, or -errno with the message.
+ */
 int actions_release_held(const struct settings *s, struct profile *p,
 			 const struct desktop_probe *probe, struct error *err);

@@ -704,8 +704,8 @@ static int cmd_web(struct cli *c, int argc, char **argv)
 		return EXIT_NOT_RUNNING;
 	}
 	fflush(stdout);
-	return fail(c, webexec_run(&c->settings, &c->p, ticket ? NULL : &probe, argc, argv,
-				   &c->err));
+	return fail(c,
+		    webexec_run(&c->settings, &c->p, ticket ? NULL : &probe, argc, argv, &c->err));
 }
 
 /* Ends the web server `run --web` started, and waits for it (bounded by its own clean stop). */

@@ -22,15 +22,16 @@ int webexec_check_args(int argc, char **argv, bool *ret_ticket, struct error *er
 	int ch;
 	while ((ch = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
 		if (ch == '?' || ch == ':') {
-			return error_set_kind(err, ERROR_BAD_INPUT, -EINVAL,
-					      "web takes no option '%s' (its options: --listen ADDR:PORT, --tls-cert FILE, --tls-key FILE, --open, --ticket, --novnc DIR)",
-					      argv[optind - 1]);
+			return error_set_kind(
+				err, ERROR_BAD_INPUT, -EINVAL,
+				"web takes no option '%s' (its options: --listen ADDR:PORT, --tls-cert FILE, --tls-key FILE, --open, --ticket, --novnc DIR)",
+				argv[optind - 1]);
 		}
 		ticket |= ch == 't';
 	}
 	if (optind < argc) {
-		return error_set_kind(err, ERROR_BAD_INPUT, -EINVAL,
-				      "web takes no argument '%s'", argv[optind]);
+		return error_set_kind(err, ERROR_BAD_INPUT, -EINVAL, "web takes no argument '%s'",
+				      argv[optind]);
 	}
 	*ret_ticket = ticket;
 	return 0;
@@ -115,8 +116,7 @@ int webexec_run(const struct settings *s, const struct profile *p,
 {
 	char view[PATH_MAX];
 	_cleanup_free_ char *xauth = NULL;
-	_cleanup_free_ char **args =
-		web_args(s, p, probe, argc, argv, view, sizeof(view), &xauth);
+	_cleanup_free_ char **args = web_args(s, p, probe, argc, argv, view, sizeof(view), &xauth);
 	if (!args) {
 		return error_set(
 			err, negative_errno(),
@@ -137,8 +137,7 @@ int webexec_spawn(const struct settings *s, const struct profile *p,
 {
 	char view[PATH_MAX];
 	_cleanup_free_ char *xauth = NULL;
-	_cleanup_free_ char **args =
-		web_args(s, p, probe, argc, argv, view, sizeof(view), &xauth);
+	_cleanup_free_ char **args = web_args(s, p, probe, argc, argv, view, sizeof(view), &xauth);
 	if (!args) {
 		return error_set(
 			err, negative_errno(),

@@ -23,7 +23,7 @@ struct web_config {
 	 * dirfd. */
 	const char *view_socket;
 	/* What a take runs to release the keys and buttons the agent holds (common/acthandoff.h):
-	 * botdesk-act-pointer and the desktop's X. NULL (all three): a take only writes the lease. */
+	 * botdesk-act-pointer and the desktop's X. All three NULL: a take only writes the lease. */
 	const char *act_pointer, *display, *xauthority;
 	/* Called once the server listens (prints how to reach it), with the first ticket's URL
 	 * when on host:port; nonzero stops the server. */
