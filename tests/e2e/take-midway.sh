@@ -12,7 +12,7 @@
 #  - botdesk web's release programs: at most 4 at once (the 5th take is answered 503 and changes
 #    nothing), each started with the profile's directory as fd 3, no shell and none of the
 #    server's environment but the locale's, and every one reaped with its pidfd closed, also
-#    when the request that started it went away first.
+#    when the request that started it went away first, and when it hung (killed at 5 s).
 source "$BD_SRCDIR/tests/e2e/e2e-lib.sh"
 source "$BD_SRCDIR/tests/e2e/web-lib.sh"
 e2e_init
@@ -247,9 +247,17 @@ s.close()' "$P/web.sock" "$origin" "$csrf" "$OUTD" || bd_fail "the client that g
         grep -Eq '^(BD_|BOTDESK_|HOME=|USER=)' "$f" &&
             bd_fail "the release program got the server's environment: $(<"$f")"
     done
+    # A program that does not end is killed at its bound (5 s), reaped, and the take answered.
+    rm -f "$go"
+    web_req "$W" POST /take --origin "$origin" --header "X-Botdesk-CSRF: $csrf"
+    web_status 200 "a take whose release program hangs"
+    web_children_wait "0 0"
+    grep -q "took over 5 s (its X server did not answer) and was stopped" "$WEB_OUT" ||
+        bd_fail "the hung release program was not reported: $(<"$WEB_OUT")"
     # The server still serves after all that.
     web_req "$W" GET /lease
     web_status 200 "the lease after the releases"
+    : >"$go"
     web_stop
     e2e_bd "$U" "$ST" release
 }
