@@ -471,7 +471,8 @@ static int lease_post(struct lws *wsi, struct conn *c, enum lease_holder to)
 		if (r == 0 && c) {
 			/* The request outlives the request timeout while it waits: past the
 			 * program's own bound, with a second to spare for its kill. */
-			lws_set_timeout(wsi, PENDING_TIMEOUT_USER_OK, ACT_RELEASE_WAIT_MS / 1000 + 2);
+			lws_set_timeout(wsi, PENDING_TIMEOUT_USER_OK,
+					ACT_RELEASE_WAIT_MS / 1000 + 2);
 			return 0; /* answered by release_closed() */
 		}
 		if (r < 0) {
