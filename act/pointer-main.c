@@ -1,6 +1,7 @@
 /* botdesk-act-pointer PROFILE DIR DIRFD DISPLAY XAUTHORITY LOG_TEXT ACTION [ARG...]: botdesk-act
  * for the pointer commands alone (click, move, drag, scroll), run by `botdesk ACTION` for them
- * once it has checked the arguments, that the desktop runs and that the agent holds it. Through
+ * once it has checked the arguments, that the desktop runs and that the agent holds it; and a
+ * take's release of what the agent holds (ACTION --release-held, common/acthandoff.h). Through
  * XCB (xptr.h): two X libraries to load instead of Xlib's ten, three round trips instead of
  * nine, for the action agents call most. Exit 0; 1 failure; 2 bad input; 4 a human holds the
  * desktop. */
@@ -9,11 +10,13 @@
 #include <string.h>
 
 #include "actargs.h"
+#include "acthandoff.h"
 #include "actlog.h"
 #include "actprint.h"
 #include "control.h"
 #include "desktop.h"
 #include "exitstatus.h"
+#include "lease.h"
 #include "log.h"
 #include "parse.h"
 #include "util.h"
@@ -26,13 +29,22 @@ static int lease_check(void *ctx, struct error *err)
 	return control_need_agent(ctx, &l, err);
 }
 
-/* `botdesk take`'s last step: every key and button the agent holds, let go. */
+/* A take's last step (common/acthandoff.h), from `botdesk take` or the browser's Take over:
+ * first the agent's event under way, if any, reaches the desktop (the agent holds the act lock
+ * until it has), so a key it pressed is down by then and released below; then every key and
+ * button the agent holds, let go. */
 static int release_held(struct profile *p, char **argv)
 {
+	int r = lease_quiesce_at(p->dirfd, LEASE_QUIESCE_WAIT_MS);
+	if (r == -ETIMEDOUT) {
+		log_warn(
+			"an agent action on profile '%s' kept sending for %d s after the take (stopped or hung?); its events may still arrive",
+			p->name, LEASE_QUIESCE_WAIT_MS / 1000);
+	}
 	struct error err = {{0}};
 	struct xptr x;
 	unsigned n = 0;
-	int r = xptr_open(&x, p->name, argv[4], argv[5], &err);
+	r = xptr_open(&x, p->name, argv[4], argv[5], &err);
 	if (r == 0) {
 		r = xptr_release_held(&x, &n, &err);
 		xcb_disconnect(x.c);

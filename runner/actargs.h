@@ -46,9 +46,6 @@ enum act_format {
 /* Bounds every caller shares. */
 #define ACT_COORD_MAX 65535
 #define ACT_SCROLL_MAX 100
-/* Not an action: the word `botdesk take` passes botdesk-act-pointer in its place, to release what
- * the agent holds (xptr_release_held()). No CLI parser accepts it. */
-#define ACT_RELEASE_HELD "--release-held"
 #define ACT_DELAY_MAX_MS 1000
 #define ACT_TEXT_MAX 65536 /* bytes of text one `type` takes */
 #define ACT_KEYS_MAX 64    /* combos one `key` takes */

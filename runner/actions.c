@@ -6,17 +6,12 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/pidfd.h>
 #include <sys/wait.h>
 
+#include "acthandoff.h"
 #include "lease.h"
 #include "log.h"
-#include "spawnproc.h"
 #include "util.h"
-
-/* botdesk-act-pointer's release is one connection and two round trips; a server that does not
- * answer in this long is not going to. */
-#define RELEASE_WAIT_MS 5000
 
 int actions_exec(const struct settings *s, struct profile *p, const struct desktop_probe *probe,
 		 enum act_cmd cmd, int argc, char **argv, struct error *err)
@@ -82,12 +77,12 @@ int actions_exec_mcp(const struct settings *s, const char *profile, struct error
 			 strerror(-r));
 }
 
-/* Waits for pid until timeout_ms; kills it past that. Its exit status, or -ETIMEDOUT. */
-static int wait_bounded(pid_t pid, int timeout_ms)
+/* Waits for the child of pidfd pfd (pid) until timeout_ms; kills it past that. Its exit status,
+ * or -ETIMEDOUT. */
+static int wait_bounded(int pfd, pid_t pid, int timeout_ms)
 {
-	_cleanup_close_ int pfd = pidfd_open(pid, 0);
 	struct pollfd pl = {.fd = pfd, .events = POLLIN};
-	if (pfd >= 0 && poll(&pl, 1, timeout_ms) == 0) {
+	if (poll(&pl, 1, timeout_ms) == 0) {
 		kill(pid, SIGKILL);
 		(void)waitpid(pid, NULL, 0);
 		return -ETIMEDOUT;
@@ -102,15 +97,14 @@ static int wait_bounded(pid_t pid, int timeout_ms)
 int actions_release_held(const struct settings *s, struct profile *p,
 			 const struct desktop_probe *probe, struct error *err)
 {
-	/* First the agent's event under way, if any, reaches the desktop (it holds the act lock
-	 * until it has): a key pressed by it is then down, and released below. */
-	int r = lease_quiesce_at(p->dirfd, LEASE_QUIESCE_WAIT_MS);
-	if (r == -ETIMEDOUT) {
-		log_warn(
-			"an agent action on profile '%s' kept sending for %d s after the take (stopped or hung?); its events may still arrive",
-			p->name, LEASE_QUIESCE_WAIT_MS / 1000);
-	}
 	if (!probe->running) {
+		/* Nothing to release; still, take returns only once nothing of the agent's is on
+		 * its way (the release program waits for that itself otherwise). */
+		if (lease_quiesce_at(p->dirfd, LEASE_QUIESCE_WAIT_MS) == -ETIMEDOUT) {
+			log_warn(
+				"an agent action on profile '%s' kept sending for %d s after the take (stopped or hung?); its events may still arrive",
+				p->name, LEASE_QUIESCE_WAIT_MS / 1000);
+		}
 		return 0;
 	}
 	const char *display = envfile_get(&probe->env, "DISPLAY");
@@ -122,25 +116,21 @@ int actions_release_held(const struct settings *s, struct profile *p,
 			"the desktop of profile '%s' published no DISPLAY; stop and start it again",
 			p->name);
 	}
-	static char fdnum[] = "3", no[] = "0", word[] = ACT_RELEASE_HELD;
-	char *args[] = {s->act_pointer,
-			p->name,
-			(char *)(uintptr_t)p->dir,
-			fdnum,
-			(char *)(uintptr_t)display,
-			(char *)(uintptr_t)(xauth ? xauth : fallback),
-			no,
-			word,
-			NULL};
-	struct spawn_fd fds[] = {{p->dirfd, 3}};
-	struct spawn_opts o = {.fds = fds, .n_fds = ARRAY_SIZE(fds)};
+	struct act_handoff h = {
+		.program = s->act_pointer,
+		.profile = p->name,
+		.dir = p->dir,
+		.dirfd = p->dirfd,
+		.display = display,
+		.xauthority = xauth ? xauth : fallback,
+	};
 	pid_t pid;
-	r = spawn_program(s->act_pointer, args, environ, &o, &pid);
-	if (r < 0) {
-		return error_set(err, r, "cannot run %s: %s; is botdesk installed completely?",
-				 s->act_pointer, strerror(-r));
+	_cleanup_close_ int pfd = act_release_spawn(&h, &pid);
+	if (pfd < 0) {
+		return error_set(err, pfd, "cannot run %s: %s; is botdesk installed completely?",
+				 s->act_pointer, strerror(-pfd));
 	}
-	r = wait_bounded(pid, RELEASE_WAIT_MS);
+	int r = wait_bounded(pfd, pid, ACT_RELEASE_WAIT_MS);
 	if (r != 0) {
 		return error_set(
 			err, r < 0 ? r : -EIO,

@@ -19,9 +19,10 @@ int actions_exec(const struct settings *s, struct profile *p, const struct deskt
 /* Execs s->mcp for profile. Returns only on failure. */
 int actions_exec_mcp(const struct settings *s, const char *profile, struct error *err);
 
-/* `botdesk take`'s hand-over, once the lease is the human's: waits until no agent event is on its
- * way (lease_quiesce_at()), then has s->act_pointer release every key and button the agent holds
- * on the probed desktop, and waits for it (bounded). A desktop that is not running holds
- * nothing. 0, or -errno with the message. */
+/* `botdesk take`'s hand-over, once the lease is the human's: runs s->act_pointer's release
+ * (common/acthandoff.h: it waits until no agent event is on its way, then lets go of every key and
+ * button the agent holds on the probed desktop) and waits for it (bounded). A desktop that is not
+ * running holds nothing; the wait for the agent is then made here. 0, or -errno with the message.
+ */
 int actions_release_held(const struct settings *s, struct profile *p,
 			 const struct desktop_probe *probe, struct error *err);

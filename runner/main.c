@@ -684,8 +684,10 @@ static int cmd_mcp(struct cli *c, int argc, char **argv)
 static int cmd_web(struct cli *c, int argc, char **argv)
 {
 	bool ticket = false;
-	for (int i = 1; i < argc; i++) {
-		ticket |= streq(argv[i], "--ticket");
+	/* Before anything else, as for every command: an unknown option is a usage error whether
+	 * the desktop runs or not. */
+	if (webexec_check_args(argc, argv, &ticket, &c->err) < 0) {
+		return usage_error("%s", c->err.msg);
 	}
 	int r = setup(c, false);
 	struct desktop_probe probe;
@@ -702,7 +704,8 @@ static int cmd_web(struct cli *c, int argc, char **argv)
 		return EXIT_NOT_RUNNING;
 	}
 	fflush(stdout);
-	return fail(c, webexec_run(&c->settings, &c->p, argc, argv, &c->err));
+	return fail(c,
+		    webexec_run(&c->settings, &c->p, ticket ? NULL : &probe, argc, argv, &c->err));
 }
 
 /* Ends the web server `run --web` started, and waits for it (bounded by its own clean stop). */
@@ -722,6 +725,10 @@ static int cmd_run(struct cli *c, int argc, char **argv)
 	}
 	struct opts o;
 	int r = parse_opts(web ? web : argc, argv, "run", OPT_WAIT, &o);
+	bool ticket = false;
+	if (!r && web && webexec_check_args(argc - web, argv + web, &ticket, &c->err) < 0) {
+		return usage_error("%s", c->err.msg);
+	}
 	if (r || (r = setup(c, true))) {
 		return r;
 	}
@@ -742,8 +749,8 @@ static int cmd_run(struct cli *c, int argc, char **argv)
 	pid_t web_pid = 0;
 	if (web) {
 		fflush(stdout);
-		if ((r = webexec_spawn(&c->settings, &c->p, argc - web, argv + web, &web_pid,
-				       &c->err)) < 0) {
+		if ((r = webexec_spawn(&c->settings, &c->p, &fg.probe, argc - web, argv + web,
+				       &web_pid, &c->err)) < 0) {
 			log_warn("%s; the desktop runs without its web page", c->err.msg);
 			c->err = (struct error){{0}};
 		}

@@ -16,9 +16,11 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "acthandoff.h"
 #include "launcher.h"
 #include "lease.h"
 #include "log.h"
@@ -46,6 +48,9 @@
 /* A request's headers must arrive within this (and a connection that presents no cookie or
  * ticket with them is closed after its answer). */
 #define HEADERS_SECS 5
+/* Takes whose release program runs at once (each holds a child, its pidfd and a request); one
+ * more is answered 503 before it changes anything. */
+#define RELEASE_MAX 4
 
 /* Where a websocket is: the page proves its server first (nonce, then "go"), then the door. */
 enum ws_stage {
@@ -74,6 +79,17 @@ struct conn {
 	unsigned char *to_ws; /* LWS_PRE + PROXY_BUF */
 	size_t to_up_len, to_up_off;
 	unsigned char *to_up; /* PROXY_BUF */
+	/* A POST /take's answer waits for its release program (release_done()). */
+	struct release *release;
+	bool take_answer; /* the program has ended: answer on the next writable */
+};
+
+/* A take's release program (common/acthandoff.h), watched by its pidfd in the event loop: the
+ * take is answered once it has ended, and it is reaped whatever happens to the request. */
+struct release {
+	bool used, reaped;
+	pid_t pid;
+	struct conn *http; /* the request waiting for it; NULL once it went away */
 };
 
 static struct {
@@ -89,6 +105,7 @@ static struct {
 	unsigned ws_count;
 	bool human; /* the lease's holder as last seen */
 	struct conn watch, ctl;
+	struct release releases[RELEASE_MAX];
 	bool tls;
 	bool destroying; /* lws_context_destroy() closes everything: no cross-calls */
 	/* Other users' and remote connections (peer_allowed). */
@@ -295,7 +312,125 @@ static void lease_changed(void)
 	}
 }
 
-static int lease_post(struct lws *wsi, enum lease_holder to)
+static int lease_answer(struct lws *wsi)
+{
+	char body[1024];
+	if (lease_json(body, sizeof(body), NULL) < 0) {
+		return -1;
+	}
+	return respond(wsi, HTTP_STATUS_OK, "application/json", body, NULL, NULL);
+}
+
+static struct release *release_free_slot(void)
+{
+	for (size_t i = 0; i < RELEASE_MAX; i++) {
+		if (!S.releases[i].used) {
+			return &S.releases[i];
+		}
+	}
+	return NULL;
+}
+
+static struct release *release_of(const void *o)
+{
+	for (size_t i = 0; i < RELEASE_MAX; i++) {
+		if (o == &S.releases[i]) {
+			return &S.releases[i];
+		}
+	}
+	return NULL;
+}
+
+/* Starts the release program for a take and hands its pidfd to the event loop; c (may be NULL)
+ * is the request that waits for it. 0, or -errno with nothing left running. */
+static int release_start(struct release *rel, struct conn *c)
+{
+	const struct web_config *cfg = S.cfg;
+	struct act_handoff h = {
+		.program = cfg->act_pointer,
+		.profile = cfg->profile,
+		.dir = cfg->state,
+		.dirfd = cfg->dirfd,
+		.display = cfg->display,
+		.xauthority = cfg->xauthority,
+	};
+	pid_t pid;
+	int pfd = act_release_spawn(&h, &pid);
+	if (pfd < 0) {
+		return pfd;
+	}
+	lws_sock_file_fd_type u = {.filefd = pfd};
+	struct lws *w =
+		lws_adopt_descriptor_vhost(S.vh, LWS_ADOPT_RAW_FILE_DESC, u, "botdesk-raw", NULL);
+	if (!w) {
+		/* lws closed the pidfd; the child is still ours to end. */
+		kill(pid, SIGKILL);
+		(void)waitpid(pid, NULL, 0);
+		return -ENOMEM;
+	}
+	*rel = (struct release){.used = true, .pid = pid, .http = c};
+	if (c) {
+		c->release = rel;
+	}
+	lws_set_opaque_user_data(w, rel);
+	/* Past its bound the wsi closes, and release_closed() kills what is left. */
+	lws_set_timeout(w, PENDING_TIMEOUT_USER_OK, ACT_RELEASE_WAIT_MS / 1000);
+	return 0;
+}
+
+/* The pidfd is readable: the program has ended (or this is a spurious wake). -1 closes the
+ * pidfd's wsi, which answers the take (release_closed()). */
+static int release_rx(struct release *rel)
+{
+	int status = 0;
+	pid_t r = waitpid(rel->pid, &status, WNOHANG);
+	if (r == 0) {
+		return 0;
+	}
+	rel->reaped = true;
+	if (r < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+		log_warn(
+			"could not release the keys and buttons the agent holds on the desktop of profile '%s'; see the message above",
+			S.cfg->profile);
+	}
+	return -1;
+}
+
+/* The pidfd's wsi is gone: the program ended, ran past its bound, or the server stops. Whatever
+ * still runs is killed and reaped; the take waiting for it, if still there, is answered. */
+static void release_closed(struct release *rel)
+{
+	if (!rel->reaped) {
+		kill(rel->pid, SIGKILL);
+		(void)waitpid(rel->pid, NULL, 0);
+		if (!S.destroying) {
+			log_warn(
+				"the release of the agent's keys and buttons on the desktop of profile '%s' took over %d s (its X server did not answer) and was stopped",
+				S.cfg->profile, ACT_RELEASE_WAIT_MS / 1000);
+		}
+	}
+	struct conn *c = rel->http;
+	if (c && !S.destroying) {
+		c->release = NULL;
+		c->take_answer = true;
+		lws_callback_on_writable(c->wsi);
+	}
+	*rel = (struct release){0};
+}
+
+/* The request behind c went away: its release still runs, and is reaped, without it. */
+static void http_closed(struct conn *c)
+{
+	if (c && c->release) {
+		c->release->http = NULL;
+		c->release = NULL;
+	}
+}
+
+/* Take over and Hand back. A take, once the lease is the human's, runs the release program
+ * (common/acthandoff.h) and is answered when it has ended: after the answer nothing of the
+ * agent's is on its way and nothing it pressed is still down, as after `botdesk take`. */
+static int lease_post(struct lws *wsi, struct conn *c, enum lease_holder to)
 {
 	char origin[256] = "", host[256] = "", csrf[WEB_TOKEN_HEX + 2] = "";
 	lws_hdr_copy(wsi, origin, sizeof(origin), WSI_TOKEN_ORIGIN);
@@ -304,6 +439,17 @@ static int lease_post(struct lws *wsi, enum lease_holder to)
 	if (!web_origin_ok(origin, host, S.tls, listen_name()) || n != WEB_TOKEN_HEX ||
 	    strcmp(csrf, S.csrf) != 0) {
 		return forbidden(wsi);
+	}
+	struct release *rel = NULL;
+	if (to == LEASE_HUMAN && S.cfg->act_pointer) {
+		/* Refused before the lease changes: a 503 has done nothing. */
+		rel = release_free_slot();
+		if (!rel) {
+			return respond(
+				wsi, HTTP_STATUS_SERVICE_UNAVAILABLE, "text/plain",
+				"other takes are still releasing the agent's keys; try again in a moment\n",
+				NULL, NULL);
+		}
 	}
 	struct lease l;
 	bool changed;
@@ -317,11 +463,25 @@ static int lease_post(struct lws *wsi, enum lease_holder to)
 			       NULL);
 	}
 	lease_changed();
-	char body[1024];
-	if (lease_json(body, sizeof(body), NULL) < 0) {
-		return -1;
+	if (rel) {
+		if (c) {
+			c->wsi = wsi;
+		}
+		r = release_start(rel, c);
+		if (r == 0 && c) {
+			/* The request outlives the request timeout while it waits: past the
+			 * program's own bound, with a second to spare for its kill. */
+			lws_set_timeout(wsi, PENDING_TIMEOUT_USER_OK,
+					ACT_RELEASE_WAIT_MS / 1000 + 2);
+			return 0; /* answered by release_closed() */
+		}
+		if (r < 0) {
+			log_warn(
+				"cannot run %s: %s; the keys and buttons the agent holds on the desktop of profile '%s' stay down",
+				S.cfg->act_pointer, strerror(-r), S.cfg->profile);
+		}
 	}
-	return respond(wsi, HTTP_STATUS_OK, "application/json", body, NULL, NULL);
+	return lease_answer(wsi);
 }
 
 /* ---- HTTP ----------------------------------------------------------------------------------- */
@@ -340,7 +500,7 @@ static bool authorized(struct lws *wsi)
 	       web_session_valid(&S.tickets, token);
 }
 
-static int http_request(struct lws *wsi, const char *uri)
+static int http_request(struct lws *wsi, struct conn *c, const char *uri)
 {
 	if (host_refused(wsi)) {
 		return misdirected(wsi);
@@ -377,10 +537,10 @@ static int http_request(struct lws *wsi, const char *uri)
 		}
 	}
 	if (post && streq(uri, "/take")) {
-		return lease_post(wsi, LEASE_HUMAN);
+		return lease_post(wsi, c, LEASE_HUMAN);
 	}
 	if (post && streq(uri, "/release")) {
-		return lease_post(wsi, LEASE_AGENT);
+		return lease_post(wsi, c, LEASE_AGENT);
 	}
 	if (!get) {
 		return respond(wsi, HTTP_STATUS_METHOD_NOT_ALLOWED, "text/plain",
@@ -834,6 +994,7 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
 {
 	struct conn *c = user;
 	struct conn *o = lws_get_opaque_user_data(wsi);
+	struct release *rel = release_of(o);
 	switch (reason) {
 	case LWS_CALLBACK_FILTER_NETWORK_CONNECTION: {
 		const struct lws_filter_network_conn_args *a = user;
@@ -847,7 +1008,16 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
 		       cred.uid != geteuid();
 	}
 	case LWS_CALLBACK_HTTP:
-		return http_request(wsi, in ? (const char *)in : "/");
+		return http_request(wsi, c, in ? (const char *)in : "/");
+	case LWS_CALLBACK_HTTP_WRITEABLE:
+		if (c && c->take_answer) {
+			c->take_answer = false;
+			return lease_answer(wsi);
+		}
+		return 0;
+	case LWS_CALLBACK_CLOSED_HTTP:
+		http_closed(c);
+		return 0;
 	case LWS_CALLBACK_HTTP_FILE_COMPLETION:
 		return lws_http_transaction_completed(wsi) ? -1 : 0;
 	case LWS_CALLBACK_HTTP_CONFIRM_UPGRADE:
@@ -864,6 +1034,9 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
 	case LWS_CALLBACK_RECEIVE:
 		return c && c->is_ws ? ws_receive(wsi, c, in, len) : -1;
 	case LWS_CALLBACK_RAW_RX_FILE:
+		if (rel) {
+			return release_rx(rel);
+		}
 		if (o == &S.watch) {
 			return watch_rx(wsi);
 		}
@@ -872,8 +1045,12 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
 		}
 		return up_rx(wsi, o);
 	case LWS_CALLBACK_RAW_WRITEABLE_FILE:
-		return o == &S.watch || o == &S.ctl ? 0 : up_writeable(wsi, o);
+		return o == &S.watch || o == &S.ctl || rel ? 0 : up_writeable(wsi, o);
 	case LWS_CALLBACK_RAW_CLOSE_FILE:
+		if (rel) {
+			release_closed(rel);
+			return 0;
+		}
 		if (o && o != &S.watch && o != &S.ctl && !S.destroying) {
 			o->peer = NULL;
 			o->upfd = -1;
@@ -1041,5 +1218,12 @@ out:
 	S.destroying = true;
 	lws_context_destroy(S.ctx);
 	S.ctx = NULL;
+	/* A release the context did not close (it closes every wsi, so none should be left):
+	 * never a zombie. */
+	for (size_t i = 0; i < RELEASE_MAX; i++) {
+		if (S.releases[i].used) {
+			release_closed(&S.releases[i]);
+		}
+	}
 	return r;
 }

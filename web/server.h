@@ -22,6 +22,9 @@ struct web_config {
 	/* The watchers' door when the desktop put it elsewhere (view_dir); NULL: view.sock in
 	 * dirfd. */
 	const char *view_socket;
+	/* What a take runs to release the keys and buttons the agent holds (common/acthandoff.h):
+	 * botdesk-act-pointer and the desktop's X. All three NULL: a take only writes the lease. */
+	const char *act_pointer, *display, *xauthority;
 	/* Called once the server listens (prints how to reach it), with the first ticket's URL
 	 * when on host:port; nonzero stops the server. */
 	int (*ready)(const struct web_config *cfg, const char *url, void *userdata);

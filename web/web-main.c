@@ -1,5 +1,5 @@
 /* botdesk-web: one profile's desktop in a browser (docs/web.md). The runner's `botdesk web`
- * checks the profile and execs this with its state directory. */
+ * checks the profile and execs this with the command line of common/webargs.h. */
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -19,6 +19,7 @@
 #include "request.h"
 #include "server.h"
 #include "util.h"
+#include "webargs.h"
 #include "webctl.h"
 
 extern char **environ;
@@ -129,16 +130,8 @@ static int parse_args(int argc, char **argv, struct web_config *cfg, struct web_
 		      struct ready_args *ra)
 {
 	static const struct option longopts[] = {
-		{"profile", required_argument, NULL, 'p'},
-		{"state", required_argument, NULL, 's'},
-		{"listen", required_argument, NULL, 'l'},
-		{"tls-cert", required_argument, NULL, 'c'},
-		{"tls-key", required_argument, NULL, 'k'},
-		{"open", no_argument, NULL, 'o'},
-		{"ticket", no_argument, NULL, 't'},
-		{"novnc", required_argument, NULL, 'n'},
-		{"data", required_argument, NULL, 'd'},
-		{"view-socket", required_argument, NULL, 'v'},
+		WEBARGS_RUNNER,
+		WEBARGS_USER,
 		{NULL, 0, NULL, 0},
 	};
 	int ch;
@@ -175,12 +168,26 @@ static int parse_args(int argc, char **argv, struct web_config *cfg, struct web_
 		case 'v':
 			cfg->view_socket = optarg;
 			break;
+		case 'a':
+			cfg->act_pointer = optarg;
+			break;
+		case 'D':
+			cfg->display = optarg;
+			break;
+		case 'X':
+			cfg->xauthority = optarg;
+			break;
 		default:
 			log_error("unknown option '%s'", argv[optind - 1]);
 			return usage();
 		}
 	}
 	if (!cfg->profile || !cfg->state || optind != argc) {
+		return usage();
+	}
+	if (!cfg->act_pointer != !cfg->display || !cfg->act_pointer != !cfg->xauthority) {
+		log_error("--%s, --%s and --%s go together (the runner gives all three)",
+			  WEBARG_ACT_POINTER, WEBARG_DISPLAY, WEBARG_XAUTHORITY);
 		return usage();
 	}
 	if (!cfg->tls_cert != !cfg->tls_key) {

@@ -35,6 +35,10 @@ e2e_cleanup() {
     for pid in "${E2E_RECORDERS[@]}"; do
         kill "$pid" 2>/dev/null || true
     done
+    # A botdesk web a failed test left running (web-lib.sh's web_start; web_stop clears it).
+    if [ -n "${WEB_PID:-}" ]; then
+        kill "$WEB_PID" 2>/dev/null || true
+    fi
     for i in "${!E2E_USERS[@]}"; do
         st=${E2E_STATES[$i]}
         for f in "$st"/*/launcher.pid; do

@@ -49,6 +49,7 @@ web_stop() {
     wait "$WEB_JOB" || rc=$?
     [ "$rc" = 0 ] && grep -q '^botdesk web: stopped$' "$WEB_OUT" ||
         bd_fail "botdesk web did not stop cleanly (exit $rc): $(<"$WEB_OUT")"
+    WEB_PID=
 }
 
 # web_req ADDR METHOD PATH ARGS...: one request as the test user; sets RC and OUT.

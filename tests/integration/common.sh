@@ -100,6 +100,10 @@ it_fake() {
     local f=$S/fakes/$1.sh
     {
         echo '#!/bin/bash'
+        # Where the fakes find their library and their marks, also when a caller runs them with
+        # an environment of its own (a take's release program gets almost none).
+        echo "[ -n \"\${BD_SRCDIR:-}\" ] || export BD_SRCDIR=${BD_SRCDIR@Q}"
+        echo "[ -n \"\${BD_MARKS:-}\" ] || export BD_MARKS=${BD_MARKS@Q}"
         echo '. "$BD_SRCDIR/tests/integration/fake-lib.sh"'
         cat
     } >"$f"
