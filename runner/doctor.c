@@ -306,10 +306,8 @@ static void check_fonts(const struct settings *s, struct install_facts *f, struc
 	if (d.verdict == INSTALL_CAN_RUN) {
 		snprintf(fix, sizeof(fix), "%s (runs: %s)", install_command(POLICY_SET_FONTS),
 			 d.command);
-	} else if (d.command[0]) {
-		snprintf(fix, sizeof(fix), "%s, or as root: %s", install_command(POLICY_SET_FONTS),
-			 d.command);
 	} else {
+		/* Who must do what instead: an administrator's command, the Dockerfile line. */
 		snprintf(fix, sizeof(fix), "%s", d.message);
 	}
 	note(r, "fonts", detail, fix);
