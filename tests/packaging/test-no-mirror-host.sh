@@ -11,7 +11,8 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # Built from pieces, so this file names no host either.
 dd=debian.org
-for host in "deb.$dd" "ftp.de.$dd" "security.$dd" "archive.ubuntu.com" "mirrors.example.net"; do
+com=com net=net
+for host in "deb.$dd" "ftp.de.$dd" "security.$dd" "archive.ubuntu.$com" "mirrors.example.$net"; do
     rm -rf "$tmp/tree" && mkdir -p "$tmp/tree/sub"
     printf 'ok line\nURIs: http://%s/debian\n' "$host" >"$tmp/tree/sub/f.sources"
     if "$check" "$tmp/tree" 2>"$tmp/err" >/dev/null; then
