@@ -33,10 +33,10 @@
  * viewer's, or the international fonts. A helper older than an op refuses it as malformed, so a
  * mismatch fails closed. */
 enum proto_op {
-	PROTO_OP_DECIDE = 1,      /* what would an install do: nothing is changed */
-	PROTO_OP_INSTALL = 2,     /* install the desktop's package set */
-	PROTO_OP_DECIDE_WEB = 3,  /* DECIDE, for the web viewer's set */
-	PROTO_OP_INSTALL_WEB = 4, /* INSTALL, for the web viewer's set */
+	PROTO_OP_DECIDE = 1,        /* what would an install do: nothing is changed */
+	PROTO_OP_INSTALL = 2,       /* install the desktop's package set */
+	PROTO_OP_DECIDE_WEB = 3,    /* DECIDE, for the web viewer's set */
+	PROTO_OP_INSTALL_WEB = 4,   /* INSTALL, for the web viewer's set */
 	PROTO_OP_DECIDE_FONTS = 5,  /* DECIDE, for the fonts set (CJK, colour emoji) */
 	PROTO_OP_INSTALL_FONTS = 6, /* INSTALL, for the fonts set */
 };

@@ -1,6 +1,6 @@
-/* `botdesk install [--web|--fonts] [--dry-run]`: decide, drive the helper, and tell the user the outcome
- * in words that name the next step. The runner never installs anything itself and never asks for
- * a password; it either drives the helper or says exactly who must do what. */
+/* `botdesk install [--web|--fonts] [--dry-run]`: decide, drive the helper, and tell the user the
+ * outcome in words that name the next step. The runner never installs anything itself and never
+ * asks for a password; it either drives the helper or says exactly who must do what. */
 #include "install.h"
 
 #include <string.h>

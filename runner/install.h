@@ -39,12 +39,12 @@ struct install_decision {
 void install_decide(const struct settings *s, const char *const *missing,
 		    struct install_decision *ret);
 
-/* `botdesk install [--web|--fonts] [--dry-run]`: decides, then (unless dry_run) runs the install of set
- * through the helper, relaying its output to out. Returns 0 when the packages are installed (or,
- * for a dry run, when an install could run), else -errno with err saying why and what to do next.
- * When what set provides is here already (the desktop's programs, noVNC) and the helper cannot run
- * for this caller (not in its group, in botdesk's image, ...), there is nothing to do: 0, and out
- * says so. */
+/* `botdesk install [--web|--fonts] [--dry-run]`: decides, then (unless dry_run) runs the install of
+ * set through the helper, relaying its output to out. Returns 0 when the packages are installed
+ * (or, for a dry run, when an install could run), else -errno with err saying why and what to do
+ * next. When what set provides is here already (the desktop's programs, noVNC) and the helper
+ * cannot run for this caller (not in its group, in botdesk's image, ...), there is nothing to do:
+ * 0, and out says so. */
 int install_run(const struct settings *s, enum policy_set set, bool dry_run, FILE *out,
 		struct error *err);
 

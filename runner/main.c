@@ -170,9 +170,12 @@ enum {
 static int parse_opts(int argc, char **argv, const char *cmd, unsigned allow, struct opts *o)
 {
 	static const struct option longopts[] = {
-		{"json", no_argument, NULL, 'j'},    {"wait", required_argument, NULL, 'w'},
-		{"dry-run", no_argument, NULL, 'n'}, {"shell", no_argument, NULL, 's'},
-		{"web", no_argument, NULL, 'W'},     {"fonts", no_argument, NULL, 'F'},
+		{"json", no_argument, NULL, 'j'},
+		{"wait", required_argument, NULL, 'w'},
+		{"dry-run", no_argument, NULL, 'n'},
+		{"shell", no_argument, NULL, 's'},
+		{"web", no_argument, NULL, 'W'},
+		{"fonts", no_argument, NULL, 'F'},
 		{NULL, 0, NULL, 0},
 	};
 	*o = (struct opts){.wait_ms = DEFAULT_WAIT_MS};
@@ -791,7 +794,9 @@ static int cmd_install(struct cli *c, int argc, char **argv)
 	if ((r = load_settings(c))) {
 		return r;
 	}
-	enum policy_set set = o.web ? POLICY_SET_WEB : o.fonts ? POLICY_SET_FONTS : POLICY_SET_DESKTOP;
+	enum policy_set set = o.web     ? POLICY_SET_WEB
+			      : o.fonts ? POLICY_SET_FONTS
+					: POLICY_SET_DESKTOP;
 	r = install_run(&c->settings, set, o.dry_run, stdout, &c->err);
 	return r < 0 ? fail(c, r) : 0;
 }

@@ -216,7 +216,8 @@ static void test_names(void **state)
 	assert_string_equal(proto_op_name(PROTO_OP_INSTALL_FONTS), "install-fonts");
 	assert_false(proto_op_installs(PROTO_OP_DECIDE_FONTS));
 	assert_true(proto_op_installs(PROTO_OP_INSTALL_FONTS));
-	assert_true(proto_op_fonts(PROTO_OP_DECIDE_FONTS) && proto_op_fonts(PROTO_OP_INSTALL_FONTS));
+	assert_true(proto_op_fonts(PROTO_OP_DECIDE_FONTS) &&
+		    proto_op_fonts(PROTO_OP_INSTALL_FONTS));
 	assert_false(proto_op_web(PROTO_OP_INSTALL_FONTS) || proto_op_fonts(PROTO_OP_INSTALL_WEB) ||
 		     proto_op_fonts(PROTO_OP_INSTALL));
 	assert_string_equal(proto_outcome_name(PROTO_NOT_IN_REPOS), "not-in-repos");

@@ -137,13 +137,15 @@ static void test_fonts_set_words(void **state)
 	struct install_decision d;
 	install_decide_from(&f, POLICY_SET_FONTS, NULL, &d);
 	assert_int_equal(d.verdict, INSTALL_CAN_RUN);
-	assert_string_equal(d.command,
-			    "apt-get install -y --no-install-recommends fonts-noto-cjk fonts-noto-color-emoji");
+	assert_string_equal(
+		d.command,
+		"apt-get install -y --no-install-recommends fonts-noto-cjk fonts-noto-color-emoji");
 	assert_contains(d.message, "'botdesk install --fonts' runs through botdesk-helper");
 	f.helper_usable = false;
 	install_decide_from(&f, POLICY_SET_FONTS, NULL, &d);
 	assert_int_equal(d.verdict, INSTALL_ASK_ADMIN);
-	assert_contains(d.message, "alice may not install the international fonts (CJK, colour emoji)");
+	assert_contains(d.message,
+			"alice may not install the international fonts (CJK, colour emoji)");
 	assert_contains(d.message, "install them with 'botdesk install --fonts'");
 	f.in_image = true;
 	install_decide_from(&f, POLICY_SET_FONTS, NULL, &d);
