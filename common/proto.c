@@ -43,17 +43,22 @@ static bool all_zero(const uint8_t *p, size_t n)
 
 static bool op_known(uint32_t op)
 {
-	return op >= PROTO_OP_DECIDE && op <= PROTO_OP_INSTALL_WEB;
+	return op >= PROTO_OP_DECIDE && op <= PROTO_OP_INSTALL_FONTS;
 }
 
 bool proto_op_installs(enum proto_op op)
 {
-	return op == PROTO_OP_INSTALL || op == PROTO_OP_INSTALL_WEB;
+	return op == PROTO_OP_INSTALL || op == PROTO_OP_INSTALL_WEB || op == PROTO_OP_INSTALL_FONTS;
 }
 
 bool proto_op_web(enum proto_op op)
 {
 	return op == PROTO_OP_DECIDE_WEB || op == PROTO_OP_INSTALL_WEB;
+}
+
+bool proto_op_fonts(enum proto_op op)
+{
+	return op == PROTO_OP_DECIDE_FONTS || op == PROTO_OP_INSTALL_FONTS;
 }
 
 int proto_request_encode(const struct proto_request *req, uint8_t buf[PROTO_REQUEST_SIZE])
@@ -168,6 +173,10 @@ const char *proto_op_name(enum proto_op op)
 		return "decide-web";
 	case PROTO_OP_INSTALL_WEB:
 		return "install-web";
+	case PROTO_OP_DECIDE_FONTS:
+		return "decide-fonts";
+	case PROTO_OP_INSTALL_FONTS:
+		return "install-fonts";
 	}
 	return "unknown";
 }

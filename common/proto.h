@@ -29,13 +29,16 @@
  * seconds; a request sooner is answered PROTO_TOO_SOON with the seconds left. */
 #define PROTO_INSTALL_INTERVAL_S 60
 
-/* Each op names one of the compiled-in package sets (policy/packages.tsv): the desktop's, or the
- * web viewer's. A helper older than an op refuses it as malformed, so a mismatch fails closed. */
+/* Each op names one of the compiled-in package sets (policy/packages.tsv): the desktop's, the web
+ * viewer's, or the international fonts. A helper older than an op refuses it as malformed, so a
+ * mismatch fails closed. */
 enum proto_op {
-	PROTO_OP_DECIDE = 1,      /* what would an install do: nothing is changed */
-	PROTO_OP_INSTALL = 2,     /* install the desktop's package set */
-	PROTO_OP_DECIDE_WEB = 3,  /* DECIDE, for the web viewer's set */
-	PROTO_OP_INSTALL_WEB = 4, /* INSTALL, for the web viewer's set */
+	PROTO_OP_DECIDE = 1,        /* what would an install do: nothing is changed */
+	PROTO_OP_INSTALL = 2,       /* install the desktop's package set */
+	PROTO_OP_DECIDE_WEB = 3,    /* DECIDE, for the web viewer's set */
+	PROTO_OP_INSTALL_WEB = 4,   /* INSTALL, for the web viewer's set */
+	PROTO_OP_DECIDE_FONTS = 5,  /* DECIDE, for the fonts set (CJK, colour emoji) */
+	PROTO_OP_INSTALL_FONTS = 6, /* INSTALL, for the fonts set */
 };
 
 enum proto_manager {
@@ -98,11 +101,14 @@ int proto_request_decode(const uint8_t *buf, size_t len, struct proto_request *r
 int proto_reply_encode(const struct proto_reply *reply, uint8_t buf[PROTO_REPLY_SIZE]);
 int proto_reply_decode(const uint8_t *buf, size_t len, struct proto_reply *ret);
 
-/* Whether op installs (else it only decides), and whether it is about the web viewer's set. */
+/* Whether op installs (else it only decides), and whether it is about the web viewer's set or
+ * the fonts set. */
 bool proto_op_installs(enum proto_op op);
 bool proto_op_web(enum proto_op op);
+bool proto_op_fonts(enum proto_op op);
 
-/* Stable names for logs and messages: "decide", "install", "decide-web", "install-web"; "ok",
+/* Stable names for logs and messages: "decide", "install", "decide-web", "install-web",
+ * "decide-fonts", "install-fonts"; "ok",
  * "not-in-repos", ... */
 const char *proto_op_name(enum proto_op op);
 const char *proto_outcome_name(enum proto_outcome outcome);

@@ -74,6 +74,9 @@ int decide_permitted(uid_t ruid, gid_t rgid, gid_t helper_gid)
 
 enum policy_set decide_set(enum proto_op op)
 {
+	if (proto_op_fonts(op)) {
+		return POLICY_SET_FONTS;
+	}
 	return proto_op_web(op) ? POLICY_SET_WEB : POLICY_SET_DESKTOP;
 }
 

@@ -22,6 +22,8 @@ enum {
 	VERDICT_INSTALL = PROTO_OP_INSTALL,
 	VERDICT_DECIDE_WEB = PROTO_OP_DECIDE_WEB,
 	VERDICT_INSTALL_WEB = PROTO_OP_INSTALL_WEB,
+	VERDICT_DECIDE_FONTS = PROTO_OP_DECIDE_FONTS,
+	VERDICT_INSTALL_FONTS = PROTO_OP_INSTALL_FONTS,
 	VERDICT_BAD = 0x40,
 	VERDICT_TIMEOUT = 0x41,
 };
@@ -351,6 +353,8 @@ int parser_run(int sock, const struct helper_settings *hs, struct parser_result 
 		case VERDICT_INSTALL:
 		case VERDICT_DECIDE_WEB:
 		case VERDICT_INSTALL_WEB:
+		case VERDICT_DECIDE_FONTS:
+		case VERDICT_INSTALL_FONTS:
 			res.outcome = PROTO_OK;
 			res.op = (enum proto_op)verdict;
 			res.detail = 0;

@@ -13,6 +13,7 @@
 #include "deskcg.h"
 #include "display.h"
 #include "fileio.h"
+#include "fontprobe.h"
 #include "install.h"
 #include "memory.h"
 #include "pathjoin.h"
@@ -279,6 +280,39 @@ static void check_delegation(const struct settings *s, struct report *r)
 	}
 }
 
+/* The international fonts are an optional set: without them CJK text and emoji are empty boxes,
+ * but the desktop works, so their absence is a note with the command that fixes it, never a
+ * problem (botdesk's image, which leaves them out, has nothing to fix). */
+static void check_fonts(const struct settings *s, struct install_facts *f, struct report *r)
+{
+	install_facts_fonts(s, f);
+	char detail[600], fix[2200];
+	if (f->fonts_probe_error < 0) {
+		snprintf(detail, sizeof(detail), "cannot tell: %s failed (%s)", s->fc_list,
+			 strerror(-f->fonts_probe_error));
+	} else if (f->fonts_missing == 0) {
+		line(r, true, "fonts", "CJK and colour emoji: international text renders", NULL);
+		return;
+	} else {
+		bool cjk = f->fonts_missing & FONTS_MISSING_CJK,
+		     emoji = f->fonts_missing & FONTS_MISSING_EMOJI;
+		snprintf(detail, sizeof(detail),
+			 "no font for %s%s%s: such text shows as empty boxes on the desktop",
+			 cjk ? "CJK (Chinese, Japanese, Korean)" : "", cjk && emoji ? " or " : "",
+			 emoji ? "emoji" : "");
+	}
+	struct install_decision d;
+	install_decide_from(f, POLICY_SET_FONTS, NULL, &d);
+	if (d.verdict == INSTALL_CAN_RUN) {
+		snprintf(fix, sizeof(fix), "%s (runs: %s)", install_command(POLICY_SET_FONTS),
+			 d.command);
+	} else {
+		/* Who must do what instead: an administrator's command, the Dockerfile line. */
+		snprintf(fix, sizeof(fix), "%s", d.message);
+	}
+	note(r, "fonts", detail, fix);
+}
+
 int doctor_run(const struct settings *s, FILE *out)
 {
 	struct report r = {.out = out};
@@ -298,6 +332,7 @@ int doctor_run(const struct settings *s, FILE *out)
 	check_band(s, &r);
 	check_policy(s, &r);
 	check_delegation(s, &r);
+	check_fonts(s, &f, &r);
 	fprintf(out, r.problems ? "%d thing(s) to fix\n" : "nothing to fix\n", r.problems);
 	return r.problems;
 }

@@ -1,6 +1,6 @@
-/* `botdesk install [--web] [--dry-run]`: decide, drive the helper, and tell the user the outcome
- * in words that name the next step. The runner never installs anything itself and never asks for
- * a password; it either drives the helper or says exactly who must do what. */
+/* `botdesk install [--web|--fonts] [--dry-run]`: decide, drive the helper, and tell the user the
+ * outcome in words that name the next step. The runner never installs anything itself and never
+ * asks for a password; it either drives the helper or says exactly who must do what. */
 #include "install.h"
 
 #include <string.h>
@@ -97,6 +97,9 @@ static void say_nothing_to_do(const struct install_facts *f, enum policy_set set
 {
 	if (set == POLICY_SET_WEB) {
 		fprintf(out, "noVNC is installed (%s): nothing to install.\n", f->novnc);
+	} else if (set == POLICY_SET_FONTS) {
+		fprintf(out,
+			"Fonts for CJK text and colour emoji are installed: nothing to install.\n");
 	} else if (f->in_image) {
 		fprintf(out,
 			"The desktop's programs are baked into this image (botdesk's container image, %s): nothing to install.\n",
@@ -120,23 +123,33 @@ static bool present(const struct settings *s, const struct install_facts *f, enu
 		missing[0] = NULL;
 		return f->web_present;
 	}
+	if (set == POLICY_SET_FONTS) {
+		missing[0] = NULL;
+		return f->fonts_missing == 0;
+	}
 	return programs_missing(s->search_path, missing) == 0;
 }
 
 static void say_done(const struct settings *s, enum policy_set set, bool dry_run,
 		     const struct helperclient_outcome *o, const char *command, FILE *out)
 {
-	bool web = set == POLICY_SET_WEB;
+	static const char *const what[POLICY_SET_COUNT] = {
+		[POLICY_SET_DESKTOP] = "The desktop's packages are",
+		[POLICY_SET_WEB] = "The web viewer's package (noVNC) is",
+		[POLICY_SET_FONTS] = "The international fonts are",
+	};
 	if (dry_run) {
 		fprintf(out, "%s would run, as root through %s (%s):\n  %s\n", install_command(set),
 			s->helper, proto_manager_name(o->manager), command);
 	} else if (o->outcome == PROTO_ALREADY_INSTALLED) {
 		/* The helper ran nothing and took no lock: say so, it is no failure. */
-		fprintf(out, "%s already installed; nothing to do.\n",
-			web ? "The web viewer's package (noVNC) is" : "The desktop's packages are");
-	} else if (web) {
+		fprintf(out, "%s already installed; nothing to do.\n", what[set]);
+	} else if (set == POLICY_SET_WEB) {
 		fprintf(out,
 			"The web viewer's package (noVNC) is installed: 'botdesk web' serves the desktop in a browser now.\n");
+	} else if (set == POLICY_SET_FONTS) {
+		fprintf(out,
+			"The international fonts are installed: programs started from now on draw CJK text and emoji (a running browser or terminal picks them up when restarted).\n");
 	} else {
 		fprintf(out, "The desktop's packages are installed.\n");
 	}
@@ -148,6 +161,9 @@ int install_run(const struct settings *s, enum policy_set set, bool dry_run, FIL
 	struct install_facts f;
 	struct install_decision d;
 	install_facts_gather(s, &f);
+	if (set == POLICY_SET_FONTS) {
+		install_facts_fonts(s, &f);
+	}
 	install_decide_from(&f, set, NULL, &d);
 	if (d.verdict != INSTALL_CAN_RUN) {
 		/* Nobody may install here, but maybe nobody needs to: with everything present,
@@ -170,6 +186,7 @@ int install_run(const struct settings *s, enum policy_set set, bool dry_run, FIL
 	static const enum proto_op ops[POLICY_SET_COUNT][2] = {
 		[POLICY_SET_DESKTOP] = {PROTO_OP_INSTALL, PROTO_OP_DECIDE},
 		[POLICY_SET_WEB] = {PROTO_OP_INSTALL_WEB, PROTO_OP_DECIDE_WEB},
+		[POLICY_SET_FONTS] = {PROTO_OP_INSTALL_FONTS, PROTO_OP_DECIDE_FONTS},
 	};
 	struct helperclient_outcome o;
 	int r = helperclient_call(s->helper, ops[set][dry_run], install_relay_line, &rl, &o);

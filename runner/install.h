@@ -39,12 +39,12 @@ struct install_decision {
 void install_decide(const struct settings *s, const char *const *missing,
 		    struct install_decision *ret);
 
-/* `botdesk install [--web] [--dry-run]`: decides, then (unless dry_run) runs the install of set
- * through the helper, relaying its output to out. Returns 0 when the packages are installed (or,
- * for a dry run, when an install could run), else -errno with err saying why and what to do next.
- * When what set provides is here already (the desktop's programs, noVNC) and the helper cannot run
- * for this caller (not in its group, in botdesk's image, ...), there is nothing to do: 0, and out
- * says so. */
+/* `botdesk install [--web|--fonts] [--dry-run]`: decides, then (unless dry_run) runs the install of
+ * set through the helper, relaying its output to out. Returns 0 when the packages are installed
+ * (or, for a dry run, when an install could run), else -errno with err saying why and what to do
+ * next. When what set provides is here already (the desktop's programs, noVNC) and the helper
+ * cannot run for this caller (not in its group, in botdesk's image, ...), there is nothing to do:
+ * 0, and out says so. */
 int install_run(const struct settings *s, enum policy_set set, bool dry_run, FILE *out,
 		struct error *err);
 
@@ -70,10 +70,16 @@ struct install_facts {
 	char image_marker[512];
 	bool web_present; /* noVNC's core/rfb.js is readable under novnc */
 	char novnc[512];  /* BOTDESK_NOVNC */
+	/* The international fonts: FONTS_MISSING_* bits (fontprobe.h), and whether fc-list could
+	 * not tell (then both bits). Only install_facts_fonts() fills them. */
+	unsigned fonts_missing;
+	int fonts_probe_error;
 };
 
 /* Never fails: a fact that cannot be read is the cautious answer (no group, no image, ...). */
 void install_facts_gather(const struct settings *s, struct install_facts *ret);
+/* Adds the fonts facts (runs BOTDESK_FC_LIST); never fails. */
+void install_facts_fonts(const struct settings *s, struct install_facts *f);
 /* The verdict and the words for it, for set; never fails. */
 void install_decide_from(const struct install_facts *f, enum policy_set set,
 			 const char *const *missing, struct install_decision *ret);
@@ -81,5 +87,6 @@ void install_decide_from(const struct install_facts *f, enum policy_set set,
  * replaces the words' own account of why the caller may not install. */
 void install_words(const struct install_facts *f, enum policy_set set, const char *const *missing,
 		   enum install_verdict v, const char *reason, struct install_decision *ret);
-/* What the user runs to install set: "botdesk install" or "botdesk install --web". */
+/* What the user runs to install set: "botdesk install", "botdesk install --web" or
+ * "botdesk install --fonts". */
 const char *install_command(enum policy_set set);

@@ -13,6 +13,7 @@
 
 #include "envfile.h"
 #include "fileio.h"
+#include "fontprobe.h"
 #include "install.h"
 #include "pathjoin.h"
 #include "util.h"
@@ -132,4 +133,9 @@ void install_facts_gather(const struct settings *s, struct install_facts *ret)
 	f.web_present = path_join(rfbjs, sizeof(rfbjs), s->novnc, "core/rfb.js") == 0 &&
 			access(rfbjs, R_OK) == 0;
 	*ret = f;
+}
+
+void install_facts_fonts(const struct settings *s, struct install_facts *f)
+{
+	f->fonts_probe_error = fonts_probe(s->fc_list, &f->fonts_missing);
 }

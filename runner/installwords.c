@@ -19,6 +19,9 @@ static const struct {
 	[POLICY_SET_WEB] = {"the web viewer's package (noVNC)",
 			    "The web viewer's package (noVNC) is not installed",
 			    "botdesk install --web"},
+	[POLICY_SET_FONTS] = {"the international fonts (CJK, colour emoji)",
+			      "The international fonts (CJK, colour emoji) are not installed",
+			      "botdesk install --fonts"},
 };
 
 struct buf {
@@ -112,6 +115,9 @@ static void say_no_manager(const struct install_facts *f, enum policy_set set,
 		put(b,
 		    "No package manager botdesk can use (apt-get or dnf) was found: install noVNC (%s) with your distribution's own tools",
 		    f->novnc);
+	} else if (set == POLICY_SET_FONTS) {
+		put(b,
+		    "No package manager botdesk can use (apt-get or dnf) was found: install fonts for CJK text and colour emoji with your distribution's own tools");
 	} else if (put_missing(b, missing)) {
 		put(b,
 		    ", and no package manager botdesk can use (apt-get or dnf) was found: install them with your distribution's own tools");

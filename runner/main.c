@@ -62,8 +62,9 @@ static const char usage_text[] =
 	"  exec -- PROGRAM [ARG...]          run PROGRAM on the desktop (exit 3 when down)\n"
 	"  run [--wait SECONDS] [--web [WEB OPTIONS]]  start (or adopt) it and stay in the\n"
 	"                                    foreground; --web serves its page too (botdesk web)\n"
-	"  install [--web] [--dry-run]       install the desktop's packages (--web: the web\n"
-	"                                    viewer's, noVNC), or say who must\n"
+	"  install [--web|--fonts] [--dry-run]  install the desktop's packages (--web: the web\n"
+	"                                    viewer's, noVNC; --fonts: CJK and emoji fonts), or\n"
+	"                                    say who must\n"
 	"  thumbnail [--max WxH] [--output FILE]  a PNG of the screen (default 960x600; - is stdout)\n"
 	"  doctor                            what this host lacks, and the fix for each\n"
 	"  take [--reason TEXT] [--json]     a human takes control of the desktop\n"
@@ -154,7 +155,7 @@ static void print_status(struct cli *c, bool json)
 /* Parses the options a command takes: --json, and those of allow (--wait S, --dry-run, --shell).
  * Anything else is usage. */
 struct opts {
-	bool json, dry_run, shell, web;
+	bool json, dry_run, shell, web, fonts;
 	uint64_t wait_ms;
 };
 
@@ -163,14 +164,19 @@ enum {
 	OPT_DRY_RUN = 1 << 1,
 	OPT_SHELL = 1 << 2,
 	OPT_WEB = 1 << 3,
+	OPT_FONTS = 1 << 4,
 };
 
 static int parse_opts(int argc, char **argv, const char *cmd, unsigned allow, struct opts *o)
 {
 	static const struct option longopts[] = {
-		{"json", no_argument, NULL, 'j'},    {"wait", required_argument, NULL, 'w'},
-		{"dry-run", no_argument, NULL, 'n'}, {"shell", no_argument, NULL, 's'},
-		{"web", no_argument, NULL, 'W'},     {NULL, 0, NULL, 0},
+		{"json", no_argument, NULL, 'j'},
+		{"wait", required_argument, NULL, 'w'},
+		{"dry-run", no_argument, NULL, 'n'},
+		{"shell", no_argument, NULL, 's'},
+		{"web", no_argument, NULL, 'W'},
+		{"fonts", no_argument, NULL, 'F'},
+		{NULL, 0, NULL, 0},
 	};
 	*o = (struct opts){.wait_ms = DEFAULT_WAIT_MS};
 	optind = 1;
@@ -209,6 +215,12 @@ static int parse_opts(int argc, char **argv, const char *cmd, unsigned allow, st
 				return usage_error("%s takes no --web", cmd);
 			}
 			o->web = true;
+			break;
+		case 'F':
+			if (!(allow & OPT_FONTS)) {
+				return usage_error("%s takes no --fonts", cmd);
+			}
+			o->fonts = true;
 			break;
 		default:
 			return usage_error("unknown option '%s'", argv[optind - 1]);
@@ -779,12 +791,20 @@ static int cmd_doctor(struct cli *c, int argc, char **argv)
 static int cmd_install(struct cli *c, int argc, char **argv)
 {
 	struct opts o;
-	int r = parse_opts(argc, argv, "install", OPT_DRY_RUN | OPT_WEB, &o);
-	if (r || (r = load_settings(c))) {
+	int r = parse_opts(argc, argv, "install", OPT_DRY_RUN | OPT_WEB | OPT_FONTS, &o);
+	if (r) {
 		return r;
 	}
-	r = install_run(&c->settings, o.web ? POLICY_SET_WEB : POLICY_SET_DESKTOP, o.dry_run,
-			stdout, &c->err);
+	if (o.web && o.fonts) {
+		return usage_error("install takes one of --web and --fonts");
+	}
+	if ((r = load_settings(c))) {
+		return r;
+	}
+	enum policy_set set = o.web     ? POLICY_SET_WEB
+			      : o.fonts ? POLICY_SET_FONTS
+					: POLICY_SET_DESKTOP;
+	r = install_run(&c->settings, set, o.dry_run, stdout, &c->err);
 	return r < 0 ? fail(c, r) : 0;
 }
 

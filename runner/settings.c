@@ -49,6 +49,7 @@ enum {
 	S_WEB,
 	S_WEB_DATA,
 	S_NOVNC,
+	S_FC_LIST,
 	S_LOG_TYPED_TEXT,
 	S_COUNT,
 };
@@ -79,6 +80,7 @@ static const struct setting_def defs[S_COUNT] = {
 	[S_WEB] = {"BOTDESK_WEB", "web", BOTDESK_WEB_PATH},
 	[S_WEB_DATA] = {"BOTDESK_WEB_DATA", "web_data", BOTDESK_WEB_DATA_DIR},
 	[S_NOVNC] = {"BOTDESK_NOVNC", "novnc", "/usr/share/novnc"},
+	[S_FC_LIST] = {"BOTDESK_FC_LIST", "fc_list", "/usr/bin/fc-list"},
 	[S_LOG_TYPED_TEXT] = {"BOTDESK_LOG_TYPED_TEXT", "log_typed_text", "no"},
 };
 
@@ -383,7 +385,7 @@ static int validate_paths(struct settings *s, char *values[S_COUNT], struct erro
 	static const int paths[] = {S_X_LOCK_DIR,  S_X_UNIX_TABLE, S_ALLOC_LOCK,  S_MEMINFO,
 				    S_CGROUP_ROOT, S_HELPER,       S_THUMBNAILER, S_IMAGE_MARKER,
 				    S_ACT,         S_ACT_POINTER,  S_MCP,         S_WEB,
-				    S_WEB_DATA,    S_NOVNC};
+				    S_WEB_DATA,    S_NOVNC,        S_FC_LIST};
 	for (size_t i = 0; i < ARRAY_SIZE(paths); i++) {
 		if ((r = need_absolute(err, paths[i], values[paths[i]])) < 0) {
 			return r;
@@ -481,6 +483,7 @@ static int take_values(struct settings *s, char *values[S_COUNT])
 	s->web = TAKE_PTR(values[S_WEB]);
 	s->web_data = TAKE_PTR(values[S_WEB_DATA]);
 	s->novnc = TAKE_PTR(values[S_NOVNC]);
+	s->fc_list = TAKE_PTR(values[S_FC_LIST]);
 	const char *path = getenv("PATH");
 	s->search_path = strdup(path ? path : "/usr/local/bin:/usr/bin:/bin");
 	return !s->launcher || !s->search_path ? -ENOMEM : 0;
@@ -611,6 +614,7 @@ void settings_free(struct settings *s)
 	free(s->web);
 	free(s->web_data);
 	free(s->novnc);
+	free(s->fc_list);
 	free(s->search_path);
 	free(s->view_dir);
 	*s = (struct settings){0};

@@ -43,8 +43,10 @@ struct settings {
 	char *mcp;         /* BOTDESK_MCP, default the installed botdesk-mcp */
 	char *web;         /* BOTDESK_WEB, default the installed botdesk-web */
 	char *web_data;    /* BOTDESK_WEB_DATA: the web page's own files */
-	char *novnc; /* BOTDESK_NOVNC: Debian's noVNC, which botdesk web serves and install --web
-		      * installs */
+	char *novnc;   /* BOTDESK_NOVNC: Debian's noVNC, which botdesk web serves and install --web
+			* installs */
+	char *fc_list; /* BOTDESK_FC_LIST: fontconfig's fc-list, asked whether the international
+			* fonts (install --fonts) are there */
 	bool log_typed_text; /* BOTDESK_LOG_TYPED_TEXT: the action log keeps typed text */
 };
 

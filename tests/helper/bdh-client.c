@@ -34,7 +34,8 @@
 
 struct opts {
 	const char *helper;
-	const char *op; /* decide, install, decide-web, install-web, none */
+	const char *op; /* decide, install, decide-web, install-web, decide-fonts, install-fonts,
+			   none */
 	const char *raw[MAX_RAW];
 	size_t nraw;
 	bool keep_open, hold, close_stdio, many_fds, block_signals, ignore_signals, pty;
@@ -135,14 +136,15 @@ static int parse_octal(const char *s)
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: bdh-client [--op decide|install|decide-web|install-web|none] "
-			"[--raw HEX]... [--keep-open] "
-			"[--hold] [--argv normal|argc0|empty|extra] [--close-stdio] [--fd3 "
-			"socket|file|none|stream|dgram|foreign:NAME] [--many-fds] [--umask OCTAL] "
-			"[--rlimit RES=SOFT[:HARD]]... [--oom SCORE] [--block-signals] "
-			"[--ignore-signals] [--pty] "
-			"[--itimer MS] [--timerslack] [--sched-idle] [--dup-end] [--wedge] "
-			"[--stall-request] HELPER\n       bdh-client --serve NAME\n");
+	fprintf(stderr,
+		"usage: bdh-client [--op decide|install|decide-web|install-web|decide-fonts|install-fonts|none] "
+		"[--raw HEX]... [--keep-open] "
+		"[--hold] [--argv normal|argc0|empty|extra] [--close-stdio] [--fd3 "
+		"socket|file|none|stream|dgram|foreign:NAME] [--many-fds] [--umask OCTAL] "
+		"[--rlimit RES=SOFT[:HARD]]... [--oom SCORE] [--block-signals] "
+		"[--ignore-signals] [--pty] "
+		"[--itimer MS] [--timerslack] [--sched-idle] [--dup-end] [--wedge] "
+		"[--stall-request] HELPER\n       bdh-client --serve NAME\n");
 	exit(2);
 }
 
@@ -405,8 +407,9 @@ static void send_request(const struct opts *o, int sock)
 		}
 	} else if (strcmp(o->op, "none") != 0) {
 		struct proto_request rq = {.op = PROTO_OP_DECIDE};
-		static const enum proto_op ops[] = {PROTO_OP_DECIDE, PROTO_OP_INSTALL,
-						    PROTO_OP_DECIDE_WEB, PROTO_OP_INSTALL_WEB};
+		static const enum proto_op ops[] = {PROTO_OP_DECIDE,       PROTO_OP_INSTALL,
+						    PROTO_OP_DECIDE_WEB,   PROTO_OP_INSTALL_WEB,
+						    PROTO_OP_DECIDE_FONTS, PROTO_OP_INSTALL_FONTS};
 		for (size_t i = 0; i < sizeof(ops) / sizeof(ops[0]); i++) {
 			if (strcmp(o->op, proto_op_name(ops[i])) == 0) {
 				rq.op = ops[i];

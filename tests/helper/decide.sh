@@ -137,6 +137,30 @@ contains "$BD_USER_OUT may not install the web viewer's package (noVNC)" \
     "usermod -aG botdesk $BD_USER_OUT"
 lacks "${apt_pkgs[0]}"
 
+# The fonts set (botdesk install --fonts): the same rows name the two font packages alone.
+# fontconfig is made to find nothing (BOTDESK_FC_LIST), or a host with the fonts would rightly
+# say "nothing to install".
+mapfile -t font_pkgs < <(python3 "$BD_SRCDIR/policy/gen-policy.py" list "$BD_SRCDIR/policy/packages.tsv" apt fonts)
+fonts_dry_run() {
+    local user=$1 dir=$state
+    [ "$user" != "$BD_USER_OUT" ] || dir=$state_out
+    set +e
+    BOTDESK_FC_LIST=/bin/true BOTDESK_HELPER=$suid BOTDESK_STATE_DIR=$dir bd_as "$user" \
+        "$BOTDESK_BIN" install --fonts --dry-run >"$out" 2>&1
+    rc=$?
+    set -e
+}
+fonts_dry_run "$BD_USER_A"
+[ "$rc" = 0 ] || { cat "$out" >&2; bd_fail "fonts, group member: dry run exited $rc"; }
+contains "botdesk install --fonts would run, as root" "--no-install-recommends --no-remove install ${font_pkgs[*]}"
+lacks "${apt_pkgs[0]}" "novnc"
+fonts_dry_run "$BD_USER_OUT"
+[ "$rc" = 1 ] || { cat "$out" >&2; bd_fail "fonts, not in group: exit $rc"; }
+contains "$BD_USER_OUT may not install the international fonts (CJK, colour emoji)" \
+    "apt-get install -y --no-install-recommends ${font_pkgs[*]}" "'botdesk install --fonts'" \
+    "usermod -aG botdesk $BD_USER_OUT"
+lacks "${apt_pkgs[0]}" "novnc"
+
 # The helper's own view of the same rows, from bdh-client.
 bd_as "$BD_USER_OUT" "$BDH_CLIENT" "$suid" >"$out" 2>&1 || true
 contains "exec-error: Permission denied"

@@ -89,7 +89,7 @@ check_report() {
 run_test_build() {
     local d
     d=$(bdh_stub_dir ok)
-    mkdir "$d/lists" && : >"$d/lists/deb.debian.org_debian_dists_bookworm_main_binary-amd64_Packages"
+    mkdir "$d/lists" && : >"$d/lists/archive.invalid_debian_dists_bookworm_main_binary-amd64_Packages"
     BOTDESK_HELPER_TEST_DIR=$d timeout 60 "$BDH_CLIENT" --op install "$@" "$BDH_TEST" >"$out" 2>/dev/null
     check_report "$d"
     [ "$(wc -l <"$d/ran")" = 1 ] || bd_fail "expected exactly one run of the package manager"

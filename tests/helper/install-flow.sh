@@ -18,7 +18,7 @@ install() {
 }
 with_lists() {
     mkdir -p "$d/lists"
-    : >"$d/lists/deb.debian.org_debian_dists_bookworm_main_binary-amd64_Packages.lz4"
+    : >"$d/lists/archive.invalid_debian_dists_bookworm_main_binary-amd64_Packages.lz4"
 }
 
 # Empty lists: refreshed first, then the install; the lines arrive in order.

@@ -48,6 +48,20 @@ grep -q -- '--no-remove install novnc$' "$out" || bd_fail "decide-web did not na
 bdh_nothing_ran "$d"
 rm -rf "$d"
 
+# Op 6 (install-fonts) installs the fonts set, and only it; op 5 decides it.
+mapfile -t font_pkgs < <(python3 "$BD_SRCDIR/policy/gen-policy.py" list "$BD_SRCDIR/policy/packages.tsv" apt fonts)
+d=$(bdh_stub_dir ok)
+BOTDESK_HELPER_TEST_DIR=$d "$BDH_CLIENT" --raw "4244525101000600$zeros" "$BDH_TEST" >"$out" 2>&1
+bdh_expect "$out" "result: ok manager=apt detail=0" "exit: 0"
+grep -q " install ${font_pkgs[*]}\$" "$d/ran" || bd_fail "install-fonts did not install ${font_pkgs[*]} alone: $(cat "$d/ran")"
+rm -rf "$d"
+d=$(bdh_stub_dir ok)
+BOTDESK_HELPER_TEST_DIR=$d "$BDH_CLIENT" --raw "4244525101000500$zeros" "$BDH_TEST" >"$out" 2>&1
+bdh_expect "$out" "result: ok manager=apt detail=0" "exit: 0"
+grep -q -- "--no-remove install ${font_pkgs[*]}\$" "$out" || bd_fail "decide-fonts did not name the fonts set: $(cat "$out")"
+bdh_nothing_ran "$d"
+rm -rf "$d"
+
 refused "${valid_install:0:30}"                 # short by one byte
 refused "${valid_install}00"                    # long by one byte
 refused "${valid_install}$zeros$zeros"          # long by sixteen
@@ -58,7 +72,7 @@ refused "0000000001000200$zeros"                # no magic at all
 refused "4244525102000200$zeros"                # version 2
 refused "4244525100000200$zeros"                # version 0
 refused "4244525101000000$zeros"                # op 0
-refused "4244525101000500$zeros"                # op 5
+refused "4244525101000700$zeros"                # op 7
 refused "424452510100ffff$zeros"                # op 0xffff
 refused "4244525101000201$zeros"                # op 0x0102
 refused "4244525101000401$zeros"                # op 0x0104

@@ -261,7 +261,7 @@ int main(int argc, char **argv)
 	}
 	if (strcmp(mode, "update-fail") == 0) {
 		printf("E: Failed to fetch "
-		       "http://deb.debian.org/debian/dists/bookworm/InRelease\n");
+		       "http://archive.invalid/debian/dists/bookworm/InRelease\n");
 		return 100;
 	}
 	if (strcmp(mode, "not-found") == 0) {
@@ -276,7 +276,7 @@ int main(int argc, char **argv)
 		return 100;
 	}
 	if (strcmp(mode, "download") == 0) {
-		printf("E: Failed to fetch http://deb.debian.org/debian/pool/main/x/xfwm4.deb\n");
+		printf("E: Failed to fetch http://archive.invalid/debian/pool/main/x/xfwm4.deb\n");
 		return 100;
 	}
 	if (strcmp(mode, "fail") == 0) {

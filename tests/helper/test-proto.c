@@ -23,6 +23,14 @@ static void test_request_roundtrip(void **state)
 	assert_int_equal(proto_request_decode(buf, sizeof(buf), &out), 0);
 	assert_int_equal(out.op, PROTO_OP_INSTALL_WEB);
 	assert_int_equal(buf[6], 4);
+	valid_request(buf, PROTO_OP_DECIDE_FONTS);
+	assert_int_equal(proto_request_decode(buf, sizeof(buf), &out), 0);
+	assert_int_equal(out.op, PROTO_OP_DECIDE_FONTS);
+	assert_int_equal(buf[6], 5);
+	valid_request(buf, PROTO_OP_INSTALL_FONTS);
+	assert_int_equal(proto_request_decode(buf, sizeof(buf), &out), 0);
+	assert_int_equal(out.op, PROTO_OP_INSTALL_FONTS);
+	assert_int_equal(buf[6], 6);
 	valid_request(buf, PROTO_OP_INSTALL);
 	assert_int_equal(proto_request_decode(buf, sizeof(buf), &out), 0);
 	assert_int_equal(out.op, PROTO_OP_INSTALL);
@@ -67,7 +75,7 @@ static void test_request_bad_fields(void **state)
 	valid_request(buf, PROTO_OP_DECIDE);
 	buf[5] = 1;
 	assert_int_equal(proto_request_decode(buf, sizeof(buf), &out), -EPROTO);
-	static const uint16_t ops[] = {0, 5, 0x100, 0x103, 0xffff};
+	static const uint16_t ops[] = {0, 7, 0x100, 0x103, 0xffff};
 	for (size_t i = 0; i < ARRAY_SIZE(ops); i++) {
 		valid_request(buf, PROTO_OP_DECIDE);
 		buf[6] = (uint8_t)ops[i];
@@ -204,6 +212,14 @@ static void test_names(void **state)
 	assert_true(proto_op_installs(PROTO_OP_INSTALL) && proto_op_installs(PROTO_OP_INSTALL_WEB));
 	assert_false(proto_op_web(PROTO_OP_DECIDE) || proto_op_web(PROTO_OP_INSTALL));
 	assert_true(proto_op_web(PROTO_OP_DECIDE_WEB) && proto_op_web(PROTO_OP_INSTALL_WEB));
+	assert_string_equal(proto_op_name(PROTO_OP_DECIDE_FONTS), "decide-fonts");
+	assert_string_equal(proto_op_name(PROTO_OP_INSTALL_FONTS), "install-fonts");
+	assert_false(proto_op_installs(PROTO_OP_DECIDE_FONTS));
+	assert_true(proto_op_installs(PROTO_OP_INSTALL_FONTS));
+	assert_true(proto_op_fonts(PROTO_OP_DECIDE_FONTS) &&
+		    proto_op_fonts(PROTO_OP_INSTALL_FONTS));
+	assert_false(proto_op_web(PROTO_OP_INSTALL_FONTS) || proto_op_fonts(PROTO_OP_INSTALL_WEB) ||
+		     proto_op_fonts(PROTO_OP_INSTALL));
 	assert_string_equal(proto_outcome_name(PROTO_NOT_IN_REPOS), "not-in-repos");
 	assert_string_equal(proto_outcome_name(PROTO_LIMITS), "limits");
 	assert_string_equal(proto_outcome_name(PROTO_ALREADY_INSTALLED), "already-installed");

@@ -129,6 +129,41 @@ static void test_web_set_words(void **state)
 	assert_string_equal(install_command(POLICY_SET_DESKTOP), "botdesk install");
 }
 
+/* The fonts set, through every verdict: the two font packages and `botdesk install --fonts`,
+ * never a desktop or web package. */
+static void test_fonts_set_words(void **state)
+{
+	struct install_facts f = facts();
+	struct install_decision d;
+	install_decide_from(&f, POLICY_SET_FONTS, NULL, &d);
+	assert_int_equal(d.verdict, INSTALL_CAN_RUN);
+	assert_string_equal(
+		d.command,
+		"apt-get install -y --no-install-recommends fonts-noto-cjk fonts-noto-color-emoji");
+	assert_contains(d.message, "'botdesk install --fonts' runs through botdesk-helper");
+	f.helper_usable = false;
+	install_decide_from(&f, POLICY_SET_FONTS, NULL, &d);
+	assert_int_equal(d.verdict, INSTALL_ASK_ADMIN);
+	assert_contains(d.message,
+			"alice may not install the international fonts (CJK, colour emoji)");
+	assert_contains(d.message, "install them with 'botdesk install --fonts'");
+	f.in_image = true;
+	install_decide_from(&f, POLICY_SET_FONTS, NULL, &d);
+	assert_int_equal(d.verdict, INSTALL_BAKE_IMAGE);
+	assert_contains(d.message, "apt-get install -y --no-install-recommends fonts-noto-cjk "
+				   "fonts-noto-color-emoji && rm -rf");
+	f.in_image = false;
+	f.have_manager = false;
+	install_decide_from(&f, POLICY_SET_FONTS, NULL, &d);
+	assert_int_equal(d.verdict, INSTALL_NO_MANAGER);
+	assert_contains(d.message, "install fonts for CJK text and colour emoji");
+	for (size_t i = 0; policy_packages_apt[i]; i++) {
+		assert_lacks(d.message, policy_packages_apt[i]);
+	}
+	assert_lacks(d.message, "novnc");
+	assert_string_equal(install_command(POLICY_SET_FONTS), "botdesk install --fonts");
+}
+
 static void test_group_member_can_run(void **state)
 {
 	struct install_facts f = facts();
@@ -217,6 +252,7 @@ int main(void)
 		cmocka_unit_test(test_pacman_is_no_manager_with_its_packages),
 		cmocka_unit_test(test_root_can_run),
 		cmocka_unit_test(test_web_set_words),
+		cmocka_unit_test(test_fonts_set_words),
 		cmocka_unit_test(test_group_member_can_run),
 		cmocka_unit_test(test_no_new_privs_bakes),
 		cmocka_unit_test(test_nosuid_bakes),

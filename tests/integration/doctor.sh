@@ -8,6 +8,23 @@
 source "$BD_SRCDIR/tests/integration/common.sh"
 it_init
 
+# fontconfig's answer, made up: fc-list finds a font for each word in $S/fonts ("cjk emoji": both,
+# the default, so that the rows below are about what they test), or fails with "broken".
+cat >"$S/fc-list" <<'EOF'
+#!/bin/sh
+have=$(cat "${0%/*}/fonts")
+case "$have" in *broken*) exit 2 ;; esac
+case "$1" in
+:lang=ja) case "$have" in *cjk*) echo "Noto Sans CJK JP" ;; esac ;;
+:lang=und-zsye) case "$have" in *emoji*) echo "Noto Color Emoji" ;; esac ;;
+*) exit 1 ;;
+esac
+EOF
+chmod 0755 "$S/fc-list"
+echo "cjk emoji" >"$S/fonts"
+chmod 0644 "$S/fonts"
+export BOTDESK_FC_LIST=$S/fc-list
+
 # A helper stand-in that is not setuid: doctor must say so and name the exact fix. With every
 # program present nothing needs installing, so it is a note, not a problem: exit 0.
 : >"$S/helper"
@@ -24,6 +41,31 @@ it_expect_in "$OUT" "chmod 4750 $S/helper" "with the exact fix"
 it_expect_in "$OUT" "memory" "memory is reported"
 it_expect_in "$OUT" "40-49: 0 of 10 numbers in use" "the band's use is reported"
 it_expect_in "$OUT" "nothing to fix" "and it says so"
+
+# The international fonts (botdesk install --fonts): named when missing, with the command, as a
+# note (the desktop works without them: text in CJK or emoji is empty boxes).
+it_expect_in "$OUT" "ok   fonts" "fonts present are reported"
+echo "" >"$S/fonts"
+it_bd doctor
+it_expect_rc 0 "missing fonts are a note, not a problem"
+it_expect_in "$OUT" "note fonts" "missing fonts are named"
+it_expect_in "$OUT" "no font for CJK (Chinese, Japanese, Korean) or emoji" "both kinds are named"
+it_expect_in "$OUT" "install fonts for CJK text and colour emoji with your distribution's own tools" \
+    "with no package manager, the distribution's tools"
+# With apt (the words only: the helper here is no setuid program, so an administrator acts).
+BOTDESK_PACKAGE_MANAGER=apt it_bd doctor
+it_expect_in "$OUT" "botdesk install --fonts" "with the command that installs them"
+it_expect_in "$OUT" "apt-get install -y --no-install-recommends fonts-noto-cjk fonts-noto-color-emoji" \
+    "and the packages"
+echo "cjk" >"$S/fonts"
+it_bd doctor
+it_expect_in "$OUT" "no font for emoji" "only the missing kind is named"
+it_expect_not_in "$OUT" "no font for CJK" "not the one present"
+echo "broken" >"$S/fonts"
+it_bd doctor
+it_expect_rc 0 "an fc-list that fails is no problem of the desktop"
+it_expect_in "$OUT" "cannot tell: $S/fc-list failed" "doctor says it cannot tell, and why"
+echo "cjk emoji" >"$S/fonts"
 
 # With programs missing, the helper is a problem: it stands between the user and the install.
 BD_PATH=$S/empty it_bd doctor
@@ -123,6 +165,13 @@ it_expect_in "$OUT" "RUN apt-get update && apt-get install" "with the Dockerfile
 for word in "chmod" "usermod" "setuid root" "administrator"; do
     it_expect_not_in "$OUT" "$word" "doctor in the image never says '$word'"
 done
+# Fonts missing in the image: the image bakes them too (the Dockerfile line names them).
+echo "" >"$S/fonts"
+BOTDESK_PACKAGE_MANAGER=apt it_bd doctor
+it_expect_rc 0 "missing fonts in the image are a note"
+it_expect_in "$OUT" "note fonts" "named in the image too"
+it_expect_in "$OUT" "install -y --no-install-recommends fonts-noto-cjk fonts-noto-color-emoji" "with the Dockerfile line"
+echo "cjk emoji" >"$S/fonts"
 printf 'desktop=0\n' >"$S/image"
 BD_PATH=$S/empty it_bd doctor
 it_expect_in "$OUT" "BOTDESK_DESKTOP=0" "an image built without its desktop layer is told to build it with one"

@@ -48,6 +48,22 @@ static void web_set_is_novnc_alone(void **state)
 	}
 }
 
+/* The fonts set (CJK, colour emoji; Debian 12's names) is apart from the desktop's and the web
+ * viewer's: `botdesk install --fonts` installs it alone. */
+static void fonts_set_is_apart(void **state)
+{
+	const char *const *apt = policy_sets[POLICY_SET_FONTS][POLICY_APT];
+	assert_string_equal(apt[0], "fonts-noto-cjk");
+	assert_string_equal(apt[1], "fonts-noto-color-emoji");
+	assert_null(apt[2]);
+	for (int m = 0; m < POLICY_MANAGER_COUNT; m++) {
+		for (const char *const *p = policy_sets[POLICY_SET_FONTS][m]; *p; p++) {
+			assert_false(listed(policy_packages[m], *p));
+			assert_false(listed(policy_sets[POLICY_SET_WEB][m], *p));
+		}
+	}
+}
+
 static void xvnc_is_tigervnc(void **state)
 {
 	assert_true(listed(policy_packages_apt, "tigervnc-standalone-server"));
@@ -86,6 +102,7 @@ int main(void)
 		cmocka_unit_test(dnf_has_no_retired_names),
 		cmocka_unit_test(xvnc_is_tigervnc),
 		cmocka_unit_test(web_set_is_novnc_alone),
+		cmocka_unit_test(fonts_set_is_apart),
 		cmocka_unit_test(missing_programs_follow_path),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
