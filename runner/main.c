@@ -14,6 +14,7 @@
 
 #include "actargs.h"
 #include "actions.h"
+#include "acttable.h"
 #include "adminstop.h"
 #include "config.h"
 #include "control.h"
@@ -48,7 +49,7 @@ struct cli {
 	struct error err;
 };
 
-static const char usage_text[] =
+static const char usage_commands[] =
 	"Usage: botdesk [--profile NAME] COMMAND [OPTIONS]\n"
 	"\n"
 	"Commands:\n"
@@ -70,19 +71,23 @@ static const char usage_text[] =
 	"  release [--json]                  hand control back to the agent\n"
 	"  lease [--json]                    who controls the desktop\n"
 	"  web [--listen ADDR:PORT] [--open] [--ticket]  the desktop in a browser\n"
-	"\n"
-	"The agent's hands and eyes (X Y in screen pixels, or in a WxH picture with --from WxH):\n"
-	"  click X Y [--button left|middle|right] [--double]   move X Y   cursor\n"
-	"  drag X1 Y1 X2 Y2 [--button B]     scroll X Y --up|--down|--left|--right [N]\n"
-	"  type TEXT | --file F | < stdin [--delay MS]          key COMBO... [--press|--release]\n"
-	"  screenshot [--max WxH] [--region X,Y,W,H] [--format png|jpeg] [--output FILE|-]\n"
-	"  wait-idle [--timeout S] [--quiet S]                  wait-change [--timeout S]\n"
 	"  mcp                               a Model Context Protocol server on stdin/stdout\n"
+	"\n"
+	"The agent's hands and eyes (X Y in screen pixels, or in a WxH picture with --from WxH):\n";
+/* Then the actions' lines, from their table (act/acttable.c). */
+static const char usage_tail[] =
 	"\n"
 	"The profile is --profile, else $BOTDESK_PROFILE, else 'default'.\n"
 	"Exit status: 0 success, 1 failure, 2 usage error, 3 not running, 4 a human holds the\n"
 	"desktop (env, exec, thumbnail and the actions above are the agent's).\n"
 	"See botdesk(1), and " BOTDESK_DOCDIR "/CLI.md for every command, setting and file.\n";
+
+static void usage(FILE *f)
+{
+	fputs(usage_commands, f);
+	act_print_help(f);
+	fputs(usage_tail, f);
+}
 
 static int usage_error(const char *fmt, ...) _printf_(1, 2);
 static int usage_error(const char *fmt, ...)
@@ -889,16 +894,12 @@ static const struct command commands[] = {
 	{"env", cmd_env},     {"exec", cmd_exec},       {"install", cmd_install},
 	{"run", cmd_run},     {"doctor", cmd_doctor},   {"thumbnail", cmd_thumbnail},
 	{"take", cmd_take},   {"release", cmd_release}, {"lease", cmd_lease},
-	{"list", cmd_list},   {"web", cmd_web},
+	{"list", cmd_list},   {"web", cmd_web},         {"mcp", cmd_mcp},
 };
 
-/* The agent's hands and eyes: every action goes the same way (runner/actargs.h). */
-static const struct command action_commands[] = {
-	{"click", cmd_act},       {"move", cmd_act},       {"drag", cmd_act},
-	{"scroll", cmd_act},      {"cursor", cmd_act},     {"type", cmd_act},
-	{"key", cmd_act},         {"screenshot", cmd_act}, {"wait-idle", cmd_act},
-	{"wait-change", cmd_act}, {"mcp", cmd_mcp},
-};
+/* The agent's hands and eyes are the rows of act/acttable.c, and every one goes the same way:
+ * {NAME, cmd_act}. */
+static const struct command action_command = {NULL, cmd_act};
 
 static const struct command *find_command(const char *name)
 {
@@ -907,12 +908,7 @@ static const struct command *find_command(const char *name)
 			return &commands[i];
 		}
 	}
-	for (size_t i = 0; i < ARRAY_SIZE(action_commands); i++) {
-		if (streq(action_commands[i].name, name)) {
-			return &action_commands[i];
-		}
-	}
-	return NULL;
+	return act_action_find(name) ? &action_command : NULL;
 }
 
 /* --list-commands: every command of the tables above, one a line, an action followed by the
@@ -922,9 +918,9 @@ static int list_commands(void)
 	for (size_t i = 0; i < ARRAY_SIZE(commands); i++) {
 		puts(commands[i].name);
 	}
-	for (size_t i = 0; i < ARRAY_SIZE(action_commands); i++) {
-		fputs(action_commands[i].name, stdout);
-		(void)act_print_options(action_commands[i].name, stdout);
+	for (size_t i = 0; i < ARRAY_SIZE(act_actions); i++) {
+		fputs(act_actions[i].name, stdout);
+		(void)act_print_options(act_actions[i].name, stdout);
 		putchar('\n');
 	}
 	return fflush(stdout) == 0 ? 0 : 1;
@@ -956,7 +952,7 @@ int main(int argc, char **argv)
 			from_env = false;
 			break;
 		case 'h':
-			fputs(usage_text, stdout);
+			usage(stdout);
 			return 0;
 		case 'V':
 			printf("botdesk %s\n", BOTDESK_VERSION);
@@ -974,7 +970,7 @@ int main(int argc, char **argv)
 			from_env ? "BOTDESK_PROFILE" : "--profile", c.profile);
 	}
 	if (optind >= argc) {
-		fputs(usage_text, stderr);
+		usage(stderr);
 		return EXIT_USAGE;
 	}
 	const char *name = argv[optind];

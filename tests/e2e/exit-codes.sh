@@ -2,10 +2,10 @@
 # Exit statuses keep their meaning, for every command: each row of exit-codes.tsv (a command, the
 # state of the desktop it needs, the status, the arguments) runs as a real non-root user against
 # one real desktop, brought down, up, and held by a human in turn. The commands come from the
-# code: every command of `botdesk --list-commands` (runner/main.c's tables) needs a row of usage
-# (2), and every command whose handler checks that the desktop runs (need_running) or that the
-# agent holds it (need_agent) needs a row of 3, or of 4; each must be in docs/CLI.md and
-# botdesk(1) too. All mismatches are listed at once.
+# code: every command of `botdesk --list-commands` (runner/main.c's and act/acttable.c's tables)
+# needs a row of usage (2), and every command whose handler checks that the desktop runs
+# (need_running) or that the agent holds it (need_agent) needs a row of 3, or of 4; each must be
+# in docs/CLI.md and botdesk(1) too. All mismatches are listed at once.
 source "$BD_SRCDIR/tests/e2e/e2e-lib.sh"
 e2e_init
 e2e_user_a
@@ -24,7 +24,11 @@ done < <("$BOTDESK_BIN" --list-commands)
 ((${#handler[@]} >= 20)) || bd_fail "botdesk --list-commands named only ${#handler[@]} commands"
 while read -r name fn; do
     [ -n "${handler[$name]:-}" ] && handler[$name]=$fn
-done < <(grep -oE '\{"[a-z-]+", *cmd_[a-z_]+\}' "$main_c" | sed -E 's/\{"([a-z-]+)", *(cmd_[a-z_]+)\}/\1 \2/')
+done < <(
+    grep -oE '\{"[a-z-]+", *cmd_[a-z_]+\}' "$main_c" | sed -E 's/\{"([a-z-]+)", *(cmd_[a-z_]+)\}/\1 \2/'
+    # Every action of act/acttable.c is cmd_act's (main.c's action_command).
+    grep -oE '^\s*\.name = "[a-z-]+",' "$BD_SRCDIR/act/acttable.c" | sed -E 's/.*"([a-z-]+)".*/\1 cmd_act/'
+)
 while read -r fn what; do
     checks[$fn]+=" $what"
 done < <(awk '/^static int cmd_[a-z_]+\(/ { fn = $3; sub(/\(.*/, "", fn) }
