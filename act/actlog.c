@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "activity.h"
 #include "desktop.h"
 #include "fileio.h"
 #include "util.h"
@@ -208,10 +209,5 @@ int actlog_append(int dirfd, const char *line)
 
 void actlog_stamp_activity(struct profile *p)
 {
-	/* Touching the file that is there is one call, where the runner's write-then-rename is
-	 * four; that makes it when it is not there. A symlink planted there gets its own time
-	 * changed, and nothing is followed. */
-	if (p->dirfd >= 0 && utimensat(p->dirfd, STATE_ACTIVITY, NULL, AT_SYMLINK_NOFOLLOW) < 0) {
-		(void)write_file_atomic_at(p->dirfd, STATE_ACTIVITY, "", 0, 0600);
-	}
+	activity_stamp(p->dirfd);
 }

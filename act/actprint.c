@@ -15,7 +15,7 @@
 int actprint_take_handoff(int argc, char **argv, const char *prog, struct profile *ret)
 {
 	unsigned dirfd;
-	if (argc < 8 || strlen(argv[1]) > PROFILE_NAME_MAX ||
+	if (argc < 8 || !profile_name_valid(argv[1]) ||
 	    parse_uint_range(argv[3], 3, 65535, &dirfd) < 0 || fcntl((int)dirfd, F_GETFD) < 0) {
 		log_error(
 			"usage: %s PROFILE DIR DIRFD DISPLAY XAUTHORITY LOG_TEXT ACTION [ARG...] (run by 'botdesk ACTION')",

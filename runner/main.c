@@ -965,9 +965,8 @@ int main(int argc, char **argv)
 	}
 	if (!profile_name_valid(c.profile)) {
 		/* Name where the bad name came from: a variable set long ago is easy to forget. */
-		return usage_error(
-			"%s='%s' is not a valid profile name: use 1-64 characters of A-Z a-z 0-9 . _ - not starting with '.'",
-			from_env ? "BOTDESK_PROFILE" : "--profile", c.profile);
+		return usage_error("%s='%s' is not a valid profile name: use " PROFILE_NAME_RULE,
+				   from_env ? "BOTDESK_PROFILE" : "--profile", c.profile);
 	}
 	if (optind >= argc) {
 		usage(stderr);
