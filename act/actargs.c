@@ -7,6 +7,7 @@
 
 #include "acttable.h"
 #include "parse.h"
+#include "picture.h"
 #include "utf8.h"
 #include "util.h"
 
@@ -206,10 +207,9 @@ static int parse_option(struct act_req *rq, int opt, const char *arg, bool *dir_
 		rq->key_mode = opt == OPT_PRESS ? ACT_KEY_PRESS : ACT_KEY_RELEASE;
 		return 0;
 	case OPT_MAX:
-		if (parse_geometry(arg, 16, 8192, &rq->max_w, &rq->max_h) < 0) {
-			return error_set_kind(
-				err, ERROR_BAD_INPUT, -EINVAL,
-				"--max takes WIDTHxHEIGHT (16 to 8192 each), not '%s'", arg);
+		if (picture_parse_max(arg, &rq->max_w, &rq->max_h) < 0) {
+			return error_set_kind(err, ERROR_BAD_INPUT, -EINVAL,
+					      "--max takes " PICTURE_MAX_RULE ", not '%s'", arg);
 		}
 		return 0;
 	case OPT_FORMAT:

@@ -301,7 +301,8 @@ const struct act_action act_actions[ACT_CMD_COUNT] = {
 		"FILE|-]",
 		.summary = "The full-size screen (the thumbnail stays the small picture), fitted inside "
 		"`--max` when given, or a region of it; PNG, or JPEG (quality 85). To FILE "
-		"(atomically, mode from the umask), to stdout with `-`, else as a `data:` URL.",
+		"(atomically, mode from the umask), to stdout with `-` (refused when that is a terminal), "
+		"else as a `data:` URL.",
 		.exits = "same",
 		.mcp_tool = "screenshot",
 		.mcp_args = (const char *const[]){"max", "region", "format", "quality", NULL},

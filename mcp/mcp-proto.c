@@ -4,7 +4,9 @@
 #include <string.h>
 
 #include "acttable.h"
+#include "base64.h"
 #include "parse.h"
+#include "picture.h"
 #include "util.h"
 
 int mcp_parse(const char *line, size_t len, struct mcp_msg *msg, struct error *err)
@@ -193,8 +195,8 @@ static int geometry_member(json_t *args, const char *name, unsigned min, unsigne
 	if (r < 0 || !v) {
 		return r;
 	}
-	if (parse_geometry(json_string_value(v), min, name[0] == 'm' ? 8192 : ACT_COORD_MAX, w, h) <
-	    0) {
+	unsigned max = min == PICTURE_SIDE_MIN ? PICTURE_SIDE_MAX : ACT_COORD_MAX;
+	if (parse_geometry(json_string_value(v), min, max, w, h) < 0) {
 		return error_set(
 			err, -EINVAL,
 			"invalid arguments: '%s' must be WIDTHxHEIGHT, e.g. 960x600, not '%s'",
@@ -288,7 +290,7 @@ static int key_args(json_t *a, struct act_req *rq, struct error *err)
 static int screenshot_args(json_t *a, struct act_req *rq, struct error *err)
 {
 	static const char *const formats[] = {"png", "jpeg"};
-	int r = geometry_member(a, "max", 16, &rq->max_w, &rq->max_h, err);
+	int r = geometry_member(a, "max", PICTURE_SIDE_MIN, &rq->max_w, &rq->max_h, err);
 	json_t *region;
 	r = r ? r : member(a, "region", JSON_ARRAY, false, &region, err);
 	if (r == 0 && region) {
@@ -460,23 +462,12 @@ json_t *mcp_text(const char *text)
 
 json_t *mcp_image(const unsigned char *data, size_t len, const char *mime)
 {
-	static const char b64[] =
-		"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-	size_t n = (len + 2) / 3 * 4;
+	size_t n = base64_len(len);
 	_cleanup_free_ char *out = malloc(n + 1);
 	if (!out) {
 		return NULL;
 	}
-	char *o = out;
-	for (size_t i = 0; i < len; i += 3) {
-		uint32_t v = (uint32_t)data[i] << 16;
-		v |= i + 1 < len ? (uint32_t)data[i + 1] << 8 : 0;
-		v |= i + 2 < len ? data[i + 2] : 0;
-		*o++ = b64[(v >> 18) & 63];
-		*o++ = b64[(v >> 12) & 63];
-		*o++ = i + 1 < len ? b64[(v >> 6) & 63] : '=';
-		*o++ = i + 2 < len ? b64[v & 63] : '=';
-	}
+	base64_encode(data, len, out);
 	json_t *s = json_stringn_nocheck(out, n);
 	return s ? json_pack("{s:s,s:o,s:s}", "type", "image", "data", s, "mimeType", mime) : NULL;
 }

@@ -16,6 +16,7 @@
 #include "actions.h"
 #include "acttable.h"
 #include "adminstop.h"
+#include "base64.h"
 #include "config.h"
 #include "control.h"
 #include "desktop.h"
@@ -30,6 +31,7 @@
 #include "list.h"
 #include "log.h"
 #include "parse.h"
+#include "picture.h"
 #include "profile.h"
 #include "settings.h"
 #include "status.h"
@@ -494,56 +496,6 @@ static int cmd_exec(struct cli *c, int argc, char **argv)
 	return EXIT_FAILURE;
 }
 
-static void print_data_url(const unsigned char *data, size_t len)
-{
-	static const char b64[] =
-		"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-	fputs("data:image/png;base64,", stdout);
-	for (size_t i = 0; i < len; i += 3) {
-		uint32_t v = (uint32_t)data[i] << 16;
-		v |= i + 1 < len ? (uint32_t)data[i + 1] << 8 : 0;
-		v |= i + 2 < len ? data[i + 2] : 0;
-		char out[4] = {b64[(v >> 18) & 63], b64[(v >> 12) & 63],
-			       i + 1 < len ? b64[(v >> 6) & 63] : '=',
-			       i + 2 < len ? b64[v & 63] : '='};
-		fwrite(out, 1, 4, stdout);
-	}
-	fputc('\n', stdout);
-}
-
-/* Writes the PNG to path by a temporary beside it and a rename, so a reader never sees half. */
-static int write_output(const char *path, const unsigned char *png, size_t len, struct error *err)
-{
-	/* A screenshot can show anything on the desktop: its mode follows the user's umask, as
-	 * any file the user creates does. */
-	int r = write_user_file(path, png, len);
-	if (r == -EISDIR) {
-		return error_set(err, r, "--output '%s' names a directory, not a file", path);
-	}
-	if (r < 0) {
-		return error_set(err, r, "cannot write %s: %s", path, strerror(-r));
-	}
-	return 0;
-}
-
-/* --output -: the PNG on standard output, as Unix tools take '-'. Not onto a terminal, where
- * binary would garble it and show the user nothing. */
-static int write_stdout(const unsigned char *png, size_t len, struct error *err)
-{
-	if (isatty(STDOUT_FILENO)) {
-		return error_set(
-			err, -ENOTTY,
-			"--output - writes the PNG to standard output, which is a terminal; redirect it (--output - > desktop.png) or pipe it to a program");
-	}
-	fflush(stdout);
-	int r = write_all(STDOUT_FILENO, png, len);
-	if (r < 0) {
-		return error_set(err, r, "cannot write the PNG to standard output: %s",
-				 strerror(-r));
-	}
-	return 0;
-}
-
 static int cmd_thumbnail(struct cli *c, int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -559,10 +511,9 @@ static int cmd_thumbnail(struct cli *c, int argc, char **argv)
 	while ((ch = getopt_long(argc, argv, "+", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'm':
-			if (parse_geometry(optarg, 16, 8192, &max_w, &max_h) < 0) {
-				return usage_error(
-					"--max takes WIDTHxHEIGHT (16 to 8192 each), not '%s'",
-					optarg);
+			if (picture_parse_max(optarg, &max_w, &max_h) < 0) {
+				return usage_error("--max takes " PICTURE_MAX_RULE ", not '%s'",
+						   optarg);
 			}
 			break;
 		case 'o':
@@ -597,19 +548,10 @@ static int cmd_thumbnail(struct cli *c, int argc, char **argv)
 	if (r < 0) {
 		return fail(c, r);
 	}
-	if (output && streq(output, "-")) {
-		r = write_stdout(png, len, &c->err);
-		if (r < 0) {
-			return fail(c, r);
-		}
-	} else if (output) {
-		r = write_output(output, png, len, &c->err);
-		if (r < 0) {
-			return fail(c, r);
-		}
-	} else {
-		print_data_url(png, len);
+	if (output) {
+		return fail(c, picture_write_output(output, png, len, &c->err));
 	}
+	base64_print_data_url(stdout, "image/png", png, len);
 	return 0;
 }
 
