@@ -59,7 +59,7 @@ static int read_text(struct act_req *rq, char **ret, struct error *err)
 	char *buf = malloc(ACT_TEXT_MAX + 2);
 	ssize_t n = buf ? read_all(fd, buf, ACT_TEXT_MAX + 1) : -ENOMEM;
 	if (fd > 0) {
-		close(fd);
+		safe_close(fd);
 	}
 	if (n < 0) {
 		free(buf);

@@ -33,7 +33,8 @@ static int act_cmd_from_name(const char *name, enum act_cmd *ret)
 
 const char *act_button_name(unsigned button)
 {
-	return button == 2 ? "middle" : button == 3 ? "right" : "left";
+	static const char *const names[] = {"left", "left", "middle", "right"};
+	return button < ARRAY_SIZE(names) ? names[button] : "left";
 }
 
 const char *act_scroll_name(enum act_scroll dir)

@@ -143,16 +143,18 @@ char *actlog_line(const char *source, const struct act_req *rq, const struct act
 	}
 	if (out->stopped) {
 		/* Where a human's take cut it: what reached the desktop and what did not. */
-		size_t total = rq->cmd == ACT_TYPE  ? out->chars
-			       : rq->cmd == ACT_KEY ? rq->n_keys
-						    : 1;
+		size_t total = 1;
+		const char *what = "events";
+		if (rq->cmd == ACT_TYPE) {
+			total = out->chars;
+			what = "characters";
+		} else if (rq->cmd == ACT_KEY) {
+			total = rq->n_keys;
+			what = "key combos";
+		}
 		fprintf(f,
 			",\"result\":\"stopped: a human took the desktop after %zu of %zu %s\",\"sent\":%zu}\n",
-			out->sent, total,
-			rq->cmd == ACT_TYPE  ? "characters"
-			: rq->cmd == ACT_KEY ? "key combos"
-					     : "events",
-			out->sent);
+			out->sent, total, what, out->sent);
 	} else {
 		fprintf(f, ",\"result\":\"%s\"}\n", outcome(r));
 	}
@@ -181,7 +183,7 @@ int actlog_append(int dirfd, const char *line)
 	}
 	/* Another writer rotated the file after we opened it: write to the new one. */
 	if (fstatat(dirfd, ACTLOG_FILE, &cur, AT_SYMLINK_NOFOLLOW) < 0 || cur.st_ino != st.st_ino) {
-		close(fd);
+		safe_close(fd);
 		fd = open_regular_at(dirfd, ACTLOG_FILE, O_WRONLY | O_APPEND | O_CREAT, 0600);
 		if (fd < 0 || flock(fd, LOCK_EX) < 0 || fstat(fd, &st) < 0) {
 			return fd < 0 ? fd : negative_errno();
@@ -192,7 +194,7 @@ int actlog_append(int dirfd, const char *line)
 		if (renameat(dirfd, ACTLOG_FILE, dirfd, ACTLOG_OLD) < 0) {
 			return negative_errno();
 		}
-		close(fd);
+		safe_close(fd);
 		fd = open_regular_at(dirfd, ACTLOG_FILE, O_WRONLY | O_APPEND | O_CREAT | O_EXCL,
 				     0600);
 		if (fd < 0) {

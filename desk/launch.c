@@ -441,6 +441,15 @@ static void why_log_empty(struct profile *p, char *buf, size_t size)
 	}
 }
 
+/* The first of a and b that says something, else fallback. */
+static const char *first_said(const char *a, const char *b, const char *fallback)
+{
+	if (a[0]) {
+		return a;
+	}
+	return b[0] ? b : fallback;
+}
+
 static int fail_exited(struct launch *l, bool *ret_taken, struct error *err)
 {
 	char how[128], tail[LOG_TAIL_BYTES + 1], why[1024] = "";
@@ -454,10 +463,7 @@ static int fail_exited(struct launch *l, bool *ret_taken, struct error *err)
 	return error_set(
 		err, -ECHILD,
 		"the desktop launcher %s before publishing its desktop on :%u. Its log, %s/%s, ends with:\n%s",
-		how, l->display, l->p->dir, STATE_LOG,
-		tail[0]  ? tail
-		: why[0] ? why
-			 : "(nothing)");
+		how, l->display, l->p->dir, STATE_LOG, first_said(tail, why, "(nothing)"));
 }
 
 /* With max_memory_mb, the desktop gets a cgroup of its own where one can be made. */

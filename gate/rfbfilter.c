@@ -74,7 +74,11 @@ static int parse_version(struct rfbfilter *f)
 	if (major != 3) {
 		return -EPROTO;
 	}
-	f->minor = minor >= 8 ? 8 : minor == 7 ? 7 : 3;
+	/* 3.8 and later speak 3.8; 3.7 is itself; anything else is 3.3. */
+	f->minor = minor >= 8 ? 8 : 3;
+	if (minor == 7) {
+		f->minor = 7;
+	}
 	return 0;
 }
 

@@ -197,8 +197,8 @@ static json_t *tool_action(struct server *s, const struct act_req *rq)
 			log_warn("cannot append to %s/%s", s->p.dir, ACTLOG_FILE);
 		}
 	}
-	json_t *res = r == 0 ? action_result(rq, &out)
-			     : text_result(error_isset(&err) ? err.msg : strerror(-r), true);
+	const char *msg = error_isset(&err) ? err.msg : strerror(-r);
+	json_t *res = r == 0 ? action_result(rq, &out) : text_result(msg, true);
 	free(out.pic.data);
 	return res;
 }

@@ -119,12 +119,12 @@ static int member(json_t *args, const char *name, int type, bool required, json_
 	if (!ok) {
 		static const char *const names[] = {"an object",  "an array", "a string",
 						    "an integer", "a number", "a boolean"};
-		int i = type == JSON_OBJECT    ? 0
-			: type == JSON_ARRAY   ? 1
-			: type == JSON_STRING  ? 2
-			: type == JSON_INTEGER ? 3
-			: type == JSON_REAL    ? 4
-					       : 5;
+		static const int types[] = {JSON_OBJECT, JSON_ARRAY, JSON_STRING, JSON_INTEGER,
+					    JSON_REAL};
+		size_t i = 0;
+		while (i < ARRAY_SIZE(types) && types[i] != type) {
+			i++;
+		}
 		return error_set(err, -EINVAL, "invalid arguments: '%s' must be %s", name,
 				 names[i]);
 	}

@@ -77,17 +77,17 @@ int thumbnailer_run(const struct settings *s, const char *display, const char *x
 	}
 	if (pipe2(errp, O_CLOEXEC) < 0) {
 		int r = negative_errno();
-		close(out[0]);
-		close(out[1]);
+		safe_close(out[0]);
+		safe_close(out[1]);
 		return error_set(err, r, "pipe: %s", strerror(-r));
 	}
 	pid_t pid;
 	int sr = spawn(path, argv, out[1], errp[1], &pid);
-	close(out[1]);
-	close(errp[1]);
+	safe_close(out[1]);
+	safe_close(errp[1]);
 	if (sr < 0) {
-		close(out[0]);
-		close(errp[0]);
+		safe_close(out[0]);
+		safe_close(errp[0]);
 		return error_set(err, sr, "cannot start %s: %s", path, strerror(-sr));
 	}
 	struct sink png = {.max = PNG_MAX}, msg = {.max = 4096};
@@ -105,14 +105,14 @@ int thumbnailer_run(const struct settings *s, const char *display, const char *x
 			failed = true;
 		}
 		for (int i = 0; i < 2 && !failed; i++) {
-			int r = pfd[i].fd >= 0 && pfd[i].revents ? drain(pfd[i].fd, i ? &msg : &png)
-								 : 1;
+			struct sink *into = i ? &msg : &png;
+			int r = pfd[i].fd >= 0 && pfd[i].revents ? drain(pfd[i].fd, into) : 1;
 			failed = r < 0;
 			pfd[i].fd = r == 0 ? -1 : pfd[i].fd;
 		}
 	}
-	close(out[0]);
-	close(errp[0]);
+	safe_close(out[0]);
+	safe_close(errp[0]);
 	/* Given up on before it finished: it must not live on, blocked on a pipe nobody reads. */
 	if (timed_out || failed) {
 		kill(pid, SIGKILL);
