@@ -145,7 +145,7 @@ char **launch_environment(const char *const *envp, const struct settings *s,
 	/* Where exec_launcher() puts the handshake's pipe. */
 	ADD(LAUNCHER_ENV_NOTIFY_FD "=%d", LAUNCHER_NOTIFY_FD);
 	/* The marker that finds this desktop again when its state directory is lost
-	 * (runner/reap.c): the session keeps it in /proc/<pid>/environ for its whole life. */
+	 * (desk/reap.c): the session keeps it in /proc/<pid>/environ for its whole life. */
 	char marker[4200];
 	if (launch_marker(s, p->name, marker, sizeof(marker)) < 0) {
 		goto oom;

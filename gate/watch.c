@@ -12,7 +12,7 @@
 #include "timeutil.h"
 #include "util.h"
 
-/* runner/profile.h's name for it: the runner's idle clock reads its mtime. */
+/* A human's input stamps the activity (common/activity.h) at most this often. */
 #define STAMP_INTERVAL_MS 1000
 
 static void restore(struct watch *w)
