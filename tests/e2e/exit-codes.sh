@@ -16,7 +16,7 @@ problems=()
 problem() { problems+=("$*"); }
 
 # The command names from the program's own table (--list-commands), and per handler what it
-# checks first, from its source: never from a list kept here.
+# checks first, from its source (runner/*.c): never from a list kept here.
 declare -A handler=() checks=()
 while read -r name _; do
     handler[$name]=unknown
@@ -31,10 +31,10 @@ done < <(
 )
 while read -r fn what; do
     checks[$fn]+=" $what"
-done < <(awk '/^static int cmd_[a-z_]+\(/ { fn = $3; sub(/\(.*/, "", fn) }
+done < <(awk '/^(static )?int cmd_[a-z_]+\(/ { fn = $0; sub(/^(static )?int /, "", fn); sub(/\(.*/, "", fn) }
     fn && /need_running\(/ { print fn, "running" }
     fn && /need_agent\(/ { print fn, "agent" }
-    /^}/ { fn = "" }' "$main_c" | sort -u)
+    /^}/ { fn = "" }' "$BD_SRCDIR"/runner/*.c | sort -u)
 
 # The table's rows, and what it covers per command.
 declare -A has=()
