@@ -182,8 +182,11 @@ int cmd_thumbnail(struct cli *c, int argc, char **argv)
 	if (r < 0) {
 		return fail(c, r);
 	}
+	if (output && (r = picture_write_output(output, png, len, &c->err)) < 0) {
+		return fail(c, r);
+	}
 	if (output) {
-		return fail(c, picture_write_output(output, png, len, &c->err));
+		return 0;
 	}
 	base64_print_data_url(stdout, "image/png", png, len);
 	return 0;
