@@ -72,6 +72,21 @@ static int read_text(struct act_req *rq, char **ret, struct error *err)
 	return act_check_text(buf, (size_t)n, rq->file ? rq->file : "standard input", &chars, err);
 }
 
+/* What a done action prints: the picture (to --output, else as a data: URL), or the result. */
+static int print_outcome(const struct act_req *rq, const struct act_out *out, struct error *err)
+{
+	if (rq->cmd != ACT_SCREENSHOT) {
+		actprint_result(rq, out);
+		return 0;
+	}
+	if (rq->output) {
+		return picture_write_output(rq->output, out->pic.data, out->pic.len, err);
+	}
+	const char *mime = rq->format == ACT_FORMAT_JPEG ? "image/jpeg" : "image/png";
+	base64_print_data_url(stdout, mime, out->pic.data, out->pic.len);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	log_set_program("botdesk");
@@ -130,18 +145,8 @@ int main(int argc, char **argv)
 				log_warn("cannot append to %s/%s", p.dir, ACTLOG_FILE);
 			}
 		}
-		if (r == 0 && rq.cmd == ACT_SCREENSHOT) {
-			if (rq.output) {
-				r = picture_write_output(rq.output, out.pic.data, out.pic.len,
-							 &err);
-			} else {
-				base64_print_data_url(stdout,
-						      rq.format == ACT_FORMAT_JPEG ? "image/jpeg"
-										   : "image/png",
-						      out.pic.data, out.pic.len);
-			}
-		} else if (r == 0) {
-			actprint_result(&rq, &out);
+		if (r == 0) {
+			r = print_outcome(&rq, &out, &err);
 		}
 		free(out.pic.data);
 		/* Not closed: the server frees everything of ours when the process ends, and

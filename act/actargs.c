@@ -144,10 +144,10 @@ static bool takes(enum act_cmd cmd, int opt)
 	       (act_actions[cmd].options & (1u << (opt - OPT_JSON)));
 }
 
-static int parse_option(struct act_req *rq, int opt, const char *arg, bool *dir_set,
-			struct error *err)
+/* --json and the pointer options: where, which button, which way. */
+static int pointer_option(struct act_req *rq, int opt, const char *arg, bool *dir_set,
+			  struct error *err)
 {
-	uint64_t ms;
 	switch (opt) {
 	case OPT_JSON:
 		rq->json = true;
@@ -188,6 +188,14 @@ static int parse_option(struct act_req *rq, int opt, const char *arg, bool *dir_
 		*dir_set = true;
 		rq->dir = (enum act_scroll)(opt - OPT_UP);
 		return 0;
+	}
+	return -EINVAL;
+}
+
+/* The keyboard options: where the text comes from, the pace, press or release. */
+static int keyboard_option(struct act_req *rq, int opt, const char *arg, struct error *err)
+{
+	switch (opt) {
 	case OPT_FILE:
 		rq->file = arg;
 		return 0;
@@ -207,6 +215,14 @@ static int parse_option(struct act_req *rq, int opt, const char *arg, bool *dir_
 		}
 		rq->key_mode = opt == OPT_PRESS ? ACT_KEY_PRESS : ACT_KEY_RELEASE;
 		return 0;
+	}
+	return -EINVAL;
+}
+
+/* The screenshot's options: size, format, quality, where it goes, which region. */
+static int picture_option(struct act_req *rq, int opt, const char *arg, struct error *err)
+{
+	switch (opt) {
 	case OPT_MAX:
 		if (picture_parse_max(arg, &rq->max_w, &rq->max_h) < 0) {
 			return error_set_kind(err, ERROR_BAD_INPUT, -EINVAL,
@@ -243,6 +259,15 @@ static int parse_option(struct act_req *rq, int opt, const char *arg, bool *dir_
 		return 0;
 	case OPT_REGION:
 		return parse_region(arg, rq, err);
+	}
+	return -EINVAL;
+}
+
+/* The waits' options: how long at most, how long quiet. */
+static int wait_option(struct act_req *rq, int opt, const char *arg, struct error *err)
+{
+	uint64_t ms;
+	switch (opt) {
 	case OPT_TIMEOUT:
 	case OPT_QUIET:
 		if (parse_seconds_ms(arg, ACT_WAIT_MAX_MS, &ms) < 0 || ms == 0) {
@@ -256,6 +281,21 @@ static int parse_option(struct act_req *rq, int opt, const char *arg, bool *dir_
 		return 0;
 	}
 	return -EINVAL;
+}
+
+static int parse_option(struct act_req *rq, int opt, const char *arg, bool *dir_set,
+			struct error *err)
+{
+	if (opt <= OPT_RIGHT) {
+		return pointer_option(rq, opt, arg, dir_set, err);
+	}
+	if (opt <= OPT_RELEASE) {
+		return keyboard_option(rq, opt, arg, err);
+	}
+	if (opt <= OPT_REGION) {
+		return picture_option(rq, opt, arg, err);
+	}
+	return wait_option(rq, opt, arg, err);
 }
 
 /* Every option of the actions; takes() says which action takes which. */

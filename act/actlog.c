@@ -64,24 +64,10 @@ static void civil_from_days(long z, int *ret_y, int *ret_m, int *ret_d)
 	*ret_d = (int)(doy - (153 * mp + 2) / 5 + 1);
 }
 
-char *actlog_line(const char *source, const struct act_req *rq, const struct act_out *out, int r,
-		  bool log_text)
+/* What the request asked, as members of the line (the typed text only with log_text). */
+static void put_request(FILE *f, const struct act_req *rq, const struct act_out *out, int r,
+			bool log_text)
 {
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	if (!f) {
-		return NULL;
-	}
-	struct timespec ts;
-	clock_gettime(CLOCK_REALTIME, &ts);
-	int y, mo, d;
-	civil_from_days(ts.tv_sec / 86400, &y, &mo, &d);
-	long sec = (long)(ts.tv_sec % 86400);
-	fprintf(f,
-		"{\"time\":\"%04d-%02d-%02dT%02ld:%02ld:%02ld.%03ldZ\",\"source\":\"%s\",\"command\":\"%s\"",
-		y, mo, d, sec / 3600, sec / 60 % 60, sec % 60, ts.tv_nsec / 1000000, source,
-		act_cmd_name(rq->cmd));
 	switch (rq->cmd) {
 	case ACT_CLICK:
 	case ACT_MOVE:
@@ -141,6 +127,27 @@ char *actlog_line(const char *source, const struct act_req *rq, const struct act
 	default:
 		break;
 	}
+}
+
+char *actlog_line(const char *source, const struct act_req *rq, const struct act_out *out, int r,
+		  bool log_text)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	if (!f) {
+		return NULL;
+	}
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	int y, mo, d;
+	civil_from_days(ts.tv_sec / 86400, &y, &mo, &d);
+	long sec = (long)(ts.tv_sec % 86400);
+	fprintf(f,
+		"{\"time\":\"%04d-%02d-%02dT%02ld:%02ld:%02ld.%03ldZ\",\"source\":\"%s\",\"command\":\"%s\"",
+		y, mo, d, sec / 3600, sec / 60 % 60, sec % 60, ts.tv_nsec / 1000000, source,
+		act_cmd_name(rq->cmd));
+	put_request(f, rq, out, r, log_text);
 	if (out->stopped) {
 		/* Where a human's take cut it: what reached the desktop and what did not. */
 		size_t total = 1;
