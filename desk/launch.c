@@ -376,6 +376,37 @@ static int own_cgroup(struct launch *l, struct error *err)
 	return 0;
 }
 
+/* What the wait's outcome makes of the attempt: anything but published leaves nothing running. */
+static int wait_result(struct launch *l, enum wait_outcome w, bool *ret_taken, struct error *err)
+{
+	struct profile *p = l->p;
+	switch (w) {
+	case WAIT_PUBLISHED:
+		return 0;
+	case WAIT_EXITED:
+		return fail_exited(l, ret_taken, err);
+	case WAIT_INTERRUPTED:
+		abandon(l);
+		return error_set(
+			err, -EINTR,
+			"interrupted: the launch on :%u was stopped and nothing of it is left running",
+			l->display);
+	case WAIT_UNPUBLISHED:
+		abandon(l);
+		return error_set(
+			err, -EPROTO,
+			"the desktop launcher said its desktop on :%u was ready, but %s/%s or %s/%s is missing; the launch was stopped and nothing of it is left running. Its log is %s/%s",
+			l->display, p->dir, STATE_ENV, p->dir, STATE_SOCKET, p->dir, STATE_LOG);
+	case WAIT_TIMEOUT:
+	default:
+		abandon(l);
+		return error_set(
+			err, -ETIMEDOUT,
+			"the desktop did not publish within the wait; the launch on :%u was stopped and nothing of it is left running. Its log is %s/%s; retry with a longer --wait if the host is slow",
+			l->display, p->dir, STATE_LOG);
+	}
+}
+
 static int one_attempt(struct launch *l, uint64_t deadline, const unsigned *lost, size_t n_lost,
 		       int sigfd, bool *ret_taken, struct identity *ret, struct error *err)
 {
@@ -439,31 +470,7 @@ static int one_attempt(struct launch *l, uint64_t deadline, const unsigned *lost
 	enum wait_outcome w = wait_launch(l, notify[0], sigfd, deadline);
 	/* Now, not at the return: other starts must not queue behind our failure's teardown. */
 	release_alloc(l);
-	switch (w) {
-	case WAIT_PUBLISHED:
-		return 0;
-	case WAIT_EXITED:
-		return fail_exited(l, ret_taken, err);
-	case WAIT_INTERRUPTED:
-		abandon(l);
-		return error_set(
-			err, -EINTR,
-			"interrupted: the launch on :%u was stopped and nothing of it is left running",
-			l->display);
-	case WAIT_UNPUBLISHED:
-		abandon(l);
-		return error_set(
-			err, -EPROTO,
-			"the desktop launcher said its desktop on :%u was ready, but %s/%s or %s/%s is missing; the launch was stopped and nothing of it is left running. Its log is %s/%s",
-			l->display, p->dir, STATE_ENV, p->dir, STATE_SOCKET, p->dir, STATE_LOG);
-	case WAIT_TIMEOUT:
-	default:
-		abandon(l);
-		return error_set(
-			err, -ETIMEDOUT,
-			"the desktop did not publish within the wait; the launch on :%u was stopped and nothing of it is left running. Its log is %s/%s; retry with a longer --wait if the host is slow",
-			l->display, p->dir, STATE_LOG);
-	}
+	return wait_result(l, w, ret_taken, err);
 }
 
 int launch_desktop(const struct settings *s, struct profile *p, uint64_t wait_ms,
