@@ -423,31 +423,27 @@ int mcp_tool_args(json_t *params, enum mcp_tool *ret_tool, struct act_req *rq,
 	return r;
 }
 
-char *mcp_result_line(json_t *id, json_t *result)
+/* msg (stolen; NULL when building it failed) as one line, or NULL. */
+static char *line_of(json_t *msg)
 {
-	json_t *msg = json_pack("{s:s,s:O?,s:o}", "jsonrpc", "2.0", "id", id, "result", result);
-	char *s = msg ? json_dumps(msg, JSON_COMPACT) : NULL;
+	_cleanup_free_ char *s = msg ? json_dumps(msg, JSON_COMPACT) : NULL;
 	json_decref(msg);
 	char *line = NULL;
 	if (s && asprintf(&line, "%s\n", s) < 0) {
 		line = NULL;
 	}
-	free(s);
 	return line;
+}
+
+char *mcp_result_line(json_t *id, json_t *result)
+{
+	return line_of(json_pack("{s:s,s:O?,s:o}", "jsonrpc", "2.0", "id", id, "result", result));
 }
 
 char *mcp_error_line(json_t *id, int code, const char *message, json_t *data)
 {
-	json_t *msg = json_pack("{s:s,s:O?,s:{s:i,s:s,s:o*}}", "jsonrpc", "2.0", "id", id, "error",
-				"code", code, "message", message, "data", data);
-	char *s = msg ? json_dumps(msg, JSON_COMPACT) : NULL;
-	json_decref(msg);
-	char *line = NULL;
-	if (s && asprintf(&line, "%s\n", s) < 0) {
-		line = NULL;
-	}
-	free(s);
-	return line;
+	return line_of(json_pack("{s:s,s:O?,s:{s:i,s:s,s:o*}}", "jsonrpc", "2.0", "id", id, "error",
+				 "code", code, "message", message, "data", data));
 }
 
 json_t *mcp_tool_result(json_t *content, bool is_error)
