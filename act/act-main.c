@@ -17,6 +17,7 @@
 #include "actargs.h"
 #include "actlog.h"
 #include "actprint.h"
+#include "base64.h"
 #include "control.h"
 #include "desktop.h"
 #include "exitstatus.h"
@@ -24,6 +25,7 @@
 #include "keys.h"
 #include "log.h"
 #include "parse.h"
+#include "picture.h"
 #include "util.h"
 
 static int usage(const char *msg)
@@ -57,7 +59,7 @@ static int read_text(struct act_req *rq, char **ret, struct error *err)
 	char *buf = malloc(ACT_TEXT_MAX + 2);
 	ssize_t n = buf ? read_all(fd, buf, ACT_TEXT_MAX + 1) : -ENOMEM;
 	if (fd > 0) {
-		close(fd);
+		safe_close(fd);
 	}
 	if (n < 0) {
 		free(buf);
@@ -70,40 +72,18 @@ static int read_text(struct act_req *rq, char **ret, struct error *err)
 	return act_check_text(buf, (size_t)n, rq->file ? rq->file : "standard input", &chars, err);
 }
 
-static void print_data_url(const struct grab_result *pic, const char *mime)
+/* What a done action prints: the picture (to --output, else as a data: URL), or the result. */
+static int print_outcome(const struct act_req *rq, const struct act_out *out, struct error *err)
 {
-	static const char b64[] =
-		"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-	printf("data:%s;base64,", mime);
-	const unsigned char *d = pic->data;
-	for (size_t i = 0; i < pic->len; i += 3) {
-		uint32_t v = (uint32_t)d[i] << 16;
-		v |= i + 1 < pic->len ? (uint32_t)d[i + 1] << 8 : 0;
-		v |= i + 2 < pic->len ? d[i + 2] : 0;
-		char out[4] = {b64[(v >> 18) & 63], b64[(v >> 12) & 63],
-			       i + 1 < pic->len ? b64[(v >> 6) & 63] : '=',
-			       i + 2 < pic->len ? b64[v & 63] : '='};
-		fwrite(out, 1, 4, stdout);
+	if (rq->cmd != ACT_SCREENSHOT) {
+		actprint_result(rq, out);
+		return 0;
 	}
-	fputc('\n', stdout);
-}
-
-/* FILE by a temporary beside it and a rename, so a reader never sees half; "-" is stdout. */
-static int write_output(const char *path, const struct grab_result *pic, struct error *err)
-{
-	if (streq(path, "-")) {
-		int r = write_all(1, pic->data, pic->len);
-		return r < 0 ? error_set(err, r, "cannot write the picture: %s", strerror(-r)) : 0;
+	if (rq->output) {
+		return picture_write_output(rq->output, out->pic.data, out->pic.len, err);
 	}
-	/* A screenshot can show anything on the desktop: its mode follows the user's umask, as
-	 * any file the user creates does. */
-	int r = write_user_file(path, pic->data, pic->len);
-	if (r == -EISDIR) {
-		return error_set(err, r, "--output '%s' names a directory, not a file", path);
-	}
-	if (r < 0) {
-		return error_set(err, r, "cannot write %s: %s", path, strerror(-r));
-	}
+	const char *mime = rq->format == ACT_FORMAT_JPEG ? "image/jpeg" : "image/png";
+	base64_print_data_url(stdout, mime, out->pic.data, out->pic.len);
 	return 0;
 }
 
@@ -165,16 +145,8 @@ int main(int argc, char **argv)
 				log_warn("cannot append to %s/%s", p.dir, ACTLOG_FILE);
 			}
 		}
-		if (r == 0 && rq.cmd == ACT_SCREENSHOT) {
-			if (rq.output) {
-				r = write_output(rq.output, &out.pic, &err);
-			} else {
-				print_data_url(&out.pic, rq.format == ACT_FORMAT_JPEG
-								 ? "image/jpeg"
-								 : "image/png");
-			}
-		} else if (r == 0) {
-			actprint_result(&rq, &out);
+		if (r == 0) {
+			r = print_outcome(&rq, &out, &err);
 		}
 		free(out.pic.data);
 		/* Not closed: the server frees everything of ours when the process ends, and

@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "activity.h"
 #include "desktop.h"
 #include "fileio.h"
 #include "util.h"
@@ -63,24 +64,10 @@ static void civil_from_days(long z, int *ret_y, int *ret_m, int *ret_d)
 	*ret_d = (int)(doy - (153 * mp + 2) / 5 + 1);
 }
 
-char *actlog_line(const char *source, const struct act_req *rq, const struct act_out *out, int r,
-		  bool log_text)
+/* What the request asked, as members of the line (the typed text only with log_text). */
+static void put_request(FILE *f, const struct act_req *rq, const struct act_out *out, int r,
+			bool log_text)
 {
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	if (!f) {
-		return NULL;
-	}
-	struct timespec ts;
-	clock_gettime(CLOCK_REALTIME, &ts);
-	int y, mo, d;
-	civil_from_days(ts.tv_sec / 86400, &y, &mo, &d);
-	long sec = (long)(ts.tv_sec % 86400);
-	fprintf(f,
-		"{\"time\":\"%04d-%02d-%02dT%02ld:%02ld:%02ld.%03ldZ\",\"source\":\"%s\",\"command\":\"%s\"",
-		y, mo, d, sec / 3600, sec / 60 % 60, sec % 60, ts.tv_nsec / 1000000, source,
-		act_cmd_name(rq->cmd));
 	switch (rq->cmd) {
 	case ACT_CLICK:
 	case ACT_MOVE:
@@ -140,18 +127,41 @@ char *actlog_line(const char *source, const struct act_req *rq, const struct act
 	default:
 		break;
 	}
+}
+
+char *actlog_line(const char *source, const struct act_req *rq, const struct act_out *out, int r,
+		  bool log_text)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	if (!f) {
+		return NULL;
+	}
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	int y, mo, d;
+	civil_from_days(ts.tv_sec / 86400, &y, &mo, &d);
+	long sec = (long)(ts.tv_sec % 86400);
+	fprintf(f,
+		"{\"time\":\"%04d-%02d-%02dT%02ld:%02ld:%02ld.%03ldZ\",\"source\":\"%s\",\"command\":\"%s\"",
+		y, mo, d, sec / 3600, sec / 60 % 60, sec % 60, ts.tv_nsec / 1000000, source,
+		act_cmd_name(rq->cmd));
+	put_request(f, rq, out, r, log_text);
 	if (out->stopped) {
 		/* Where a human's take cut it: what reached the desktop and what did not. */
-		size_t total = rq->cmd == ACT_TYPE  ? out->chars
-			       : rq->cmd == ACT_KEY ? rq->n_keys
-						    : 1;
+		size_t total = 1;
+		const char *what = "events";
+		if (rq->cmd == ACT_TYPE) {
+			total = out->chars;
+			what = "characters";
+		} else if (rq->cmd == ACT_KEY) {
+			total = rq->n_keys;
+			what = "key combos";
+		}
 		fprintf(f,
 			",\"result\":\"stopped: a human took the desktop after %zu of %zu %s\",\"sent\":%zu}\n",
-			out->sent, total,
-			rq->cmd == ACT_TYPE  ? "characters"
-			: rq->cmd == ACT_KEY ? "key combos"
-					     : "events",
-			out->sent);
+			out->sent, total, what, out->sent);
 	} else {
 		fprintf(f, ",\"result\":\"%s\"}\n", outcome(r));
 	}
@@ -180,7 +190,7 @@ int actlog_append(int dirfd, const char *line)
 	}
 	/* Another writer rotated the file after we opened it: write to the new one. */
 	if (fstatat(dirfd, ACTLOG_FILE, &cur, AT_SYMLINK_NOFOLLOW) < 0 || cur.st_ino != st.st_ino) {
-		close(fd);
+		safe_close(fd);
 		fd = open_regular_at(dirfd, ACTLOG_FILE, O_WRONLY | O_APPEND | O_CREAT, 0600);
 		if (fd < 0 || flock(fd, LOCK_EX) < 0 || fstat(fd, &st) < 0) {
 			return fd < 0 ? fd : negative_errno();
@@ -191,7 +201,7 @@ int actlog_append(int dirfd, const char *line)
 		if (renameat(dirfd, ACTLOG_FILE, dirfd, ACTLOG_OLD) < 0) {
 			return negative_errno();
 		}
-		close(fd);
+		safe_close(fd);
 		fd = open_regular_at(dirfd, ACTLOG_FILE, O_WRONLY | O_APPEND | O_CREAT | O_EXCL,
 				     0600);
 		if (fd < 0) {
@@ -208,10 +218,5 @@ int actlog_append(int dirfd, const char *line)
 
 void actlog_stamp_activity(struct profile *p)
 {
-	/* Touching the file that is there is one call, where the runner's write-then-rename is
-	 * four; that makes it when it is not there. A symlink planted there gets its own time
-	 * changed, and nothing is followed. */
-	if (p->dirfd >= 0 && utimensat(p->dirfd, STATE_ACTIVITY, NULL, AT_SYMLINK_NOFOLLOW) < 0) {
-		(void)write_file_atomic_at(p->dirfd, STATE_ACTIVITY, "", 0, 0600);
-	}
+	activity_stamp(p->dirfd);
 }

@@ -23,5 +23,5 @@ char *actlog_line(const char *source, const struct act_req *rq, const struct act
 /* Appends line under dirfd (never through a symlink), rotating first when the file is full. */
 int actlog_append(int dirfd, const char *line);
 
-/* Marks the desktop as used now (the idle clock, runner/desktop.h): the activity file's mtime. */
+/* Marks the desktop as used now (common/activity.h); the X lock is the runner's to stamp. */
 void actlog_stamp_activity(struct profile *p);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "acttable.h"
 #include "exitstatus.h"
 #include "log.h"
 #include "parse.h"
@@ -14,7 +15,7 @@
 int actprint_take_handoff(int argc, char **argv, const char *prog, struct profile *ret)
 {
 	unsigned dirfd;
-	if (argc < 8 || strlen(argv[1]) > PROFILE_NAME_MAX ||
+	if (argc < 8 || !profile_name_valid(argv[1]) ||
 	    parse_uint_range(argv[3], 3, 65535, &dirfd) < 0 || fcntl((int)dirfd, F_GETFD) < 0) {
 		log_error(
 			"usage: %s PROFILE DIR DIRFD DISPLAY XAUTHORITY LOG_TEXT ACTION [ARG...] (run by 'botdesk ACTION')",
@@ -31,53 +32,25 @@ int actprint_take_handoff(int argc, char **argv, const char *prog, struct profil
 
 void actprint_result(const struct act_req *rq, const struct act_out *out)
 {
-	unsigned x = out->x, y = out->y;
-	if (rq->cmd == ACT_CURSOR && rq->from_w) {
-		x = act_to_picture(x, out->sw, rq->from_w);
-		y = act_to_picture(y, out->sh, rq->from_h);
+	char json[256];
+	if (rq->json && act_actions[rq->cmd].result_json(rq, out, json, sizeof(json))) {
+		puts(json);
+		return;
 	}
+	/* Without --json, the answers a caller asked for: the position, how long a wait took. */
 	switch (rq->cmd) {
 	case ACT_CURSOR:
-		if (rq->json) {
-			printf("{\"x\":%u,\"y\":%u,\"screen\":\"%ux%u\"}\n", x, y, out->sw,
-			       out->sh);
+		if (rq->from_w) {
+			printf("%u %u\n", act_to_picture(out->x, out->sw, rq->from_w),
+			       act_to_picture(out->y, out->sh, rq->from_h));
 		} else {
-			printf("%u %u\n", x, y);
-		}
-		break;
-	case ACT_CLICK:
-	case ACT_MOVE:
-	case ACT_SCROLL:
-	case ACT_DRAG:
-		if (rq->json && rq->cmd == ACT_DRAG) {
-			printf("{\"x\":%u,\"y\":%u,\"x2\":%u,\"y2\":%u,\"screen\":\"%ux%u\"}\n",
-			       out->x, out->y, out->x2, out->y2, out->sw, out->sh);
-		} else if (rq->json) {
-			printf("{\"x\":%u,\"y\":%u,\"screen\":\"%ux%u\"}\n", out->x, out->y,
-			       out->sw, out->sh);
-		}
-		break;
-	case ACT_TYPE:
-		if (rq->json) {
-			printf("{\"characters\":%zu,\"remapped\":%zu}\n", out->chars,
-			       out->remapped);
-		}
-		break;
-	case ACT_KEY:
-		if (rq->json) {
-			printf("{\"keys\":%zu}\n", out->keys);
+			printf("%u %u\n", out->x, out->y);
 		}
 		break;
 	case ACT_WAIT_IDLE:
 	case ACT_WAIT_CHANGE:
-		if (rq->json) {
-			printf("{\"%s\":true,\"waited_ms\":%llu}\n",
-			       rq->cmd == ACT_WAIT_IDLE ? "idle" : "changed",
-			       (unsigned long long)out->waited_ms);
-		} else {
-			printf("%s after %llu ms\n", rq->cmd == ACT_WAIT_IDLE ? "idle" : "changed",
-			       (unsigned long long)out->waited_ms);
-		}
+		printf("%s after %llu ms\n", rq->cmd == ACT_WAIT_IDLE ? "idle" : "changed",
+		       (unsigned long long)out->waited_ms);
 		break;
 	default:
 		break;

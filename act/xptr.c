@@ -80,7 +80,7 @@ static int open_socket(const char *profile, unsigned n, struct error *err)
 			  profile, n, strerror(-r));
 	}
 	if (r < 0) {
-		close(fd);
+		safe_close(fd);
 		return r;
 	}
 	return fd;
@@ -107,7 +107,7 @@ int xptr_open(struct xptr *x, const char *profile, const char *display, const ch
 	int cookie_len = 0;
 	int r = xcookie_read(display, xauthority, cookie, &cookie_len, err);
 	if (r < 0) {
-		close(fd);
+		safe_close(fd);
 		return r;
 	}
 	char name[] = XCOOKIE_NAME;

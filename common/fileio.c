@@ -53,12 +53,12 @@ int open_regular_at(int dirfd, const char *name, int flags, mode_t mode)
 	struct stat st;
 	if (fstat(fd, &st) < 0) {
 		int r = negative_errno();
-		close(fd);
+		safe_close(fd);
 		return r;
 	}
 	/* A FIFO or device planted under our name could block us or feed us endless bytes. */
 	if (!S_ISREG(st.st_mode)) {
-		close(fd);
+		safe_close(fd);
 		return -EINVAL;
 	}
 	return fd;
@@ -162,7 +162,10 @@ int write_file_atomic(const char *path, const void *data, size_t len, mode_t mod
 		return -ENOMEM;
 	}
 	char *slash = strrchr(copy, '/');
-	const char *dir = slash ? (slash == copy ? "/" : copy) : ".";
+	const char *dir = ".";
+	if (slash) {
+		dir = slash == copy ? "/" : copy;
+	}
 	const char *base = slash ? slash + 1 : copy;
 	if (slash) {
 		*slash = '\0';

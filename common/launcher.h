@@ -1,6 +1,6 @@
 /* The runner <-> botdesk-session contract: what `botdesk start` hands the launcher and what the
  * launcher answers with, in one place, as common/proto.h is for the helper. The runner builds
- * the environment (runner/launch.c), the session reads it (session/contract.c); both take every
+ * the environment (desk/launch.c), the session reads it (session/contract.c); both take every
  * name, exit code, bound and budget from here, so a change on one side is a change on both and a
  * budget that drifts breaks the build.
  *

@@ -208,18 +208,20 @@ int lease_watch_begin(int dirfd, struct lease_watch *w, struct lease *ret)
 	} else {
 		char buf[LEASE_TEXT_MAX];
 		ssize_t n = read_all(fd, buf, sizeof(buf));
-		r = n < 0                       ? (int)n
-		    : n >= (ssize_t)sizeof(buf) ? -EFBIG
-						: lease_parse(buf, (size_t)n, ret);
+		if (n < 0) {
+			r = (int)n;
+		} else if (n >= (ssize_t)sizeof(buf)) {
+			r = -EFBIG;
+		} else {
+			r = lease_parse(buf, (size_t)n, ret);
+		}
 	}
 	if (r == 0 && ret->holder != LEASE_AGENT) {
 		r = -EACCES;
 	}
 	if (r < 0) {
-		if (fd >= 0) {
-			close(fd);
-		}
-		close(lock);
+		safe_close(fd);
+		safe_close(lock);
 		return r == -EACCES ? r : -EACCES;
 	}
 	*w = (struct lease_watch){.dirfd = dirfd, .lockfd = lock, .leasefd = fd < 0 ? -1 : fd};
@@ -263,12 +265,8 @@ void lease_watch_leave(struct lease_watch *w)
 void lease_watch_end(struct lease_watch *w)
 {
 	lease_watch_leave(w);
-	if (w->lockfd >= 0) {
-		close(w->lockfd);
-	}
-	if (w->leasefd >= 0) {
-		close(w->leasefd);
-	}
+	safe_close(w->lockfd);
+	safe_close(w->leasefd);
 	*w = (struct lease_watch)LEASE_WATCH_INIT;
 }
 

@@ -47,7 +47,11 @@ static int lockfile_wait(int fd, uint64_t timeout_ms)
 	struct sigaction sa = {.sa_handler = on_alarm}, old;
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGALRM, &sa, &old);
-	uint64_t tick_ms = timeout_ms == 0 ? 1 : timeout_ms < 100 ? timeout_ms : 100;
+	/* Ticks of 100 ms at the most, never of 0 (which would disarm the timer). */
+	uint64_t tick_ms = timeout_ms < 100 ? timeout_ms : 100;
+	if (tick_ms == 0) {
+		tick_ms = 1;
+	}
 	struct timeval tick = {.tv_sec = (time_t)(tick_ms / 1000),
 			       .tv_usec = (suseconds_t)(tick_ms % 1000) * 1000};
 	struct itimerval it = {.it_interval = tick, .it_value = tick}, none = {0};

@@ -45,6 +45,14 @@ void log_error(const char *fmt, ...)
 	va_end(ap);
 }
 
+void log_info(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vlog("", fmt, ap);
+	va_end(ap);
+}
+
 void log_warn(const char *fmt, ...)
 {
 	va_list ap;

@@ -1,5 +1,5 @@
 /* Where a profile's watchers' door (the gate's view socket) is: one answer for the runner that
- * tells the session where to put it (runner/launch.c), `botdesk status` that shows it and
+ * tells the session where to put it (desk/launch.c), `botdesk status` that shows it and
  * `botdesk web` that dials it, so none of them can look in another place than the others. */
 #pragma once
 

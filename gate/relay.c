@@ -139,7 +139,7 @@ static int connect_upstream(const char *path)
 	/* A unix socket connects at once or not at all (EAGAIN: Xvnc's backlog is full). */
 	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
 		int e = negative_errno();
-		close(fd);
+		safe_close(fd);
 		return e;
 	}
 	return fd;
@@ -174,7 +174,7 @@ static int conn_open(struct relay *r, int client, bool control)
 {
 	int admit = door_admits(r, control);
 	if (admit < 0) {
-		close(client);
+		safe_close(client);
 		return admit;
 	}
 	size_t slot = RELAY_MAX_CONNECTIONS;
@@ -185,7 +185,7 @@ static int conn_open(struct relay *r, int client, bool control)
 	}
 	struct conn *c = calloc(1, sizeof(*c));
 	if (!c) {
-		close(client);
+		safe_close(client);
 		return -ENOMEM;
 	}
 	*c = (struct conn){.client = client,
@@ -325,7 +325,11 @@ static void on_conn(struct relay *r, struct endpoint *ep, uint32_t events)
 			e = flush_up(c);
 		}
 		if (e == 0 && (events & (EPOLLIN | EPOLLHUP))) {
-			e = c->piped == 0 ? pump_down(c) : (events & EPOLLHUP) ? -EPIPE : 0;
+			if (c->piped == 0) {
+				e = pump_down(c);
+			} else if (events & EPOLLHUP) {
+				e = -EPIPE;
+			}
 		}
 	}
 	if (e == -EPROTO) {
@@ -349,9 +353,12 @@ static void refused(struct relay *r, bool control, int e)
 	if (f->last_log_ms && now - f->last_log_ms < REFUSAL_LOG_MS) {
 		return;
 	}
-	const char *why = e == -EMFILE  ? "the door holds all the viewers it may"
-			  : e == -EBUSY ? "too many viewers are still in their handshake"
-					: strerror(-e);
+	const char *why = strerror(-e);
+	if (e == -EMFILE) {
+		why = "the door holds all the viewers it may";
+	} else if (e == -EBUSY) {
+		why = "too many viewers are still in their handshake";
+	}
 	log_warn("%s turned %u viewer(s) away: %s", control ? "rfb.sock" : "view.sock", f->unlogged,
 		 why);
 	f->last_log_ms = now;

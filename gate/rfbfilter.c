@@ -74,23 +74,78 @@ static int parse_version(struct rfbfilter *f)
 	if (major != 3) {
 		return -EPROTO;
 	}
-	f->minor = minor >= 8 ? 8 : minor == 7 ? 7 : 3;
+	/* 3.8 and later speak 3.8; 3.7 is itself; anything else is 3.3. */
+	f->minor = minor >= 8 ? 8 : 3;
+	if (minor == 7) {
+		f->minor = 7;
+	}
 	return 0;
 }
 
 /* Frames the message whose first f->have bytes are in f->head: 1 when more header bytes are
  * needed (f->need raised), 0 when framed (*body, *kind and *needs, the RFBFILTER_NEG_* bit of
  * the extension it belongs to or 0, set), -EPROTO when it cannot be. */
+/* The messages whose size their type alone gives. */
+static const struct {
+	uint8_t type;
+	enum kind kind;
+	unsigned needs;
+	uint32_t body;
+} fixed_size[] = {
+	{MSG_SET_PIXEL_FORMAT, KIND_VIEW, 0, 19},
+	{MSG_FB_UPDATE_REQUEST, KIND_VIEW, 0, 9},
+	{MSG_CONTINUOUS_UPDATES, KIND_VIEW, RFBFILTER_NEG_CONTINUOUS, 9},
+	{MSG_KEY, KIND_INPUT, 0, 7},
+	{MSG_POINTER, KIND_INPUT, 0, 5},
+	{MSG_XVP, KIND_NEVER, 0, 3},
+};
+
+/* QEMU's messages: the extended key event, or audio (an operation; SetFormat carries 6 bytes
+ * more). As frame(). */
+static int frame_qemu(struct rfbfilter *f, uint32_t *body, unsigned *needs)
+{
+	const uint8_t *h = f->head;
+	if (h[1] == 0) {
+		/* Extended key event: subtype, down-flag (2), keysym (4), keycode (4). */
+		*needs = RFBFILTER_NEG_QEMU_KEY;
+		*body = 10;
+		return 0;
+	}
+	if (h[1] != 1) {
+		return -EPROTO;
+	}
+	*needs = RFBFILTER_NEG_QEMU_AUDIO;
+	if (f->have < 4) {
+		f->need = 4;
+		return 1;
+	}
+	switch (u16(h + 2)) {
+	case 0:
+	case 1:
+		*body = 0;
+		return 0;
+	case 2:
+		*body = 6;
+		return 0;
+	default:
+		return -EPROTO;
+	}
+}
+
 static int frame(struct rfbfilter *f, uint32_t *body, enum kind *kind, unsigned *needs)
 {
 	const uint8_t *h = f->head;
 	size_t want;
 	*needs = 0;
+	for (size_t i = 0; i < sizeof(fixed_size) / sizeof(fixed_size[0]); i++) {
+		if (fixed_size[i].type == h[0]) {
+			*kind = fixed_size[i].kind;
+			*needs = fixed_size[i].needs;
+			*body = fixed_size[i].body;
+			return 0;
+		}
+	}
 	switch (h[0]) {
-	case MSG_SET_PIXEL_FORMAT:
-		*kind = KIND_VIEW;
-		*body = 19;
-		return 0;
 	case MSG_SET_ENCODINGS:
 		want = 4;
 		if (f->have < want) {
@@ -98,23 +153,6 @@ static int frame(struct rfbfilter *f, uint32_t *body, enum kind *kind, unsigned 
 		}
 		*kind = KIND_VIEW;
 		*body = 4u * u16(h + 2);
-		return 0;
-	case MSG_FB_UPDATE_REQUEST:
-		*kind = KIND_VIEW;
-		*body = 9;
-		return 0;
-	case MSG_CONTINUOUS_UPDATES:
-		*kind = KIND_VIEW;
-		*needs = RFBFILTER_NEG_CONTINUOUS;
-		*body = 9;
-		return 0;
-	case MSG_KEY:
-		*kind = KIND_INPUT;
-		*body = 7;
-		return 0;
-	case MSG_POINTER:
-		*kind = KIND_INPUT;
-		*body = 5;
 		return 0;
 	case MSG_CUT_TEXT: {
 		want = 8;
@@ -145,10 +183,6 @@ static int frame(struct rfbfilter *f, uint32_t *body, enum kind *kind, unsigned 
 		*needs = RFBFILTER_NEG_FENCE;
 		*body = h[8];
 		return 0;
-	case MSG_XVP:
-		*kind = KIND_NEVER;
-		*body = 3;
-		return 0;
 	case MSG_SET_DESKTOP_SIZE:
 		want = 8;
 		if (f->have < want) {
@@ -164,32 +198,7 @@ static int frame(struct rfbfilter *f, uint32_t *body, enum kind *kind, unsigned 
 			break;
 		}
 		*kind = KIND_INPUT;
-		if (h[1] == 0) {
-			/* Extended key event: subtype, down-flag (2), keysym (4), keycode (4). */
-			*needs = RFBFILTER_NEG_QEMU_KEY;
-			*body = 10;
-			return 0;
-		}
-		if (h[1] != 1) {
-			return -EPROTO;
-		}
-		/* Audio: an operation (2 bytes); SetFormat carries 6 more. */
-		*needs = RFBFILTER_NEG_QEMU_AUDIO;
-		want = 4;
-		if (f->have < want) {
-			break;
-		}
-		switch (u16(h + 2)) {
-		case 0:
-		case 1:
-			*body = 0;
-			return 0;
-		case 2:
-			*body = 6;
-			return 0;
-		default:
-			return -EPROTO;
-		}
+		return frame_qemu(f, body, needs);
 	default:
 		/* No size is known for it, so nothing after it could be framed either. */
 		return -EPROTO;

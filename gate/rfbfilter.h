@@ -1,5 +1,5 @@
-/* The gate's filter for what an RFB viewer sends to the desktop (RFB 3.3, 3.7 and 3.8, RFC 6143;
- * see /work/shared/reference/rfb-gate.md). One struct per connection, no I/O: the gate feeds it
+/* The gate's filter for what an RFB viewer sends to the desktop (RFB 3.3, 3.7 and 3.8, RFC 6143,
+ * and docs/ARCHITECTURE.md's gate). One struct per connection, no I/O: the gate feeds it
  * the bytes it read, in whatever pieces the socket gave them, and forwards what comes out. A
  * message is framed the same whether it arrives in one read or in many, or shares a read with
  * ten others.

@@ -5,14 +5,14 @@
 #include <sys/inotify.h>
 #include <sys/stat.h>
 
+#include "activity.h"
 #include "fileio.h"
 #include "geometry.h"
 #include "log.h"
 #include "timeutil.h"
 #include "util.h"
 
-/* runner/profile.h's name for it: the runner's idle clock reads its mtime. */
-#define ACTIVITY_FILE "activity"
+/* A human's input stamps the activity (common/activity.h) at most this often. */
 #define STAMP_INTERVAL_MS 1000
 
 static void restore(struct watch *w)
@@ -112,7 +112,5 @@ void watch_stamp_activity(struct watch *w)
 		return;
 	}
 	w->last_stamp_ms = now;
-	if (utimensat(w->dirfd, ACTIVITY_FILE, NULL, AT_SYMLINK_NOFOLLOW) < 0) {
-		(void)write_file_atomic_at(w->dirfd, ACTIVITY_FILE, "", 0, 0600);
-	}
+	activity_stamp(w->dirfd);
 }

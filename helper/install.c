@@ -244,7 +244,7 @@ static void step(struct job *j, const struct helper_settings *hs)
 			if (j->len > 0) {
 				flush_line(j);
 			}
-			close(j->out);
+			safe_close(j->out);
 			j->out = -1;
 		}
 	}
@@ -320,8 +320,8 @@ static enum proto_outcome run_job(const struct helper_settings *hs, const char *
 	struct job j = {.out = pipefd[0], .deadline = deadline, .reply = r, .query = query};
 	j.sigfd = signalfd(-1, &chld, SFD_CLOEXEC | SFD_NONBLOCK);
 	if (j.sigfd < 0 || sigprocmask(SIG_BLOCK, &chld, NULL) < 0) {
-		close(pipefd[0]);
-		close(pipefd[1]);
+		safe_close(pipefd[0]);
+		safe_close(pipefd[1]);
 		safe_close(j.sigfd);
 		return PROTO_INTERNAL;
 	}
@@ -329,10 +329,10 @@ static enum proto_outcome run_job(const struct helper_settings *hs, const char *
 	if (j.leader == 0) {
 		child_exec(argv, envp, devnull, pipefd[1]);
 	}
-	close(pipefd[1]);
+	safe_close(pipefd[1]);
 	if (j.leader < 0) {
-		close(pipefd[0]);
-		close(j.sigfd);
+		safe_close(pipefd[0]);
+		safe_close(j.sigfd);
 		return PROTO_INTERNAL;
 	}
 	while ((j.out >= 0 || !j.group_empty) && j.phase != GAVE_UP) {
@@ -342,7 +342,7 @@ static enum proto_outcome run_job(const struct helper_settings *hs, const char *
 		flush_line(&j);
 	}
 	safe_close(j.out);
-	close(j.sigfd);
+	safe_close(j.sigfd);
 	return outcome_of(&j, ret_detail);
 }
 
@@ -459,12 +459,12 @@ static int take_host_lock(const char *path)
 	}
 	struct stat st;
 	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_uid != geteuid()) {
-		close(fd);
+		safe_close(fd);
 		return -EPERM;
 	}
 	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
 		int r = errno == EWOULDBLOCK ? -EBUSY : negative_errno();
-		close(fd);
+		safe_close(fd);
 		return r;
 	}
 	return fd;

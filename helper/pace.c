@@ -27,7 +27,7 @@ int pace_open_dir(const char *path)
 	struct stat st;
 	if (fstat(fd, &st) < 0 || !S_ISDIR(st.st_mode) || st.st_uid != geteuid() ||
 	    (st.st_mode & 077) != 0) {
-		close(fd);
+		safe_close(fd);
 		return -EPERM;
 	}
 	return fd;
@@ -50,7 +50,7 @@ static int open_stamp(int dir, uid_t uid, bool *ret_fresh)
 	}
 	struct stat st;
 	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_uid != geteuid()) {
-		close(fd);
+		safe_close(fd);
 		return -EPERM;
 	}
 	*ret_fresh = fresh;
@@ -105,6 +105,6 @@ void pace_end(int fd)
 	/* The pause counts from the end too: a long install is not followed by the next at once. */
 	if (fd >= 0) {
 		(void)futimens(fd, NULL);
-		close(fd);
+		safe_close(fd);
 	}
 }

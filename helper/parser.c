@@ -270,9 +270,12 @@ _noreturn_ static void parser_child(int sock, int channel, const struct helper_s
 	}
 	enum proto_op op;
 	int r = parser_read_request(sock, now_ms() + hs->request_timeout_ms, &op);
-	unsigned char verdict = r == 0            ? (unsigned char)op
-				: r == -ETIMEDOUT ? VERDICT_TIMEOUT
-						  : VERDICT_BAD;
+	unsigned char verdict = VERDICT_BAD;
+	if (r == 0) {
+		verdict = (unsigned char)op;
+	} else if (r == -ETIMEDOUT) {
+		verdict = VERDICT_TIMEOUT;
+	}
 	if (write(channel, &verdict, 1) != 1) {
 		_exit(12);
 	}
@@ -318,21 +321,21 @@ int parser_run(int sock, const struct helper_settings *hs, struct parser_result 
 	pid_t pid = fork();
 	if (pid < 0) {
 		int r = negative_errno();
-		close(ch[0]);
-		close(ch[1]);
+		safe_close(ch[0]);
+		safe_close(ch[1]);
 		return r;
 	}
 	if (pid == 0) {
 		parser_child(sock, ch[1], hs);
 	}
-	close(ch[1]);
+	safe_close(ch[1]);
 	/* The child bounds its own wait; this bounds ours, should the child hang or be stopped
 	 * (another process of uid 65534 may signal it). */
 	unsigned char verdict = 0;
 	unsigned records;
 	bool ended = read_answer(ch[0], now_ms() + hs->request_timeout_ms + hs->grace_ms, &verdict,
 				 &records);
-	close(ch[0]);
+	safe_close(ch[0]);
 	/* A child that closed its end is exiting; any other is killed, so the wait below cannot
 	 * hang. */
 	if (!ended) {

@@ -54,7 +54,7 @@ int prologue_stdio(void)
 			return negative_errno();
 		}
 		if (nfd != fd) {
-			close(nfd);
+			safe_close(nfd);
 			return -EBADF;
 		}
 	}
@@ -226,7 +226,7 @@ int prologue_oom(void)
 		return negative_errno();
 	}
 	int r = write(fd, "0", 1) == 1 ? 0 : negative_errno();
-	close(fd);
+	safe_close(fd);
 	return r;
 }
 

@@ -9,6 +9,7 @@
 
 #include "act.h"
 #include "actlog.h"
+#include "acttable.h"
 #include "config.h"
 #include "control.h"
 #include "desktop.h"
@@ -151,56 +152,20 @@ static int connect_desktop(struct server *s, struct error *err)
 	return r;
 }
 
+/* The action's result as its row gives it (act/acttable.c: what `--json` prints too), after the
+ * picture for a screenshot. */
 static json_t *action_result(const struct act_req *rq, struct act_out *out)
 {
 	char text[256];
-	unsigned x = out->x, y = out->y;
-	switch (rq->cmd) {
-	case ACT_SCREENSHOT: {
-		/* A scaled picture says how to click on it: coordinates read from it go with
-		 * from = its size. */
-		bool scaled = !rq->region && (out->pic.w != out->sw || out->pic.h != out->sh);
-		char from[64] = "";
-		if (scaled) {
-			snprintf(from, sizeof(from), ",\"from\":\"%ux%u\"", out->pic.w, out->pic.h);
-		}
-		snprintf(text, sizeof(text), "{\"width\":%u,\"height\":%u,\"screen\":\"%ux%u\"%s}",
-			 out->pic.w, out->pic.h, out->sw, out->sh, from);
-		json_t *img = mcp_image(out->pic.data, out->pic.len,
-					rq->format == ACT_FORMAT_JPEG ? "image/jpeg" : "image/png");
-		return img ? mcp_tool_result(json_pack("[o,o]", img, mcp_text(text)), false) : NULL;
+	if (!act_actions[rq->cmd].result_json(rq, out, text, sizeof(text))) {
+		text[0] = 0;
 	}
-	case ACT_CURSOR:
-		if (rq->from_w) {
-			x = act_to_picture(x, out->sw, rq->from_w);
-			y = act_to_picture(y, out->sh, rq->from_h);
-		}
-		snprintf(text, sizeof(text), "{\"x\":%u,\"y\":%u,\"screen\":\"%ux%u\"}", x, y,
-			 out->sw, out->sh);
-		break;
-	case ACT_DRAG:
-		snprintf(text, sizeof(text),
-			 "{\"x\":%u,\"y\":%u,\"x2\":%u,\"y2\":%u,\"screen\":\"%ux%u\"}", out->x,
-			 out->y, out->x2, out->y2, out->sw, out->sh);
-		break;
-	case ACT_TYPE:
-		snprintf(text, sizeof(text), "{\"characters\":%zu,\"remapped\":%zu}", out->chars,
-			 out->remapped);
-		break;
-	case ACT_KEY:
-		snprintf(text, sizeof(text), "{\"keys\":%zu}", out->keys);
-		break;
-	case ACT_WAIT_IDLE:
-	case ACT_WAIT_CHANGE:
-		snprintf(text, sizeof(text), "{\"%s\":true,\"waited_ms\":%llu}",
-			 rq->cmd == ACT_WAIT_IDLE ? "idle" : "changed",
-			 (unsigned long long)out->waited_ms);
-		break;
-	default:
-		snprintf(text, sizeof(text), "{\"x\":%u,\"y\":%u,\"screen\":\"%ux%u\"}", out->x,
-			 out->y, out->sw, out->sh);
+	if (rq->cmd != ACT_SCREENSHOT) {
+		return text_result(text, false);
 	}
-	return text_result(text, false);
+	json_t *img = mcp_image(out->pic.data, out->pic.len,
+				rq->format == ACT_FORMAT_JPEG ? "image/jpeg" : "image/png");
+	return img ? mcp_tool_result(json_pack("[o,o]", img, mcp_text(text)), false) : NULL;
 }
 
 static json_t *tool_action(struct server *s, const struct act_req *rq)
@@ -232,8 +197,8 @@ static json_t *tool_action(struct server *s, const struct act_req *rq)
 			log_warn("cannot append to %s/%s", s->p.dir, ACTLOG_FILE);
 		}
 	}
-	json_t *res = r == 0 ? action_result(rq, &out)
-			     : text_result(error_isset(&err) ? err.msg : strerror(-r), true);
+	const char *msg = error_isset(&err) ? err.msg : strerror(-r);
+	json_t *res = r == 0 ? action_result(rq, &out) : text_result(msg, true);
 	free(out.pic.data);
 	return res;
 }

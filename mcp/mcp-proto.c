@@ -3,7 +3,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "acttable.h"
+#include "base64.h"
 #include "parse.h"
+#include "picture.h"
 #include "util.h"
 
 int mcp_parse(const char *line, size_t len, struct mcp_msg *msg, struct error *err)
@@ -56,73 +59,46 @@ void mcp_msg_free(struct mcp_msg *msg)
 	*msg = (struct mcp_msg){0};
 }
 
-static const char *const tool_names[MCP_TOOL_COUNT] = {
-	[MCP_TOOL_SCREENSHOT] = "screenshot",
-	[MCP_TOOL_CLICK] = "click",
-	[MCP_TOOL_MOVE] = "move",
-	[MCP_TOOL_DRAG] = "drag",
-	[MCP_TOOL_SCROLL] = "scroll",
-	[MCP_TOOL_TYPE] = "type",
-	[MCP_TOOL_KEY] = "key",
-	[MCP_TOOL_CURSOR] = "cursor",
-	[MCP_TOOL_WAIT] = "wait",
-	[MCP_TOOL_STATUS] = "status",
-	[MCP_TOOL_START] = "start",
-	[MCP_TOOL_LEASE] = "lease",
+/* The server's own tools; the desktop's actions are the vocabulary's (act/acttable.c). */
+static const struct {
+	const char *name;
+	const char *const *args;
+	const char *json;
+} own_tools[] = {
+	[MCP_TOOL_STATUS] =
+		{"status", (const char *const[]){NULL},
+		 "{\"name\":\"status\",\"description\":\"Whether the desktop runs, its display, size, memory and idle time.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}}"},
+	[MCP_TOOL_START] =
+		{"start", (const char *const[]){"wait", NULL},
+		 "{\"name\":\"start\",\"description\":\"Starts the desktop unless it runs (idempotent) and returns its status.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"wait\":{\"type\":\"number\",\"exclusiveMinimum\":0,\"maximum\":3600,\"description\":\"seconds, default 30\"}},\"additionalProperties\":false}}"},
+	[MCP_TOOL_LEASE] =
+		{"lease", (const char *const[]){NULL},
+		 "{\"name\":\"lease\",\"description\":\"Who controls the desktop: the agent, or a human (then every action is refused until they hand it back).\",\"inputSchema\":{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}}"},
 };
 
-/* The tools as clients see them. Coordinates are screen pixels unless "from" names the size
- * of the picture they were read from (a screenshot with max, a thumbnail): the server scales
- * them exactly as that picture was scaled. */
-#define COORD "{\"type\":\"integer\",\"minimum\":0,\"maximum\":65535}"
-#define FROM                                                                                    \
-	"\"from\":{\"type\":\"string\",\"pattern\":\"^[0-9]+x[0-9]+$\",\"description\":"        \
-	"\"WIDTHxHEIGHT of the picture the coordinates were read from, e.g. 960x600; omit for " \
-	"screen pixels\"}"
-#define BUTTON "\"button\":{\"type\":\"string\",\"enum\":[\"left\",\"middle\",\"right\"]}"
-static const char
-	*const
-		tools_json
-			[] =
-				{
-					"{\"name\":\"screenshot\",\"description\":\"A picture of the desktop's screen (full size unless max is given), and its size.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"max\":{\"type\":\"string\",\"pattern\":\"^[0-9]+x[0-9]+$\",\"description\":\"fit inside WIDTHxHEIGHT, e.g. 1280x800\"},\"region\":{\"type\":\"array\",\"items\":" COORD
-					",\"minItems\":4,\"maxItems\":4,\"description\":\"[x, y, width, height] in screen pixels\"},\"format\":{\"type\":\"string\",\"enum\":[\"png\",\"jpeg\"]},\"quality\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":100}},\"additionalProperties\":false}}",
-					"{\"name\":\"click\",\"description\":\"Clicks at x, y.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"x\":" COORD
-					",\"y\":" COORD "," BUTTON
-					",\"double\":{\"type\":\"boolean\"}," FROM
-					"},\"required\":[\"x\",\"y\"],\"additionalProperties\":false}}",
-					"{\"name\":\"move\",\"description\":\"Moves the pointer to x, y.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"x\":" COORD
-					",\"y\":" COORD "," FROM
-					"},\"required\":[\"x\",\"y\"],\"additionalProperties\":false}}",
-					"{\"name\":\"drag\",\"description\":\"Presses at x1, y1, moves to x2, y2 and releases.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"x1\":" COORD
-					",\"y1\":" COORD ",\"x2\":" COORD ",\"y2\":" COORD
-					"," BUTTON "," FROM
-					"},\"required\":[\"x1\",\"y1\",\"x2\",\"y2\"],\"additionalProperties\":false}}",
-					"{\"name\":\"scroll\",\"description\":\"Scrolls the wheel at x, y.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"x\":" COORD
-					",\"y\":" COORD
-					",\"direction\":{\"type\":\"string\",\"enum\":[\"up\",\"down\",\"left\",\"right\"]},\"amount\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":100}," FROM
-					"},\"required\":[\"x\",\"y\",\"direction\"],\"additionalProperties\":false}}",
-					"{\"name\":\"type\",\"description\":\"Types text exactly, whatever the keyboard layout (any Unicode; newline is Return).\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"text\":{\"type\":\"string\"},\"delay_ms\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":1000}},\"required\":[\"text\"],\"additionalProperties\":false}}",
-					"{\"name\":\"key\",\"description\":\"Presses key combos in turn, e.g. [\\\"ctrl+l\\\", \\\"Return\\\"]; X keysym names, ctrl, alt, shift, super.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"keys\":{\"type\":\"array\",\"items\":{\"type\":\"string\"},\"minItems\":1,\"maxItems\":64},\"mode\":{\"type\":\"string\",\"enum\":[\"tap\",\"press\",\"release\"]},\"delay_ms\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":1000}},\"required\":[\"keys\"],\"additionalProperties\":false}}",
-					"{\"name\":\"cursor\",\"description\":\"Where the pointer is.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{" FROM
-					"},\"additionalProperties\":false}}",
-					"{\"name\":\"wait\",\"description\":\"Waits until the screen has changed since the last action (for=change), or has stopped changing (for=idle), instead of sleeping.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"for\":{\"type\":\"string\",\"enum\":[\"change\",\"idle\"]},\"timeout\":{\"type\":\"number\",\"exclusiveMinimum\":0,\"maximum\":600,\"description\":\"seconds, default 10\"},\"quiet\":{\"type\":\"number\",\"exclusiveMinimum\":0,\"maximum\":600,\"description\":\"seconds without a change that count as idle, default 0.3\"}},\"required\":[\"for\"],\"additionalProperties\":false}}",
-					"{\"name\":\"status\",\"description\":\"Whether the desktop runs, its display, size, memory and idle time.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}}",
-					"{\"name\":\"start\",\"description\":\"Starts the desktop unless it runs (idempotent) and returns its status.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"wait\":{\"type\":\"number\",\"exclusiveMinimum\":0,\"maximum\":3600,\"description\":\"seconds, default 30\"}},\"additionalProperties\":false}}",
-					"{\"name\":\"lease\",\"description\":\"Who controls the desktop: the agent, or a human (then every action is refused until they hand it back).\",\"inputSchema\":{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}}",
-};
+static int append_tool(json_t *tools, const char *text)
+{
+	json_t *t = json_loads(text, 0, NULL);
+	return t ? json_array_append_new(tools, t) : -1;
+}
 
 json_t *mcp_tools_list(void)
 {
 	json_t *tools = json_array();
-	for (size_t i = 0; tools && i < ARRAY_SIZE(tools_json); i++) {
-		json_t *t = json_loads(tools_json[i], 0, NULL);
-		if (!t || json_array_append_new(tools, t) < 0) {
-			json_decref(tools);
-			return NULL;
+	int r = tools ? 0 : -1;
+	for (size_t i = 0; r == 0 && i < ARRAY_SIZE(act_actions); i++) {
+		if (act_actions[i].mcp_json) {
+			r = append_tool(tools, act_actions[i].mcp_json);
 		}
 	}
-	return tools ? json_pack("{s:o}", "tools", tools) : NULL;
+	for (size_t i = MCP_TOOL_STATUS; r == 0 && i < ARRAY_SIZE(own_tools); i++) {
+		r = append_tool(tools, own_tools[i].json);
+	}
+	if (r < 0) {
+		json_decref(tools);
+		return NULL;
+	}
+	return json_pack("{s:o}", "tools", tools);
 }
 
 /* Reads an optional member of a type; -EINVAL naming it when it is of another. */
@@ -143,12 +119,12 @@ static int member(json_t *args, const char *name, int type, bool required, json_
 	if (!ok) {
 		static const char *const names[] = {"an object",  "an array", "a string",
 						    "an integer", "a number", "a boolean"};
-		int i = type == JSON_OBJECT    ? 0
-			: type == JSON_ARRAY   ? 1
-			: type == JSON_STRING  ? 2
-			: type == JSON_INTEGER ? 3
-			: type == JSON_REAL    ? 4
-					       : 5;
+		static const int types[] = {JSON_OBJECT, JSON_ARRAY, JSON_STRING, JSON_INTEGER,
+					    JSON_REAL};
+		size_t i = 0;
+		while (i < ARRAY_SIZE(types) && types[i] != type) {
+			i++;
+		}
 		return error_set(err, -EINVAL, "invalid arguments: '%s' must be %s", name,
 				 names[i]);
 	}
@@ -219,8 +195,8 @@ static int geometry_member(json_t *args, const char *name, unsigned min, unsigne
 	if (r < 0 || !v) {
 		return r;
 	}
-	if (parse_geometry(json_string_value(v), min, name[0] == 'm' ? 8192 : ACT_COORD_MAX, w, h) <
-	    0) {
+	unsigned max = min == PICTURE_SIDE_MIN ? PICTURE_SIDE_MAX : ACT_COORD_MAX;
+	if (parse_geometry(json_string_value(v), min, max, w, h) < 0) {
 		return error_set(
 			err, -EINVAL,
 			"invalid arguments: '%s' must be WIDTHxHEIGHT, e.g. 960x600, not '%s'",
@@ -248,32 +224,32 @@ static int known_only(json_t *args, const char *const *known, struct error *err)
 	return 0;
 }
 
-static int pointer_args(json_t *a, enum mcp_tool tool, struct act_req *rq, struct error *err)
+static int pointer_args(json_t *a, struct act_req *rq, struct error *err)
 {
 	static const char *const buttons[] = {"left", "middle", "right"};
 	static const char *const dirs[] = {"up", "down", "left", "right"};
 	int r = geometry_member(a, "from", 1, &rq->from_w, &rq->from_h, err);
-	if (r == 0 && tool == MCP_TOOL_DRAG) {
+	if (r == 0 && rq->cmd == ACT_DRAG) {
 		r = uint_member(a, "x1", true, 0, ACT_COORD_MAX, &rq->x, err);
 		r = r ? r : uint_member(a, "y1", true, 0, ACT_COORD_MAX, &rq->y, err);
 		r = r ? r : uint_member(a, "x2", true, 0, ACT_COORD_MAX, &rq->x2, err);
 		r = r ? r : uint_member(a, "y2", true, 0, ACT_COORD_MAX, &rq->y2, err);
-	} else if (r == 0 && tool != MCP_TOOL_CURSOR) {
+	} else if (r == 0 && rq->cmd != ACT_CURSOR) {
 		r = uint_member(a, "x", true, 0, ACT_COORD_MAX, &rq->x, err);
 		r = r ? r : uint_member(a, "y", true, 0, ACT_COORD_MAX, &rq->y, err);
 	}
 	int b = 0;
-	if (r == 0 && (tool == MCP_TOOL_CLICK || tool == MCP_TOOL_DRAG)) {
+	if (r == 0 && (rq->cmd == ACT_CLICK || rq->cmd == ACT_DRAG)) {
 		r = enum_member(a, "button", false, buttons, 3, &b, err);
 		rq->button = (unsigned)b + 1;
 	}
 	json_t *dbl;
-	if (r == 0 && tool == MCP_TOOL_CLICK) {
+	if (r == 0 && rq->cmd == ACT_CLICK) {
 		r = member(a, "double", JSON_TRUE, false, &dbl, err);
 		rq->dbl = dbl && json_is_true(dbl);
 	}
 	int d = 0;
-	if (r == 0 && tool == MCP_TOOL_SCROLL) {
+	if (r == 0 && rq->cmd == ACT_SCROLL) {
 		r = enum_member(a, "direction", true, dirs, 4, &d, err);
 		rq->dir = (enum act_scroll)d;
 		r = r ? r : uint_member(a, "amount", false, 1, ACT_SCROLL_MAX, &rq->amount, err);
@@ -314,7 +290,7 @@ static int key_args(json_t *a, struct act_req *rq, struct error *err)
 static int screenshot_args(json_t *a, struct act_req *rq, struct error *err)
 {
 	static const char *const formats[] = {"png", "jpeg"};
-	int r = geometry_member(a, "max", 16, &rq->max_w, &rq->max_h, err);
+	int r = geometry_member(a, "max", PICTURE_SIDE_MIN, &rq->max_w, &rq->max_h, err);
 	json_t *region;
 	r = r ? r : member(a, "region", JSON_ARRAY, false, &region, err);
 	if (r == 0 && region) {
@@ -348,130 +324,126 @@ static int screenshot_args(json_t *a, struct act_req *rq, struct error *err)
 	return r;
 }
 
-int mcp_tool_args(json_t *params, enum mcp_tool *ret_tool, struct act_req *rq,
-		  uint64_t *ret_wait_ms, struct error *err)
+/* The request's members from a desktop tool's arguments. */
+static int action_args(json_t *a, struct act_req *rq, struct error *err)
 {
-	static const char *const known[MCP_TOOL_COUNT][8] = {
-		[MCP_TOOL_SCREENSHOT] = {"max", "region", "format", "quality"},
-		[MCP_TOOL_CLICK] = {"x", "y", "button", "double", "from"},
-		[MCP_TOOL_MOVE] = {"x", "y", "from"},
-		[MCP_TOOL_DRAG] = {"x1", "y1", "x2", "y2", "button", "from"},
-		[MCP_TOOL_SCROLL] = {"x", "y", "direction", "amount", "from"},
-		[MCP_TOOL_TYPE] = {"text", "delay_ms"},
-		[MCP_TOOL_KEY] = {"keys", "mode", "delay_ms"},
-		[MCP_TOOL_CURSOR] = {"from"},
-		[MCP_TOOL_WAIT] = {"for", "timeout", "quiet"},
-		[MCP_TOOL_START] = {"wait"},
-	};
-	static const enum act_cmd cmds[MCP_TOOL_COUNT] = {
-		[MCP_TOOL_SCREENSHOT] = ACT_SCREENSHOT,
-		[MCP_TOOL_CLICK] = ACT_CLICK,
-		[MCP_TOOL_MOVE] = ACT_MOVE,
-		[MCP_TOOL_DRAG] = ACT_DRAG,
-		[MCP_TOOL_SCROLL] = ACT_SCROLL,
-		[MCP_TOOL_TYPE] = ACT_TYPE,
-		[MCP_TOOL_KEY] = ACT_KEY,
-		[MCP_TOOL_CURSOR] = ACT_CURSOR,
-		[MCP_TOOL_WAIT] = ACT_WAIT_IDLE,
-	};
+	switch (rq->cmd) {
+	case ACT_SCREENSHOT:
+		return screenshot_args(a, rq, err);
+	case ACT_CLICK:
+	case ACT_MOVE:
+	case ACT_DRAG:
+	case ACT_SCROLL:
+	case ACT_CURSOR:
+		return pointer_args(a, rq, err);
+	case ACT_TYPE: {
+		json_t *text;
+		size_t chars;
+		int r = member(a, "text", JSON_STRING, true, &text, err);
+		if (r == 0) {
+			r = uint_member(a, "delay_ms", false, 0, ACT_DELAY_MAX_MS, &rq->delay_ms,
+					err);
+		}
+		if (r < 0) {
+			return r;
+		}
+		rq->text = json_string_value(text);
+		rq->text_len = json_string_length(text);
+		return act_check_text(rq->text, rq->text_len, "'text'", &chars, err);
+	}
+	case ACT_KEY:
+		return key_args(a, rq, err);
+	case ACT_WAIT_IDLE:
+	case ACT_WAIT_CHANGE: {
+		static const char *const fors[] = {"change", "idle"};
+		int f = 0;
+		int r = enum_member(a, "for", true, fors, 2, &f, err);
+		rq->cmd = f == 0 ? ACT_WAIT_CHANGE : ACT_WAIT_IDLE;
+		if (r == 0) {
+			r = seconds_member(a, "timeout", ACT_WAIT_MAX_MS, &rq->timeout_ms, err);
+		}
+		return r ? r : seconds_member(a, "quiet", ACT_WAIT_MAX_MS, &rq->quiet_ms, err);
+	}
+	default:
+		return 0;
+	}
+}
+
+/* The tool params name: a desktop action's row, else one of the server's own tools. */
+static int find_tool(json_t *params, enum mcp_tool *ret_tool, const struct act_action **ret_action,
+		     const char *const **ret_known, struct error *err)
+{
 	json_t *name = params ? json_object_get(params, "name") : NULL;
 	if (!json_is_string(name)) {
 		return error_set(err, MCP_INVALID_PARAMS,
 				 "invalid params: tools/call needs a tool 'name'");
 	}
-	int tool = -1;
-	for (int i = 0; i < MCP_TOOL_COUNT; i++) {
-		if (streq(json_string_value(name), tool_names[i])) {
-			tool = i;
+	const struct act_action *action = act_action_by_tool(json_string_value(name));
+	*ret_action = action;
+	if (action) {
+		*ret_tool = MCP_TOOL_ACTION;
+		*ret_known = action->mcp_args;
+		return 0;
+	}
+	for (size_t i = MCP_TOOL_STATUS; i < ARRAY_SIZE(own_tools); i++) {
+		if (streq(json_string_value(name), own_tools[i].name)) {
+			*ret_tool = (enum mcp_tool)i;
+			*ret_known = own_tools[i].args;
+			return 0;
 		}
 	}
-	if (tool < 0) {
-		return error_set(err, MCP_INVALID_PARAMS, "unknown tool '%s'",
-				 json_string_value(name));
+	return error_set(err, MCP_INVALID_PARAMS, "unknown tool '%s'", json_string_value(name));
+}
+
+int mcp_tool_args(json_t *params, enum mcp_tool *ret_tool, struct act_req *rq,
+		  uint64_t *ret_wait_ms, struct error *err)
+{
+	const struct act_action *action = NULL;
+	const char *const *known = NULL;
+	int r = find_tool(params, ret_tool, &action, &known, err);
+	if (r) {
+		return r;
 	}
-	*ret_tool = (enum mcp_tool)tool;
 	json_t *a = json_object_get(params, "arguments");
-	json_t *empty = NULL;
+	_cleanup_(json_decrefp) json_t *empty = NULL;
 	if (!a) {
 		a = empty = json_object();
 	} else if (!json_is_object(a)) {
 		return error_set(err, MCP_INVALID_PARAMS,
 				 "invalid params: 'arguments' must be an object");
 	}
-	int r = known_only(a, known[tool], err);
-	act_req_init(rq, tool < MCP_TOOL_STATUS ? cmds[tool] : ACT_CURSOR);
+	act_req_init(rq, action ? (enum act_cmd)(action - act_actions) : ACT_CURSOR);
 	*ret_wait_ms = 30000;
-	switch (r ? -1 : tool) {
-	case MCP_TOOL_SCREENSHOT:
-		r = screenshot_args(a, rq, err);
-		break;
-	case MCP_TOOL_CLICK:
-	case MCP_TOOL_MOVE:
-	case MCP_TOOL_DRAG:
-	case MCP_TOOL_SCROLL:
-	case MCP_TOOL_CURSOR:
-		r = pointer_args(a, (enum mcp_tool)tool, rq, err);
-		break;
-	case MCP_TOOL_TYPE: {
-		json_t *text;
-		r = member(a, "text", JSON_STRING, true, &text, err);
-		r = r ? r
-		      : uint_member(a, "delay_ms", false, 0, ACT_DELAY_MAX_MS, &rq->delay_ms, err);
-		if (r == 0) {
-			size_t chars;
-			rq->text = json_string_value(text);
-			rq->text_len = json_string_length(text);
-			r = act_check_text(rq->text, rq->text_len, "'text'", &chars, err);
-		}
-		break;
-	}
-	case MCP_TOOL_KEY:
-		r = key_args(a, rq, err);
-		break;
-	case MCP_TOOL_WAIT: {
-		static const char *const fors[] = {"change", "idle"};
-		int f = 0;
-		r = enum_member(a, "for", true, fors, 2, &f, err);
-		rq->cmd = f == 0 ? ACT_WAIT_CHANGE : ACT_WAIT_IDLE;
-		r = r ? r : seconds_member(a, "timeout", ACT_WAIT_MAX_MS, &rq->timeout_ms, err);
-		r = r ? r : seconds_member(a, "quiet", ACT_WAIT_MAX_MS, &rq->quiet_ms, err);
-		break;
-	}
-	case MCP_TOOL_START:
+	r = known_only(a, known, err);
+	if (r == 0 && action) {
+		r = action_args(a, rq, err);
+	} else if (r == 0 && *ret_tool == MCP_TOOL_START) {
 		r = seconds_member(a, "wait", 3600 * 1000, ret_wait_ms, err);
-		break;
-	default:
-		break;
 	}
-	json_decref(empty);
 	return r;
+}
+
+/* msg (stolen; NULL when building it failed) as one line, or NULL. */
+static char *line_of(json_t *msg)
+{
+	_cleanup_free_ char *s = msg ? json_dumps(msg, JSON_COMPACT) : NULL;
+	json_decref(msg);
+	char *line = NULL;
+	if (s && asprintf(&line, "%s\n", s) < 0) {
+		line = NULL;
+	}
+	return line;
 }
 
 char *mcp_result_line(json_t *id, json_t *result)
 {
-	json_t *msg = json_pack("{s:s,s:O?,s:o}", "jsonrpc", "2.0", "id", id, "result", result);
-	char *s = msg ? json_dumps(msg, JSON_COMPACT) : NULL;
-	json_decref(msg);
-	char *line = NULL;
-	if (s && asprintf(&line, "%s\n", s) < 0) {
-		line = NULL;
-	}
-	free(s);
-	return line;
+	return line_of(json_pack("{s:s,s:O?,s:o}", "jsonrpc", "2.0", "id", id, "result", result));
 }
 
 char *mcp_error_line(json_t *id, int code, const char *message, json_t *data)
 {
-	json_t *msg = json_pack("{s:s,s:O?,s:{s:i,s:s,s:o*}}", "jsonrpc", "2.0", "id", id, "error",
-				"code", code, "message", message, "data", data);
-	char *s = msg ? json_dumps(msg, JSON_COMPACT) : NULL;
-	json_decref(msg);
-	char *line = NULL;
-	if (s && asprintf(&line, "%s\n", s) < 0) {
-		line = NULL;
-	}
-	free(s);
-	return line;
+	return line_of(json_pack("{s:s,s:O?,s:{s:i,s:s,s:o*}}", "jsonrpc", "2.0", "id", id, "error",
+				 "code", code, "message", message, "data", data));
 }
 
 json_t *mcp_tool_result(json_t *content, bool is_error)
@@ -486,23 +458,12 @@ json_t *mcp_text(const char *text)
 
 json_t *mcp_image(const unsigned char *data, size_t len, const char *mime)
 {
-	static const char b64[] =
-		"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-	size_t n = (len + 2) / 3 * 4;
+	size_t n = base64_len(len);
 	_cleanup_free_ char *out = malloc(n + 1);
 	if (!out) {
 		return NULL;
 	}
-	char *o = out;
-	for (size_t i = 0; i < len; i += 3) {
-		uint32_t v = (uint32_t)data[i] << 16;
-		v |= i + 1 < len ? (uint32_t)data[i + 1] << 8 : 0;
-		v |= i + 2 < len ? data[i + 2] : 0;
-		*o++ = b64[(v >> 18) & 63];
-		*o++ = b64[(v >> 12) & 63];
-		*o++ = i + 1 < len ? b64[(v >> 6) & 63] : '=';
-		*o++ = i + 2 < len ? b64[v & 63] : '=';
-	}
+	base64_encode(data, len, out);
 	json_t *s = json_stringn_nocheck(out, n);
 	return s ? json_pack("{s:s,s:o,s:s}", "type", "image", "data", s, "mimeType", mime) : NULL;
 }

@@ -1,5 +1,5 @@
 /* The Model Context Protocol's wire side (JSON-RPC 2.0, one message a line): a request line into
- * a checked message, a tool call's arguments into an action request (runner/actargs.h), and the
+ * a checked message, a tool call's arguments into an action request (act/actargs.h), and the
  * responses. What differs between the protocol's revisions is mcp-era.h's. Pure: no X, no
  * files, so it is fuzzed as it is. */
 #pragma once
@@ -33,17 +33,10 @@ struct mcp_msg {
 int mcp_parse(const char *line, size_t len, struct mcp_msg *msg, struct error *err);
 void mcp_msg_free(struct mcp_msg *msg);
 
-/* The tools this server offers: their names, and whether a call acts on the desktop. */
+/* What a tool call is: one of the desktop's actions (its request says which), or one of the
+ * server's own tools. */
 enum mcp_tool {
-	MCP_TOOL_SCREENSHOT,
-	MCP_TOOL_CLICK,
-	MCP_TOOL_MOVE,
-	MCP_TOOL_DRAG,
-	MCP_TOOL_SCROLL,
-	MCP_TOOL_TYPE,
-	MCP_TOOL_KEY,
-	MCP_TOOL_CURSOR,
-	MCP_TOOL_WAIT,
+	MCP_TOOL_ACTION,
 	MCP_TOOL_STATUS,
 	MCP_TOOL_START,
 	MCP_TOOL_LEASE,

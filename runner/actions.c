@@ -45,7 +45,7 @@ int actions_exec(const struct settings *s, struct profile *p, const struct deskt
 	size_t n = 0;
 	_cleanup_free_ char **args = calloc((size_t)argc + 8, sizeof(char *));
 	if (!args) {
-		close(fd);
+		safe_close(fd);
 		return -ENOMEM;
 	}
 	args[n++] = program;
@@ -62,7 +62,7 @@ int actions_exec(const struct settings *s, struct profile *p, const struct deskt
 	args[n] = NULL;
 	execv(program, args);
 	int r = negative_errno();
-	close(fd);
+	safe_close(fd);
 	return error_set(err, r, "cannot run %s: %s; is botdesk installed completely?", program,
 			 strerror(-r));
 }

@@ -59,6 +59,32 @@ static int spawn(const char *path, char *const argv[], int out, int err, pid_t *
 	return spawn_program(path, argv, environ, &o, ret_pid);
 }
 
+/* The PNG from outfd and the message from errfd until both end: 0; -ETIMEDOUT past the
+ * thumbnailer's time; -EIO when reading failed or the PNG passed its limit. */
+static int collect(int outfd, int errfd, struct sink *png, struct sink *msg)
+{
+	struct pollfd pfd[2] = {{.fd = outfd, .events = POLLIN}, {.fd = errfd, .events = POLLIN}};
+	uint64_t deadline = now_ms() + THUMBNAILER_TIMEOUT_MS;
+	while (pfd[0].fd >= 0 || pfd[1].fd >= 0) {
+		uint64_t now = now_ms();
+		if (now >= deadline) {
+			return -ETIMEDOUT;
+		}
+		if (poll(pfd, 2, (int)(deadline - now)) < 0 && errno != EINTR) {
+			return -EIO;
+		}
+		for (int i = 0; i < 2; i++) {
+			struct sink *into = i ? msg : png;
+			int r = pfd[i].fd >= 0 && pfd[i].revents ? drain(pfd[i].fd, into) : 1;
+			if (r < 0) {
+				return -EIO;
+			}
+			pfd[i].fd = r == 0 ? -1 : pfd[i].fd;
+		}
+	}
+	return 0;
+}
+
 int thumbnailer_run(const struct settings *s, const char *display, const char *xauthority,
 		    unsigned max_w, unsigned max_h, unsigned char **ret_png, size_t *ret_len,
 		    struct error *err)
@@ -77,42 +103,24 @@ int thumbnailer_run(const struct settings *s, const char *display, const char *x
 	}
 	if (pipe2(errp, O_CLOEXEC) < 0) {
 		int r = negative_errno();
-		close(out[0]);
-		close(out[1]);
+		safe_close(out[0]);
+		safe_close(out[1]);
 		return error_set(err, r, "pipe: %s", strerror(-r));
 	}
 	pid_t pid;
 	int sr = spawn(path, argv, out[1], errp[1], &pid);
-	close(out[1]);
-	close(errp[1]);
+	safe_close(out[1]);
+	safe_close(errp[1]);
 	if (sr < 0) {
-		close(out[0]);
-		close(errp[0]);
+		safe_close(out[0]);
+		safe_close(errp[0]);
 		return error_set(err, sr, "cannot start %s: %s", path, strerror(-sr));
 	}
 	struct sink png = {.max = PNG_MAX}, msg = {.max = 4096};
-	struct pollfd pfd[2] = {{.fd = out[0], .events = POLLIN},
-				{.fd = errp[0], .events = POLLIN}};
-	uint64_t deadline = now_ms() + THUMBNAILER_TIMEOUT_MS;
-	bool timed_out = false, failed = false;
-	while (!failed && (pfd[0].fd >= 0 || pfd[1].fd >= 0)) {
-		uint64_t now = now_ms();
-		if (now >= deadline) {
-			timed_out = true;
-			break;
-		}
-		if (poll(pfd, 2, (int)(deadline - now)) < 0 && errno != EINTR) {
-			failed = true;
-		}
-		for (int i = 0; i < 2 && !failed; i++) {
-			int r = pfd[i].fd >= 0 && pfd[i].revents ? drain(pfd[i].fd, i ? &msg : &png)
-								 : 1;
-			failed = r < 0;
-			pfd[i].fd = r == 0 ? -1 : pfd[i].fd;
-		}
-	}
-	close(out[0]);
-	close(errp[0]);
+	int cr = collect(out[0], errp[0], &png, &msg);
+	bool timed_out = cr == -ETIMEDOUT, failed = cr < 0 && !timed_out;
+	safe_close(out[0]);
+	safe_close(errp[0]);
 	/* Given up on before it finished: it must not live on, blocked on a pipe nobody reads. */
 	if (timed_out || failed) {
 		kill(pid, SIGKILL);

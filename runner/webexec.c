@@ -111,20 +111,33 @@ static char **web_args(const struct settings *s, const struct profile *p,
 	return args;
 }
 
-int webexec_run(const struct settings *s, const struct profile *p,
-		const struct desktop_probe *probe, int argc, char **argv, struct error *err)
+/* web_args(), or -errno with the message; *ret_xauth is freed with *ret. */
+static int web_argv(const struct settings *s, const struct profile *p,
+		    const struct desktop_probe *probe, int argc, char **argv, char *view,
+		    size_t size, char **ret_xauth, char ***ret, struct error *err)
 {
-	char view[PATH_MAX];
-	_cleanup_free_ char *xauth = NULL;
-	_cleanup_free_ char **args = web_args(s, p, probe, argc, argv, view, sizeof(view), &xauth);
-	if (!args) {
+	*ret = web_args(s, p, probe, argc, argv, view, size, ret_xauth);
+	if (!*ret) {
 		return error_set(
 			err, negative_errno(),
 			"cannot build botdesk-web's command line: %s (is view_dir too long? did the desktop publish its DISPLAY?)",
 			strerror(errno));
 	}
+	return 0;
+}
+
+int webexec_run(const struct settings *s, const struct profile *p,
+		const struct desktop_probe *probe, int argc, char **argv, struct error *err)
+{
+	char view[PATH_MAX];
+	_cleanup_free_ char *xauth = NULL;
+	_cleanup_free_ char **args = NULL;
+	int r = web_argv(s, p, probe, argc, argv, view, sizeof(view), &xauth, &args, err);
+	if (r < 0) {
+		return r;
+	}
 	execv(s->web, args);
-	int r = negative_errno();
+	r = negative_errno();
 	return error_set(
 		err, r,
 		"cannot run %s: %s; botdesk web needs botdesk built with libwebsockets (libwebsockets-dev) and installed completely",
@@ -137,12 +150,10 @@ int webexec_spawn(const struct settings *s, const struct profile *p,
 {
 	char view[PATH_MAX];
 	_cleanup_free_ char *xauth = NULL;
-	_cleanup_free_ char **args = web_args(s, p, probe, argc, argv, view, sizeof(view), &xauth);
-	if (!args) {
-		return error_set(
-			err, negative_errno(),
-			"cannot build botdesk-web's command line: %s (is view_dir too long? did the desktop publish its DISPLAY?)",
-			strerror(errno));
+	_cleanup_free_ char **args = NULL;
+	int r = web_argv(s, p, probe, argc, argv, view, sizeof(view), &xauth, &args, err);
+	if (r < 0) {
+		return r;
 	}
 	/* `run` blocks the signals it reads through a signalfd; the server must get its own. */
 	posix_spawnattr_t attr;
@@ -152,7 +163,7 @@ int webexec_spawn(const struct settings *s, const struct profile *p,
 	posix_spawnattr_setsigmask(&attr, &none);
 	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK);
 	extern char **environ;
-	int r = posix_spawn(ret_pid, s->web, NULL, &attr, args, environ);
+	r = posix_spawn(ret_pid, s->web, NULL, &attr, args, environ);
 	posix_spawnattr_destroy(&attr);
 	if (r != 0) {
 		return error_set(

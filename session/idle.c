@@ -3,12 +3,10 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 
+#include "activity.h"
 #include "lease.h"
 #include "timeutil.h"
 #include "util.h"
-
-/* runner/profile.h's activity file: its mtime is the last use. */
-#define ACTIVITY_FILE "activity"
 
 int idle_open(struct idle *i, const char *state_dir, uint64_t limit_ms)
 {
@@ -46,10 +44,9 @@ int idle_check(const struct idle *i, uint64_t *ret_deadline_ms)
 		return 0;
 	}
 	int64_t last = (int64_t)i->started * 1000;
-	struct stat st;
-	if (fstatat(i->dirfd, ACTIVITY_FILE, &st, AT_SYMLINK_NOFOLLOW) == 0) {
-		int64_t stamp = (int64_t)st.st_mtim.tv_sec * 1000 + st.st_mtim.tv_nsec / 1000000;
-		last = stamp > last ? stamp : last;
+	int64_t stamp;
+	if (activity_read_ms(i->dirfd, &stamp) == 0 && stamp > last) {
+		last = stamp;
 	}
 	uint64_t left = idle_remaining_ms(last, wall_ms(), i->limit_ms);
 	if (left > 0) {

@@ -78,7 +78,7 @@ static void rotate(struct logrelay *l)
 	(void)dup2(fd, STDOUT_FILENO);
 	(void)dup2(fd, STDERR_FILENO);
 	if (fd != STDOUT_FILENO && fd != STDERR_FILENO) {
-		close(fd);
+		safe_close(fd);
 	}
 }
 

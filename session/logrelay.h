@@ -9,7 +9,7 @@
 #include <poll.h>
 #include <stddef.h>
 
-/* The name the runner opens as the session's stdout and stderr (runner/profile.h, STATE_LOG). */
+/* The name the runner opens as the session's stdout and stderr (desk/profile.h, STATE_LOG). */
 #define LOGRELAY_FILE "launcher.log"
 #define LOGRELAY_OLD_FILE "launcher.log.1"
 #define LOGRELAY_CAP (1024 * 1024)

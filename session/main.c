@@ -46,7 +46,7 @@ static int bus_relay(void)
 	if (dprintf(3, "%s\n", addr) < 0) {
 		return 1;
 	}
-	close(3);
+	safe_close(3);
 	char b;
 	for (;;) {
 		ssize_t n = read(4, &b, 1);

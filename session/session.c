@@ -190,8 +190,7 @@ static int setup_x(struct run *run, struct error *err)
 		return error_set(err, r, "lost the connection to Xvnc");
 	}
 	if (r < 0) {
-		fprintf(stderr, "botdesk-session: warning: some X settings failed: %s\n",
-			strerror(-r));
+		log_warn("some X settings failed: %s", strerror(-r));
 	}
 	r = xsetup_watch_wm(run->dpy);
 	if (r < 0) {
@@ -269,8 +268,7 @@ static void watch_size(struct run *run)
 	if (r < 0) {
 		/* Status then shows the configured size: no stale one of an earlier run. */
 		screensize_remove(run->cfg->env_path);
-		fprintf(stderr, "botdesk-session: warning: not following the screen's size: %s\n",
-			strerror(-r));
+		log_warn("not following the screen's size: %s", strerror(-r));
 		if (r == -ECONNRESET) {
 			run->dpy = NULL; /* broken: never touched again */
 		} else {
@@ -322,8 +320,8 @@ static int finish(struct run *run, struct error *err)
 		/* The env file is the last thing published (rfb.sock, the gate's, came before): the
 		 * runner's start may return now. */
 		notify_finish(&run->notify_fd, LAUNCHER_NOTIFY_READY);
-		fprintf(stderr,
-			"botdesk-session: desktop %s is up: claimed in %llu ms, Xvnc ready at %llu ms, window manager at %llu ms\n",
+		log_info(
+			"desktop %s is up: claimed in %llu ms, Xvnc ready at %llu ms, window manager at %llu ms",
 			run->display, (unsigned long long)(run->t_claimed - run->t0),
 			(unsigned long long)(run->t_xvnc - run->t0),
 			(unsigned long long)(t_wm - run->t0));
@@ -392,9 +390,8 @@ static int supervise(struct run *run, struct error *err)
 	}
 	idle_close(&idle);
 	if (idle_due) {
-		fprintf(stderr,
-			"botdesk-session: stopping the desktop: unused for %llu s (idle_stop_minutes)\n",
-			(unsigned long long)(run->cfg->idle_stop_ms / 1000));
+		log_info("stopping the desktop: unused for %llu s (idle_stop_minutes)",
+			 (unsigned long long)(run->cfg->idle_stop_ms / 1000));
 		return 0;
 	}
 	if (r == -EINTR) {

@@ -71,7 +71,7 @@ static int remove_copy(int dirfd, const char *name)
 	}
 	DIR *d = fdopendir(fd);
 	if (!d) {
-		close(fd);
+		safe_close(fd);
 		return negative_errno();
 	}
 	struct dirent *e;
@@ -93,7 +93,7 @@ static int copy_compat(int from, int to)
 	DIR *d = fd < 0 ? NULL : fdopendir(fd);
 	if (!d) {
 		if (fd >= 0) {
-			close(fd);
+			safe_close(fd);
 		}
 		return negative_errno();
 	}

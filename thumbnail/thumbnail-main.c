@@ -9,13 +9,14 @@
 #include "fileio.h"
 #include "log.h"
 #include "parse.h"
+#include "picture.h"
 #include "thumbnail.h"
 
 int main(int argc, char **argv)
 {
 	log_set_program("botdesk");
 	unsigned w, h;
-	if (argc != 4 || parse_geometry(argv[3], 16, 8192, &w, &h) < 0) {
+	if (argc != 4 || picture_parse_max(argv[3], &w, &h) < 0) {
 		log_error(
 			"usage: botdesk-thumbnail DISPLAY XAUTHORITY MAX_WxH (run by 'botdesk thumbnail')");
 		return 2;

@@ -1,4 +1,4 @@
-/* The actions' one argument parser (runner/actargs.c), the picture-to-screen scaling against the
+/* The actions' one argument parser (act/actargs.c), the picture-to-screen scaling against the
  * thumbnail's own scaler, strict UTF-8, the action log's lines and rotation, and the pointer
  * commands' event sequence (act/ptrseq.c) that both X paths send. */
 #include "unit.h"

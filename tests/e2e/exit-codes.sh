@@ -2,10 +2,10 @@
 # Exit statuses keep their meaning, for every command: each row of exit-codes.tsv (a command, the
 # state of the desktop it needs, the status, the arguments) runs as a real non-root user against
 # one real desktop, brought down, up, and held by a human in turn. The commands come from the
-# code: every command of `botdesk --list-commands` (runner/main.c's tables) needs a row of usage
-# (2), and every command whose handler checks that the desktop runs (need_running) or that the
-# agent holds it (need_agent) needs a row of 3, or of 4; each must be in docs/CLI.md and
-# botdesk(1) too. All mismatches are listed at once.
+# code: every command of `botdesk --list-commands` (runner/main.c's and act/acttable.c's tables)
+# needs a row of usage (2), and every command whose handler checks that the desktop runs
+# (need_running) or that the agent holds it (need_agent) needs a row of 3, or of 4; each must be
+# in docs/CLI.md and botdesk(1) too. All mismatches are listed at once.
 source "$BD_SRCDIR/tests/e2e/e2e-lib.sh"
 e2e_init
 e2e_user_a
@@ -16,7 +16,7 @@ problems=()
 problem() { problems+=("$*"); }
 
 # The command names from the program's own table (--list-commands), and per handler what it
-# checks first, from its source: never from a list kept here.
+# checks first, from its source (runner/*.c): never from a list kept here.
 declare -A handler=() checks=()
 while read -r name _; do
     handler[$name]=unknown
@@ -24,13 +24,17 @@ done < <("$BOTDESK_BIN" --list-commands)
 ((${#handler[@]} >= 20)) || bd_fail "botdesk --list-commands named only ${#handler[@]} commands"
 while read -r name fn; do
     [ -n "${handler[$name]:-}" ] && handler[$name]=$fn
-done < <(grep -oE '\{"[a-z-]+", *cmd_[a-z_]+\}' "$main_c" | sed -E 's/\{"([a-z-]+)", *(cmd_[a-z_]+)\}/\1 \2/')
+done < <(
+    grep -oE '\{"[a-z-]+", *cmd_[a-z_]+\}' "$main_c" | sed -E 's/\{"([a-z-]+)", *(cmd_[a-z_]+)\}/\1 \2/'
+    # Every action of act/acttable.c is cmd_act's (main.c's action_command).
+    grep -oE '^\s*\.name = "[a-z-]+",' "$BD_SRCDIR/act/acttable.c" | sed -E 's/.*"([a-z-]+)".*/\1 cmd_act/'
+)
 while read -r fn what; do
     checks[$fn]+=" $what"
-done < <(awk '/^static int cmd_[a-z_]+\(/ { fn = $3; sub(/\(.*/, "", fn) }
+done < <(awk '/^(static )?int cmd_[a-z_]+\(/ { fn = $0; sub(/^(static )?int /, "", fn); sub(/\(.*/, "", fn) }
     fn && /need_running\(/ { print fn, "running" }
     fn && /need_agent\(/ { print fn, "agent" }
-    /^}/ { fn = "" }' "$main_c" | sort -u)
+    /^}/ { fn = "" }' "$BD_SRCDIR"/runner/*.c | sort -u)
 
 # The table's rows, and what it covers per command.
 declare -A has=()

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The bash completion offers botdesk's commands, each command's options, and the names of the
 # profiles that exist in the state directory. Every command of the runner's tables (runner/main.c)
-# and every action's options (runner/actargs.c, through botdesk --list-commands) complete.
+# and every action's options (act/acttable.c, through botdesk --list-commands) complete.
 source "$BD_SRCDIR/tests/lib.sh"
 # The completion asks the botdesk it completes for its table: the build's, first on PATH.
 bin=$(mktemp -d)
@@ -49,19 +49,23 @@ expect "botdesk env " "--shell"
 expect "botdesk thumbnail " "--max --output"
 expect "botdesk --profile work stop " "--json"
 
-# The tables in the source: the binary lists exactly these, and each completes.
-table=$(sed -n '/^static const struct command \(action_\)\{0,1\}commands\[\] = {$/,/^};$/p' "$BD_SRCDIR/runner/main.c" |
-    grep -o '{"[a-z-]*", cmd_' | sed 's/{"\([a-z-]*\)".*/\1/')
-[ "$(wc -l <<<"$table")" -ge 25 ] || bd_fail "runner/main.c's command tables were not found: $table"
+# The tables in the source (runner/main.c's commands, then act/acttable.c's actions): the binary
+# lists exactly these, and each completes.
+table=$({
+    sed -n '/^static const struct command commands\[\] = {$/,/^};$/p' "$BD_SRCDIR/runner/main.c" |
+        grep -o '{"[a-z-]*", cmd_' | sed 's/{"\([a-z-]*\)".*/\1/'
+    grep -oE '^\s*\.name = "[a-z-]+",' "$BD_SRCDIR/act/acttable.c" | sed -E 's/.*"([a-z-]+)".*/\1/'
+})
+[ "$(wc -l <<<"$table")" -ge 25 ] || bd_fail "the command and action tables were not found: $table"
 listed=$("$BOTDESK_BIN" --list-commands) || bd_fail "botdesk --list-commands failed"
 [ "$(awk '{ print $1 }' <<<"$listed")" = "$table" ] ||
-    bd_fail "botdesk --list-commands differs from runner/main.c's tables: $(diff <(echo "$table") <(awk '{ print $1 }' <<<"$listed"))"
+    bd_fail "botdesk --list-commands differs from the tables: $(diff <(echo "$table") <(awk '{ print $1 }' <<<"$listed"))"
 for c in $table; do
     expect "botdesk " "$c"
     expect "botdesk --profile work " "$c"
 done
 expect "botdesk " "mcp click move drag scroll cursor type key screenshot wait-idle wait-change"
-# Each action's options, as the parser takes them (runner/actargs.c's takes()).
+# Each action's options, as the parser takes them (its row's in act/acttable.c).
 expect "botdesk click " "--button --double --from --json"
 expect "botdesk scroll " "--up --down --left --right --from"
 expect "botdesk type " "--file --delay"

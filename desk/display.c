@@ -199,6 +199,14 @@ static int mkdir_private_parent(const char *path)
 /* The lock's directory must be ours alone: whoever else may enter or write it can hold the lock
  * (a file of theirs we may open, or one they open through a directory they can search) and
  * stall every start until its deadline. XDG_RUNTIME_DIR pointing into /tmp was such a place. */
+static const char *file_kind(mode_t mode)
+{
+	if (S_ISLNK(mode)) {
+		return "a symbolic link";
+	}
+	return S_ISDIR(mode) ? "a directory" : "not a directory but a file";
+}
+
 static int check_private_parent(const char *lock, struct error *err)
 {
 	_cleanup_free_ char *dir = strdup(lock);
@@ -238,11 +246,8 @@ static int check_private_parent(const char *lock, struct error *err)
 	return error_set(
 		err, -EPERM,
 		"refusing the display allocation lock %s: %s %s is %s of uid %u with mode %04o, not a private directory of yours, so another user could hold the lock and stall every start. Point XDG_RUNTIME_DIR (or BOTDESK_ALLOC_LOCK) at a directory you own with mode 0700, e.g. /run/user/%u, or unset it",
-		lock, what, d,
-		S_ISLNK(st.st_mode)   ? "a symbolic link"
-		: S_ISDIR(st.st_mode) ? "a directory"
-				      : "not a directory but a file",
-		(unsigned)st.st_uid, (unsigned)(st.st_mode & 07777), (unsigned)geteuid());
+		lock, what, d, file_kind(st.st_mode), (unsigned)st.st_uid,
+		(unsigned)(st.st_mode & 07777), (unsigned)geteuid());
 }
 
 int display_alloc_lock(const struct settings *s, uint64_t timeout_ms, struct error *err)

@@ -1,4 +1,4 @@
-/* The helper's output, relayed to the user's terminal or log (runner/installrelay.c). */
+/* The helper's output, relayed to the user's terminal or log (desk/installrelay.c). */
 #pragma once
 
 #include <stdbool.h>

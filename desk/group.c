@@ -54,7 +54,7 @@ static void wait_any_exit(const pid_t *pids, size_t n, uint64_t deadline)
 		if (fd < 0) {
 			/* Gone between the scan and now: the caller rescans at once. */
 			for (size_t j = 0; j < m; j++) {
-				close(pfd[j].fd);
+				safe_close(pfd[j].fd);
 			}
 			return;
 		}
@@ -65,7 +65,7 @@ static void wait_any_exit(const pid_t *pids, size_t n, uint64_t deadline)
 		(void)poll(pfd, m, (int)(deadline - now));
 	}
 	for (size_t j = 0; j < m; j++) {
-		close(pfd[j].fd);
+		safe_close(pfd[j].fd);
 	}
 }
 

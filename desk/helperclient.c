@@ -79,7 +79,7 @@ int helperclient_call(const char *path, enum proto_op op, helperclient_line_fn o
 			have_result = true;
 		}
 	}
-	close(sock);
+	safe_close(sock);
 	int status = 0;
 	while (waitpid(pid, &status, 0) < 0) {
 		if (errno != EINTR) {

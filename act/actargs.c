@@ -1,50 +1,40 @@
 #include "actargs.h"
 
+#include <assert.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "acttable.h"
 #include "parse.h"
+#include "picture.h"
 #include "utf8.h"
 #include "util.h"
 
-static const char *const cmd_names[ACT_CMD_COUNT] = {
-	[ACT_CLICK] = "click",
-	[ACT_MOVE] = "move",
-	[ACT_DRAG] = "drag",
-	[ACT_SCROLL] = "scroll",
-	[ACT_CURSOR] = "cursor",
-	[ACT_TYPE] = "type",
-	[ACT_KEY] = "key",
-	[ACT_SCREENSHOT] = "screenshot",
-	[ACT_WAIT_IDLE] = "wait-idle",
-	[ACT_WAIT_CHANGE] = "wait-change",
-};
-
 const char *act_cmd_name(enum act_cmd cmd)
 {
-	return cmd < ACT_CMD_COUNT ? cmd_names[cmd] : "?";
+	return cmd < ACT_CMD_COUNT ? act_actions[cmd].name : "?";
 }
 
 bool act_is_pointer(enum act_cmd cmd)
 {
-	return cmd == ACT_CLICK || cmd == ACT_MOVE || cmd == ACT_DRAG || cmd == ACT_SCROLL;
+	return cmd < ACT_CMD_COUNT && act_actions[cmd].pointer;
 }
 
 static int act_cmd_from_name(const char *name, enum act_cmd *ret)
 {
-	for (int i = 0; i < ACT_CMD_COUNT; i++) {
-		if (streq(name, cmd_names[i])) {
-			*ret = (enum act_cmd)i;
-			return 0;
-		}
+	const struct act_action *a = act_action_find(name);
+	if (!a) {
+		return -ENOENT;
 	}
-	return -ENOENT;
+	*ret = (enum act_cmd)(a - act_actions);
+	return 0;
 }
 
 const char *act_button_name(unsigned button)
 {
-	return button == 2 ? "middle" : button == 3 ? "right" : "left";
+	static const char *const names[] = {"left", "left", "middle", "right"};
+	return button < ARRAY_SIZE(names) ? names[button] : "left";
 }
 
 const char *act_scroll_name(enum act_scroll dir)
@@ -64,17 +54,6 @@ void act_req_init(struct act_req *rq, enum act_cmd cmd)
 		.timeout_ms = ACT_WAIT_DEFAULT_MS,
 		.quiet_ms = ACT_QUIET_DEFAULT_MS,
 	};
-}
-
-static int coordinate(const char *what, const char *s, unsigned *ret, struct error *err)
-{
-	if (parse_uint_range(s, 0, ACT_COORD_MAX, ret) < 0) {
-		return error_set_kind(
-			err, ERROR_BAD_INPUT, -EINVAL,
-			"%s must be a pixel coordinate (0 to %d, counted from the top left), not '%s'",
-			what, ACT_COORD_MAX, s);
-	}
-	return 0;
 }
 
 int act_check_text(const char *text, size_t len, const char *what, size_t *ret_chars,
@@ -156,50 +135,19 @@ enum {
 	OPT_QUIET,
 };
 
-/* Which options each command takes. */
+/* Which options each command takes: its row's (acttable.c), in the order of the OPT_ values. */
 static bool takes(enum act_cmd cmd, int opt)
 {
-	bool pointer = cmd == ACT_CLICK || cmd == ACT_MOVE || cmd == ACT_DRAG ||
-		       cmd == ACT_SCROLL || cmd == ACT_CURSOR;
-	switch (opt) {
-	case OPT_JSON:
-		return cmd != ACT_SCREENSHOT;
-	case OPT_FROM:
-		return pointer;
-	case OPT_BUTTON:
-		return cmd == ACT_CLICK || cmd == ACT_DRAG;
-	case OPT_DOUBLE:
-		return cmd == ACT_CLICK;
-	case OPT_UP:
-	case OPT_DOWN:
-	case OPT_LEFT:
-	case OPT_RIGHT:
-		return cmd == ACT_SCROLL;
-	case OPT_FILE:
-		return cmd == ACT_TYPE;
-	case OPT_DELAY:
-		return cmd == ACT_TYPE || cmd == ACT_KEY;
-	case OPT_PRESS:
-	case OPT_RELEASE:
-		return cmd == ACT_KEY;
-	case OPT_MAX:
-	case OPT_FORMAT:
-	case OPT_QUALITY:
-	case OPT_OUTPUT:
-	case OPT_REGION:
-		return cmd == ACT_SCREENSHOT;
-	case OPT_TIMEOUT:
-		return cmd == ACT_WAIT_IDLE || cmd == ACT_WAIT_CHANGE;
-	case OPT_QUIET:
-		return cmd == ACT_WAIT_IDLE;
-	}
-	return false;
+	static_assert(OPT_QUIET - OPT_JSON == 18 && ACT_O_QUIET == 1u << 18,
+		      "the OPT_ values and the table's option bits go in the same order");
+	return opt >= OPT_JSON && opt <= OPT_QUIET &&
+	       (act_actions[cmd].options & (1u << (opt - OPT_JSON)));
 }
 
-static int parse_option(struct act_req *rq, int opt, const char *arg, bool *dir_set,
-			struct error *err)
+/* --json and the pointer options: where, which button, which way. */
+static int pointer_option(struct act_req *rq, int opt, const char *arg, bool *dir_set,
+			  struct error *err)
 {
-	uint64_t ms;
 	switch (opt) {
 	case OPT_JSON:
 		rq->json = true;
@@ -240,6 +188,14 @@ static int parse_option(struct act_req *rq, int opt, const char *arg, bool *dir_
 		*dir_set = true;
 		rq->dir = (enum act_scroll)(opt - OPT_UP);
 		return 0;
+	}
+	return -EINVAL;
+}
+
+/* The keyboard options: where the text comes from, the pace, press or release. */
+static int keyboard_option(struct act_req *rq, int opt, const char *arg, struct error *err)
+{
+	switch (opt) {
 	case OPT_FILE:
 		rq->file = arg;
 		return 0;
@@ -259,11 +215,18 @@ static int parse_option(struct act_req *rq, int opt, const char *arg, bool *dir_
 		}
 		rq->key_mode = opt == OPT_PRESS ? ACT_KEY_PRESS : ACT_KEY_RELEASE;
 		return 0;
+	}
+	return -EINVAL;
+}
+
+/* The screenshot's options: size, format, quality, where it goes, which region. */
+static int picture_option(struct act_req *rq, int opt, const char *arg, struct error *err)
+{
+	switch (opt) {
 	case OPT_MAX:
-		if (parse_geometry(arg, 16, 8192, &rq->max_w, &rq->max_h) < 0) {
-			return error_set_kind(
-				err, ERROR_BAD_INPUT, -EINVAL,
-				"--max takes WIDTHxHEIGHT (16 to 8192 each), not '%s'", arg);
+		if (picture_parse_max(arg, &rq->max_w, &rq->max_h) < 0) {
+			return error_set_kind(err, ERROR_BAD_INPUT, -EINVAL,
+					      "--max takes " PICTURE_MAX_RULE ", not '%s'", arg);
 		}
 		return 0;
 	case OPT_FORMAT:
@@ -296,6 +259,15 @@ static int parse_option(struct act_req *rq, int opt, const char *arg, bool *dir_
 		return 0;
 	case OPT_REGION:
 		return parse_region(arg, rq, err);
+	}
+	return -EINVAL;
+}
+
+/* The waits' options: how long at most, how long quiet. */
+static int wait_option(struct act_req *rq, int opt, const char *arg, struct error *err)
+{
+	uint64_t ms;
+	switch (opt) {
 	case OPT_TIMEOUT:
 	case OPT_QUIET:
 		if (parse_seconds_ms(arg, ACT_WAIT_MAX_MS, &ms) < 0 || ms == 0) {
@@ -311,82 +283,19 @@ static int parse_option(struct act_req *rq, int opt, const char *arg, bool *dir_
 	return -EINVAL;
 }
 
-static int positionals(struct act_req *rq, int n, char **args, struct error *err)
+static int parse_option(struct act_req *rq, int opt, const char *arg, bool *dir_set,
+			struct error *err)
 {
-	const char *cmd = act_cmd_name(rq->cmd);
-	switch (rq->cmd) {
-	case ACT_CLICK:
-	case ACT_MOVE:
-	case ACT_SCROLL:
-		if (n < 2 || n > (rq->cmd == ACT_SCROLL ? 3 : 2)) {
-			return error_set_kind(err, ERROR_BAD_INPUT, -EINVAL, "%s takes X Y%s", cmd,
-					      rq->cmd == ACT_SCROLL ? " and an optional count"
-								    : "");
-		}
-		if (coordinate("X", args[0], &rq->x, err) < 0 ||
-		    coordinate("Y", args[1], &rq->y, err) < 0) {
-			return -EINVAL;
-		}
-		if (n == 3 && parse_uint_range(args[2], 1, ACT_SCROLL_MAX, &rq->amount) < 0) {
-			return error_set_kind(err, ERROR_BAD_INPUT, -EINVAL,
-					      "the scroll count must be 1 to %d steps, not '%s'",
-					      ACT_SCROLL_MAX, args[2]);
-		}
-		return 0;
-	case ACT_DRAG:
-		if (n != 4) {
-			return error_set_kind(err, ERROR_BAD_INPUT, -EINVAL,
-					      "drag takes X1 Y1 X2 Y2");
-		}
-		if (coordinate("X1", args[0], &rq->x, err) < 0 ||
-		    coordinate("Y1", args[1], &rq->y, err) < 0 ||
-		    coordinate("X2", args[2], &rq->x2, err) < 0 ||
-		    coordinate("Y2", args[3], &rq->y2, err) < 0) {
-			return -EINVAL;
-		}
-		return 0;
-	case ACT_TYPE:
-		if (n > 1 || (n == 1 && rq->file)) {
-			return error_set_kind(
-				err, ERROR_BAD_INPUT, -EINVAL,
-				"type takes one TEXT argument, or --file FILE, or the text on standard input");
-		}
-		if (n == 1) {
-			size_t chars;
-			rq->text = args[0];
-			rq->text_len = strlen(args[0]);
-			return act_check_text(rq->text, rq->text_len, "TEXT", &chars, err);
-		}
-		return 0;
-	case ACT_KEY:
-		if (n == 0) {
-			return error_set_kind(
-				err, ERROR_BAD_INPUT, -EINVAL,
-				"key takes one or more combos, e.g. ctrl+l, alt+F4, Return");
-		}
-		if (n > ACT_KEYS_MAX) {
-			return error_set_kind(err, ERROR_BAD_INPUT, -EINVAL,
-					      "key takes at most %d combos at a time",
-					      ACT_KEYS_MAX);
-		}
-		for (int i = 0; i < n; i++) {
-			if (!*args[i] || strlen(args[i]) > ACT_COMBO_MAX) {
-				return error_set_kind(
-					err, ERROR_BAD_INPUT, -EINVAL,
-					"'%s' is not a key combo: name keys joined by +, e.g. ctrl+shift+t",
-					args[i]);
-			}
-			rq->keys[i] = args[i];
-		}
-		rq->n_keys = (size_t)n;
-		return 0;
-	default:
-		if (n > 0) {
-			return error_set_kind(err, ERROR_BAD_INPUT, -EINVAL,
-					      "unexpected argument '%s'", args[0]);
-		}
-		return 0;
+	if (opt <= OPT_RIGHT) {
+		return pointer_option(rq, opt, arg, dir_set, err);
 	}
+	if (opt <= OPT_RELEASE) {
+		return keyboard_option(rq, opt, arg, err);
+	}
+	if (opt <= OPT_REGION) {
+		return picture_option(rq, opt, arg, err);
+	}
+	return wait_option(rq, opt, arg, err);
 }
 
 /* Every option of the actions; takes() says which action takes which. */
@@ -489,7 +398,7 @@ int act_parse_argv(int argc, char **argv, struct act_req *rq, struct error *err)
 		return error_set_kind(err, ERROR_BAD_INPUT, -EINVAL,
 				      "--quality is for --format jpeg");
 	}
-	return positionals(rq, n, pos, err);
+	return act_actions[cmd].positionals(rq, n, pos, err);
 }
 
 unsigned act_from_picture(unsigned p, unsigned pic, unsigned screen)

@@ -152,7 +152,7 @@ static bool environ_has(pid_t pid, const char *want)
 	if (fd < 0) {
 		return false;
 	}
-	/* The contract's variables come last (runner/launch.c), after the caller's allowlist. */
+	/* The contract's variables come last (desk/launch.c), after the caller's allowlist. */
 	char buf[65536];
 	ssize_t n = read_all(fd, buf, sizeof(buf) - 1);
 	if (n <= 0) {

@@ -29,5 +29,5 @@ char **launch_environment(const char *const *envp, const struct settings *s,
 void launch_environment_free(char **env);
 
 /* "BOTDESK_DESKTOP=<uid>:<profile>:<state root>": the entry of the launcher's environment that
- * finds a desktop of ours again when its state directory was lost (runner/reap.c). */
+ * finds a desktop of ours again when its state directory was lost (desk/reap.c). */
 int launch_marker(const struct settings *s, const char *profile, char *buf, size_t size);

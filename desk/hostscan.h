@@ -19,7 +19,8 @@ struct host_desktop {
 	uint64_t launcher_start;
 	unsigned display;
 	char profile[PROFILE_NAME_MAX + 1]; /* from its "-desktop botdesk:<profile>" argument */
-	time_t activity; /* the X lock's mtime: the runner stamps it at start and exec; 0 unknown */
+	time_t activity; /* the X lock's mtime, the runner's stamp (common/activity.h); 0: unknown
+			  */
 };
 
 /* Every desktop whose X lock in x_lock_dir names a live X server of ours (Xvnc or Xtigervnc

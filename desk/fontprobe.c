@@ -36,8 +36,7 @@ static int any_font(const char *fc_list, const char *pattern, bool *ret)
 	if (r < 0) {
 		return r;
 	}
-	close(wr);
-	wr = -1;
+	wr = safe_close(wr);
 	bool found = false;
 	uint64_t deadline = now_ms() + PROBE_TIMEOUT_MS;
 	r = 0;

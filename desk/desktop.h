@@ -47,7 +47,7 @@ void desktop_own_memory(const struct settings *s, const struct desktop_probe *pr
  * runs counts against the desktop's memory limit; a warning when it cannot. */
 void desktop_join_cgroup(const struct settings *s, const struct desktop_probe *probe);
 
-/* Marks the desktop as used now (the idle clock): its activity file, and its X lock's mtime. */
+/* Marks the desktop as used now (common/activity.h), and its X lock's mtime for list --all. */
 void desktop_stamp_activity(const struct settings *s, struct profile *p);
 /* Seconds since the last activity stamp, else since the env was published; -1 when unknown. */
 int64_t desktop_idle_seconds(struct profile *p);

@@ -3,11 +3,11 @@
 
 #include <stdbool.h>
 
+#include "activity.h"
 #include "error.h"
 #include "launcher.h"
+#include "profilename.h"
 #include "settings.h"
-
-#define PROFILE_NAME_MAX 64
 
 /* The files of a profile's directory. */
 #define STATE_DISPLAY "display"
@@ -20,7 +20,7 @@
 #define STATE_PIDFILE "launcher.pid"
 #define STATE_LOG "launcher.log"
 #define STATE_START_LOCK "start.lock"
-#define STATE_ACTIVITY "activity"
+#define STATE_ACTIVITY ACTIVITY_FILE /* common/activity.h */
 #define STATE_XDG "xdg"
 #define STATE_STOPPED "stopped"
 #define STATE_GEOMETRY "geometry"
@@ -38,9 +38,6 @@ struct profile {
 	{                   \
 		.dirfd = -1 \
 	}
-
-/* 1-64 characters of [A-Za-z0-9._-], not starting with '.'. */
-bool profile_name_valid(const char *name);
 
 /* Opens (and with create, makes, mode 0700) the profile's directory. Without create, an absent
  * directory is not an error: ret->dirfd is -1. */

@@ -118,8 +118,9 @@ void desktop_join_cgroup(const struct settings *s, const struct desktop_probe *p
 void desktop_stamp_activity(const struct settings *s, struct profile *p)
 {
 	if (p->dirfd >= 0) {
-		(void)write_file_atomic_at(p->dirfd, STATE_ACTIVITY, "", 0, 0600);
-		/* And where an administrator's 'list --all' sees it without our private state. */
+		activity_stamp(p->dirfd);
+		/* And where an administrator's 'list --all' sees it without our private state: the
+		 * runner's mark alone (common/activity.h). */
 		unsigned n;
 		if (display_recorded(p->dirfd, &n) == 0) {
 			hostscan_stamp(s, n);

@@ -8,23 +8,6 @@
 #include "fileio.h"
 #include "util.h"
 
-bool profile_name_valid(const char *name)
-{
-	size_t n = strlen(name);
-	if (n == 0 || n > PROFILE_NAME_MAX || name[0] == '.') {
-		return false;
-	}
-	for (size_t i = 0; i < n; i++) {
-		char c = name[i];
-		bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-			  (c >= '0' && c <= '9') || c == '.' || c == '_' || c == '-';
-		if (!ok) {
-			return false;
-		}
-	}
-	return true;
-}
-
 /* Our directory must be ours and private: a directory another user can write to could have its
  * files swapped under us. */
 static int check_private_dir(int fd, const char *path, struct error *err)
@@ -51,10 +34,8 @@ int profile_open(const struct settings *s, const char *name, bool create, struct
 		 struct error *err)
 {
 	if (!profile_name_valid(name)) {
-		return error_set(
-			err, -EINVAL,
-			"'%s' is not a valid profile name: use 1-64 characters of A-Z a-z 0-9 . _ - not starting with '.'",
-			name);
+		return error_set(err, -EINVAL,
+				 "'%s' is not a valid profile name: use " PROFILE_NAME_RULE, name);
 	}
 	struct profile p = PROFILE_INIT;
 	snprintf(p.name, sizeof(p.name), "%s", name);

@@ -1,0 +1,436 @@
+#include "acttable.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <string.h>
+
+#include "act.h"
+#include "parse.h"
+#include "util.h"
+
+static int coordinate(const char *what, const char *s, unsigned *ret, struct error *err)
+{
+	if (parse_uint_range(s, 0, ACT_COORD_MAX, ret) < 0) {
+		return error_set_kind(
+			err, ERROR_BAD_INPUT, -EINVAL,
+			"%s must be a pixel coordinate (0 to %d, counted from the top left), not '%s'",
+			what, ACT_COORD_MAX, s);
+	}
+	return 0;
+}
+
+/* The positional arguments, one parser a shape: X Y (and scroll's count). */
+static int pos_point(struct act_req *rq, int n, char **args, struct error *err)
+{
+	bool scroll = rq->cmd == ACT_SCROLL;
+	if (n < 2 || n > (scroll ? 3 : 2)) {
+		return error_set_kind(err, ERROR_BAD_INPUT, -EINVAL, "%s takes X Y%s",
+				      act_cmd_name(rq->cmd),
+				      scroll ? " and an optional count" : "");
+	}
+	if (coordinate("X", args[0], &rq->x, err) < 0 ||
+	    coordinate("Y", args[1], &rq->y, err) < 0) {
+		return -EINVAL;
+	}
+	if (n == 3 && parse_uint_range(args[2], 1, ACT_SCROLL_MAX, &rq->amount) < 0) {
+		return error_set_kind(err, ERROR_BAD_INPUT, -EINVAL,
+				      "the scroll count must be 1 to %d steps, not '%s'",
+				      ACT_SCROLL_MAX, args[2]);
+	}
+	return 0;
+}
+
+static int pos_drag(struct act_req *rq, int n, char **args, struct error *err)
+{
+	if (n != 4) {
+		return error_set_kind(err, ERROR_BAD_INPUT, -EINVAL, "drag takes X1 Y1 X2 Y2");
+	}
+	if (coordinate("X1", args[0], &rq->x, err) < 0 ||
+	    coordinate("Y1", args[1], &rq->y, err) < 0 ||
+	    coordinate("X2", args[2], &rq->x2, err) < 0 ||
+	    coordinate("Y2", args[3], &rq->y2, err) < 0) {
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int pos_text(struct act_req *rq, int n, char **args, struct error *err)
+{
+	if (n > 1 || (n == 1 && rq->file)) {
+		return error_set_kind(
+			err, ERROR_BAD_INPUT, -EINVAL,
+			"type takes one TEXT argument, or --file FILE, or the text on standard input");
+	}
+	if (n == 0) {
+		return 0;
+	}
+	size_t chars;
+	rq->text = args[0];
+	rq->text_len = strlen(args[0]);
+	return act_check_text(rq->text, rq->text_len, "TEXT", &chars, err);
+}
+
+static int pos_combos(struct act_req *rq, int n, char **args, struct error *err)
+{
+	if (n == 0) {
+		return error_set_kind(err, ERROR_BAD_INPUT, -EINVAL,
+				      "key takes one or more combos, e.g. ctrl+l, alt+F4, Return");
+	}
+	if (n > ACT_KEYS_MAX) {
+		return error_set_kind(err, ERROR_BAD_INPUT, -EINVAL,
+				      "key takes at most %d combos at a time", ACT_KEYS_MAX);
+	}
+	for (int i = 0; i < n; i++) {
+		if (!*args[i] || strlen(args[i]) > ACT_COMBO_MAX) {
+			return error_set_kind(
+				err, ERROR_BAD_INPUT, -EINVAL,
+				"'%s' is not a key combo: name keys joined by +, e.g. ctrl+shift+t",
+				args[i]);
+		}
+		rq->keys[i] = args[i];
+	}
+	rq->n_keys = (size_t)n;
+	return 0;
+}
+
+static int pos_none(struct act_req *rq, int n, char **args, struct error *err)
+{
+	if (n > 0) {
+		return error_set_kind(err, ERROR_BAD_INPUT, -EINVAL, "unexpected argument '%s'",
+				      args[0]);
+	}
+	return 0;
+}
+
+/* The results, one JSON object each: what --json prints and the MCP tool's text. */
+static bool result_point(const struct act_req *rq, const struct act_out *out, char *buf,
+			 size_t size)
+{
+	snprintf(buf, size, "{\"x\":%u,\"y\":%u,\"screen\":\"%ux%u\"}", out->x, out->y, out->sw,
+		 out->sh);
+	return true;
+}
+
+static bool result_drag(const struct act_req *rq, const struct act_out *out, char *buf, size_t size)
+{
+	snprintf(buf, size, "{\"x\":%u,\"y\":%u,\"x2\":%u,\"y2\":%u,\"screen\":\"%ux%u\"}", out->x,
+		 out->y, out->x2, out->y2, out->sw, out->sh);
+	return true;
+}
+
+/* The cursor in the picture's pixels when the request named one (--from). */
+static bool result_cursor(const struct act_req *rq, const struct act_out *out, char *buf,
+			  size_t size)
+{
+	unsigned x = out->x, y = out->y;
+	if (rq->from_w) {
+		x = act_to_picture(x, out->sw, rq->from_w);
+		y = act_to_picture(y, out->sh, rq->from_h);
+	}
+	snprintf(buf, size, "{\"x\":%u,\"y\":%u,\"screen\":\"%ux%u\"}", x, y, out->sw, out->sh);
+	return true;
+}
+
+static bool result_type(const struct act_req *rq, const struct act_out *out, char *buf, size_t size)
+{
+	snprintf(buf, size, "{\"characters\":%zu,\"remapped\":%zu}", out->chars, out->remapped);
+	return true;
+}
+
+static bool result_key(const struct act_req *rq, const struct act_out *out, char *buf, size_t size)
+{
+	snprintf(buf, size, "{\"keys\":%zu}", out->keys);
+	return true;
+}
+
+/* A scaled picture says how to click on it: coordinates read from it go with from = its size. */
+static bool result_picture(const struct act_req *rq, const struct act_out *out, char *buf,
+			   size_t size)
+{
+	bool scaled = !rq->region && (out->pic.w != out->sw || out->pic.h != out->sh);
+	char from[64] = "";
+	if (scaled) {
+		snprintf(from, sizeof(from), ",\"from\":\"%ux%u\"", out->pic.w, out->pic.h);
+	}
+	snprintf(buf, size, "{\"width\":%u,\"height\":%u,\"screen\":\"%ux%u\"%s}", out->pic.w,
+		 out->pic.h, out->sw, out->sh, from);
+	return true;
+}
+
+static bool result_wait(const struct act_req *rq, const struct act_out *out, char *buf, size_t size)
+{
+	snprintf(buf, size, "{\"%s\":true,\"waited_ms\":%llu}",
+		 rq->cmd == ACT_WAIT_IDLE ? "idle" : "changed", (unsigned long long)out->waited_ms);
+	return true;
+}
+
+/* The tools' schemas. Coordinates are screen pixels unless "from" names the size of the picture
+ * they were read from (a screenshot with max, a thumbnail): the server scales them exactly as
+ * that picture was scaled. */
+#define COORD "{\"type\":\"integer\",\"minimum\":0,\"maximum\":65535}"
+#define FROM                                                                                    \
+	"\"from\":{\"type\":\"string\",\"pattern\":\"^[0-9]+x[0-9]+$\",\"description\":"        \
+	"\"WIDTHxHEIGHT of the picture the coordinates were read from, e.g. 960x600; omit for " \
+	"screen pixels\"}"
+#define BUTTON "\"button\":{\"type\":\"string\",\"enum\":[\"left\",\"middle\",\"right\"]}"
+
+/* clang-format off */
+const struct act_action act_actions[ACT_CMD_COUNT] = {
+	[ACT_CLICK] = {
+		.name = "click",
+		.positionals = pos_point,
+		.pointer = true,
+		.options = ACT_O_JSON | ACT_O_FROM | ACT_O_BUTTON | ACT_O_DOUBLE,
+		.synopsis = "X Y [--button left|middle|right] [--double] [--from WxH] [--json]",
+		.summary = "Moves the pointer to X Y and clicks.",
+		.exits = "0; 2 bad input; 3; 4 a human holds the desktop; 1",
+		.mcp_tool = "click",
+		.mcp_args = (const char *const[]){"x", "y", "button", "double", "from", NULL},
+		.mcp_json =
+	"{\"name\":\"click\",\"description\":\"Clicks at x, y.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"x\":" COORD
+		",\"y\":" COORD "," BUTTON
+		",\"double\":{\"type\":\"boolean\"}," FROM
+		"},\"required\":[\"x\",\"y\"],\"additionalProperties\":false}}",
+		.result_json = result_point,
+	},
+	[ACT_MOVE] = {
+		.name = "move",
+		.positionals = pos_point,
+		.pointer = true,
+		.options = ACT_O_JSON | ACT_O_FROM,
+		.synopsis = "X Y [--from WxH] [--json]",
+		.summary = "Moves the pointer.",
+		.exits = "same",
+		.mcp_tool = "move",
+		.mcp_args = (const char *const[]){"x", "y", "from", NULL},
+		.mcp_json =
+	"{\"name\":\"move\",\"description\":\"Moves the pointer to x, y.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"x\":" COORD
+		",\"y\":" COORD "," FROM
+		"},\"required\":[\"x\",\"y\"],\"additionalProperties\":false}}",
+		.result_json = result_point,
+	},
+	[ACT_DRAG] = {
+		.name = "drag",
+		.positionals = pos_drag,
+		.pointer = true,
+		.options = ACT_O_JSON | ACT_O_FROM | ACT_O_BUTTON,
+		.synopsis = "X1 Y1 X2 Y2 [--button B] [--from WxH] [--json]",
+		.summary = "Presses at X1 Y1, moves there in 10 steps, releases at X2 Y2.",
+		.exits = "same",
+		.mcp_tool = "drag",
+		.mcp_args = (const char *const[]){"x1", "y1", "x2", "y2", "button", "from", NULL},
+		.mcp_json =
+	"{\"name\":\"drag\",\"description\":\"Presses at x1, y1, moves to x2, y2 and releases.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"x1\":" COORD
+		",\"y1\":" COORD ",\"x2\":" COORD ",\"y2\":" COORD
+		"," BUTTON "," FROM
+		"},\"required\":[\"x1\",\"y1\",\"x2\",\"y2\"],\"additionalProperties\":false}}",
+		.result_json = result_drag,
+	},
+	[ACT_SCROLL] = {
+		.name = "scroll",
+		.positionals = pos_point,
+		.pointer = true,
+		.options = ACT_O_JSON | ACT_O_FROM | ACT_O_UP | ACT_O_DOWN | ACT_O_LEFT | ACT_O_RIGHT,
+		.synopsis = "X Y (--up|--down|--left|--right) [N] [--from WxH] [--json]",
+		.summary = "N wheel steps (1–100, default 1) at X Y (buttons 4–7).",
+		.exits = "same",
+		.mcp_tool = "scroll",
+		.mcp_args = (const char *const[]){"x", "y", "direction", "amount", "from", NULL},
+		.mcp_json =
+	"{\"name\":\"scroll\",\"description\":\"Scrolls the wheel at x, y.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"x\":" COORD
+		",\"y\":" COORD
+		",\"direction\":{\"type\":\"string\",\"enum\":[\"up\",\"down\",\"left\",\"right\"]},\"amount\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":100}," FROM
+		"},\"required\":[\"x\",\"y\",\"direction\"],\"additionalProperties\":false}}",
+		.result_json = result_point,
+	},
+	[ACT_CURSOR] = {
+		.name = "cursor",
+		.positionals = pos_none,
+		.pointer = false,
+		.options = ACT_O_JSON | ACT_O_FROM,
+		.synopsis = "[--from WxH] [--json]",
+		.summary = "Prints the pointer's position (`X Y`), in the picture's pixels with `--from`.",
+		.exits = "same",
+		.mcp_tool = "cursor",
+		.mcp_args = (const char *const[]){"from", NULL},
+		.mcp_json =
+	"{\"name\":\"cursor\",\"description\":\"Where the pointer is.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{" FROM
+		"},\"additionalProperties\":false}}",
+		.result_json = result_cursor,
+	},
+	[ACT_TYPE] = {
+		.name = "type",
+		.positionals = pos_text,
+		.pointer = false,
+		.options = ACT_O_JSON | ACT_O_FILE | ACT_O_DELAY,
+		.synopsis = "TEXT | --file FILE | < stdin [--delay MS] [--json]",
+		.summary = "Types the text exactly, whatever the keyboard layout (below). At most 65536 "
+		"bytes; `--delay` 0–1000 ms between keys (default 0).",
+		.exits = "same; 130 interrupted",
+		.mcp_tool = "type",
+		.mcp_args = (const char *const[]){"text", "delay_ms", NULL},
+		.mcp_json =
+	"{\"name\":\"type\",\"description\":\"Types text exactly, whatever the keyboard layout (any Unicode; newline is Return).\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"text\":{\"type\":\"string\"},\"delay_ms\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":1000}},\"required\":[\"text\"],\"additionalProperties\":false}}",
+		.result_json = result_type,
+	},
+	[ACT_KEY] = {
+		.name = "key",
+		.positionals = pos_combos,
+		.pointer = false,
+		.options = ACT_O_JSON | ACT_O_DELAY | ACT_O_PRESS | ACT_O_RELEASE,
+		.synopsis = "COMBO... [--press|--release] [--delay MS] [--json]",
+		.summary = "Key combos in turn: `ctrl+l`, `alt+F4`, `Return`, `super`, `ctrl+shift+t`, "
+		"`ctrl++`. Names are X keysym names (case matters: `a`, `A`, `Page_Up`, `F4`), "
+		"the modifiers `ctrl` `alt` `shift` `super` `altgr` `meta` `hyper`, the aliases "
+		"`enter` `esc` `tab` `space` `backspace` `del` `ins` `home` `end` `pgup` `pgdn` "
+		"`up` `down` `left` `right` `f1`…, or one character. `--press` holds, "
+		"`--release` lets go.",
+		.exits = "same",
+		.mcp_tool = "key",
+		.mcp_args = (const char *const[]){"keys", "mode", "delay_ms", NULL},
+		.mcp_json =
+	"{\"name\":\"key\",\"description\":\"Presses key combos in turn, e.g. [\\\"ctrl+l\\\", \\\"Return\\\"]; X keysym names, ctrl, alt, shift, super.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"keys\":{\"type\":\"array\",\"items\":{\"type\":\"string\"},\"minItems\":1,\"maxItems\":64},\"mode\":{\"type\":\"string\",\"enum\":[\"tap\",\"press\",\"release\"]},\"delay_ms\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":1000}},\"required\":[\"keys\"],\"additionalProperties\":false}}",
+		.result_json = result_key,
+	},
+	[ACT_SCREENSHOT] = {
+		.name = "screenshot",
+		.positionals = pos_none,
+		.pointer = false,
+		.options = ACT_O_MAX | ACT_O_FORMAT | ACT_O_QUALITY | ACT_O_OUTPUT | ACT_O_REGION,
+		.synopsis = "[--max WxH] [--region X,Y,W,H] [--format png|jpeg] [--quality N] [--output "
+		"FILE|-]",
+		.summary = "The full-size screen (the thumbnail stays the small picture), fitted inside "
+		"`--max` when given, or a region of it; PNG, or JPEG (quality 85). To FILE "
+		"(atomically, mode from the umask), to stdout with `-` (refused when that is a terminal), "
+		"else as a `data:` URL.",
+		.exits = "same",
+		.mcp_tool = "screenshot",
+		.mcp_args = (const char *const[]){"max", "region", "format", "quality", NULL},
+		.mcp_json =
+	"{\"name\":\"screenshot\",\"description\":\"A picture of the desktop's screen (full size unless max is given), and its size.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"max\":{\"type\":\"string\",\"pattern\":\"^[0-9]+x[0-9]+$\",\"description\":\"fit inside WIDTHxHEIGHT, e.g. 1280x800\"},\"region\":{\"type\":\"array\",\"items\":" COORD
+		",\"minItems\":4,\"maxItems\":4,\"description\":\"[x, y, width, height] in screen pixels\"},\"format\":{\"type\":\"string\",\"enum\":[\"png\",\"jpeg\"]},\"quality\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":100}},\"additionalProperties\":false}}",
+		.result_json = result_picture,
+	},
+	[ACT_WAIT_IDLE] = {
+		.name = "wait-idle",
+		.positionals = pos_none,
+		.pointer = false,
+		.options = ACT_O_JSON | ACT_O_TIMEOUT | ACT_O_QUIET,
+		.synopsis = "[--timeout S] [--quiet S] [--json]",
+		.summary = "Returns once the screen has not changed for `--quiet` seconds (default 0.3); "
+		"exit 1 if it kept changing for `--timeout` (default 10, at most 600).",
+		.exits = "same",
+		.mcp_tool = "wait",
+		.mcp_args = (const char *const[]){"for", "timeout", "quiet", NULL},
+		.mcp_json =
+	"{\"name\":\"wait\",\"description\":\"Waits until the screen has changed since the last action (for=change), or has stopped changing (for=idle), instead of sleeping.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"for\":{\"type\":\"string\",\"enum\":[\"change\",\"idle\"]},\"timeout\":{\"type\":\"number\",\"exclusiveMinimum\":0,\"maximum\":600,\"description\":\"seconds, default 10\"},\"quiet\":{\"type\":\"number\",\"exclusiveMinimum\":0,\"maximum\":600,\"description\":\"seconds without a change that count as idle, default 0.3\"}},\"required\":[\"for\"],\"additionalProperties\":false}}",
+		.result_json = result_wait,
+	},
+	[ACT_WAIT_CHANGE] = {
+		.name = "wait-change",
+		.positionals = pos_none,
+		.pointer = false,
+		.options = ACT_O_JSON | ACT_O_TIMEOUT,
+		.synopsis = "[--timeout S] [--json]",
+		.summary = "Returns when the screen changes after it started; exit 1 at the timeout. The "
+		"MCP `wait` tool also counts a change since the last action.",
+		.exits = "same",
+		.mcp_tool = NULL,
+		.mcp_args = NULL,
+		.mcp_json = NULL,
+		.result_json = result_wait,
+	},
+};
+/* clang-format on */
+
+const struct act_action *act_action_find(const char *name)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(act_actions); i++) {
+		if (streq(name, act_actions[i].name)) {
+			return &act_actions[i];
+		}
+	}
+	return NULL;
+}
+
+const struct act_action *act_action_by_tool(const char *name)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(act_actions); i++) {
+		if (act_actions[i].mcp_tool && streq(name, act_actions[i].mcp_tool)) {
+			return &act_actions[i];
+		}
+	}
+	return NULL;
+}
+
+void act_print_help(FILE *f)
+{
+	enum { WIDTH = 79, INDENT = 6 };
+	for (size_t i = 0; i < ARRAY_SIZE(act_actions); i++) {
+		const struct act_action *a = &act_actions[i];
+		int col = fprintf(f, "  %s", a->name);
+		/* Word by word, a word that would pass the width starting a new, indented line. */
+		for (const char *w = a->synopsis; *w;) {
+			size_t n = strcspn(w, " ");
+			if (col + 1 + (int)n > WIDTH) {
+				col = fprintf(f, "\n%*s", INDENT, "") - 1;
+			} else {
+				col += fprintf(f, " ");
+			}
+			col += fprintf(f, "%.*s", (int)n, w);
+			w += n + strspn(w + n, " ");
+		}
+		fputc('\n', f);
+	}
+}
+
+/* A placeholder is a word with a capital in it (X, WxH, COMBO, X,Y,W,H); an option starts with
+ * "--"; the rest (left, png, stdin, |, [, ]) stays as it is. */
+static void print_scdoc(const char *s, FILE *f)
+{
+	while (*s) {
+		size_t n;
+		if (s[0] == '-' && s[1] == '-') {
+			n = 2 + strspn(s + 2, "abcdefghijklmnopqrstuvwxyz-");
+			fprintf(f, "*%.*s*", (int)n, s);
+		} else if (isalnum((unsigned char)*s)) {
+			n = strspn(
+				s,
+				"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789,");
+			bool capital = false;
+			for (size_t i = 0; i < n; i++) {
+				capital = capital || isupper((unsigned char)s[i]);
+			}
+			if (capital) {
+				fprintf(f, "_%.*s_", (int)n, s);
+			} else {
+				fprintf(f, "%.*s", (int)n, s);
+			}
+		} else {
+			n = 1;
+			fputc(*s, f);
+		}
+		s += n;
+	}
+}
+
+void act_print_doc_rows(FILE *f, bool scdoc)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(act_actions); i++) {
+		const struct act_action *a = &act_actions[i];
+		if (scdoc) {
+			fprintf(f, "*%s* ", a->name);
+			print_scdoc(a->synopsis, f);
+			fputc('\n', f);
+			continue;
+		}
+		fprintf(f, "| `%s ", a->name);
+		for (const char *p = a->synopsis; *p; p++) {
+			if (*p == '|') {
+				fputc('\\', f);
+			}
+			fputc(*p, f);
+		}
+		fprintf(f, "` | %s | %s |\n", a->summary, a->exits);
+	}
+}

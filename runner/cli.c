@@ -1,0 +1,211 @@
+/* The invocation and the checks every command handler shares (cli.h). */
+#include "cli.h"
+
+#include <fcntl.h>
+#include <getopt.h>
+#include <pwd.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+
+#include "actargs.h"
+#include "actions.h"
+#include "acttable.h"
+#include "adminstop.h"
+#include "base64.h"
+#include "config.h"
+#include "control.h"
+#include "desktop.h"
+#include "doctor.h"
+#include "error.h"
+#include "exitstatus.h"
+#include "fileio.h"
+#include "foreground.h"
+#include "install.h"
+#include "jsonout.h"
+#include "launcher.h"
+#include "list.h"
+#include "log.h"
+#include "parse.h"
+#include "picture.h"
+#include "profile.h"
+#include "settings.h"
+#include "status.h"
+#include "thumbnailer.h"
+#include "webexec.h"
+
+/* start's default --wait: a desktop is up in about a second; a loaded host can take far longer. */
+#define DEFAULT_WAIT_MS 30000
+static_assert(LAUNCHER_WAIT_MAX_MS == 3600 * 1000, "--wait's message says up to 3600 seconds");
+
+int usage_error(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	fputs("botdesk: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputs("\nTry 'botdesk --help'.\n", stderr);
+	va_end(ap);
+	return EXIT_USAGE;
+}
+
+int fail(struct cli *c, int r)
+{
+	if (error_isset(&c->err)) {
+		log_error("%s", c->err.msg);
+	} else {
+		log_error("%s", strerror(r < 0 ? -r : r));
+	}
+	return EXIT_FAILURE;
+}
+
+/* Loads the settings; 0, or the exit status of the failure it reported. */
+int load_settings(struct cli *c)
+{
+	int r = settings_load(&c->settings, &c->err);
+	if (r == 0 && c->settings.policy.warning[0]) {
+		log_warn("%s", c->settings.policy.warning);
+	}
+	if (r == 0 && c->settings.policy.ignored[0]) {
+		log_warn("%s", c->settings.policy.ignored);
+	}
+	return r < 0 ? fail(c, r) : 0;
+}
+
+/* Loads settings and opens the profile's directory (created when create is set). */
+int setup(struct cli *c, bool create)
+{
+	int r = load_settings(c);
+	if (r) {
+		return r;
+	}
+	r = profile_open(&c->settings, c->profile, create, &c->p, &c->err);
+	if (r < 0) {
+		return fail(c, r);
+	}
+	return 0;
+}
+
+void print_probe(struct cli *c, const struct desktop_probe *probe, bool json)
+{
+	struct status st;
+	status_gather(&c->settings, &c->p, probe, &st);
+	if (json) {
+		status_print_json(&st, stdout);
+	} else {
+		status_print_text(&st, stdout);
+	}
+}
+
+void print_status(struct cli *c, bool json)
+{
+	struct desktop_probe probe;
+	desktop_probe(&c->p, &probe);
+	print_probe(c, &probe, json);
+}
+
+int parse_opts(int argc, char **argv, const char *cmd, unsigned allow, struct opts *o)
+{
+	static const struct option longopts[] = {
+		{"json", no_argument, NULL, 'j'},
+		{"wait", required_argument, NULL, 'w'},
+		{"dry-run", no_argument, NULL, 'n'},
+		{"shell", no_argument, NULL, 's'},
+		{"web", no_argument, NULL, 'W'},
+		{"fonts", no_argument, NULL, 'F'},
+		{NULL, 0, NULL, 0},
+	};
+	*o = (struct opts){.wait_ms = DEFAULT_WAIT_MS};
+	optind = 1;
+	opterr = 0;
+	int ch;
+	while ((ch = getopt_long(argc, argv, "+", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'j':
+			o->json = true;
+			break;
+		case 'w':
+			if (!(allow & OPT_WAIT)) {
+				return usage_error("%s takes no --wait", cmd);
+			}
+			if (parse_seconds_ms(optarg, LAUNCHER_WAIT_MAX_MS, &o->wait_ms) < 0 ||
+			    o->wait_ms == 0) {
+				return usage_error(
+					"--wait takes seconds (up to 3600, e.g. 30 or 0.5), not '%s'",
+					optarg);
+			}
+			break;
+		case 'n':
+			if (!(allow & OPT_DRY_RUN)) {
+				return usage_error("%s takes no --dry-run", cmd);
+			}
+			o->dry_run = true;
+			break;
+		case 's':
+			if (!(allow & OPT_SHELL)) {
+				return usage_error("%s takes no --shell", cmd);
+			}
+			o->shell = true;
+			break;
+		case 'W':
+			if (!(allow & OPT_WEB)) {
+				return usage_error("%s takes no --web", cmd);
+			}
+			o->web = true;
+			break;
+		case 'F':
+			if (!(allow & OPT_FONTS)) {
+				return usage_error("%s takes no --fonts", cmd);
+			}
+			o->fonts = true;
+			break;
+		default:
+			return usage_error("unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind < argc) {
+		return usage_error("unexpected argument '%s'", argv[optind]);
+	}
+	return 0;
+}
+
+/* The verified running desktop's probe, or exit 3 with a word on what to do. */
+int need_running(struct cli *c, struct desktop_probe *probe)
+{
+	desktop_probe(&c->p, probe);
+	if (!probe->running) {
+		log_error(
+			"no desktop is running for profile '%s'; start one with 'botdesk%s%s start'",
+			c->p.name, streq(c->p.name, "default") ? "" : " --profile ",
+			streq(c->p.name, "default") ? "" : c->p.name);
+		return EXIT_NOT_RUNNING;
+	}
+	return 0;
+}
+
+/* 0 when the agent may act on the desktop, else exit 4 with the reason. */
+int need_agent(struct cli *c)
+{
+	struct lease l;
+	if (control_need_agent(&c->p, &l, &c->err) < 0) {
+		log_error("%s", c->err.msg);
+		return EXIT_HUMAN;
+	}
+	return 0;
+}
+
+/* "botdesk thumbnail" or "botdesk --profile NAME thumbnail": the command as the user would type
+ * it for this profile. */
+const char *profile_flag(const struct cli *c)
+{
+	return streq(c->p.name, "default") ? "" : " --profile ";
+}
+
+const char *profile_arg(const struct cli *c)
+{
+	return streq(c->p.name, "default") ? "" : c->p.name;
+}

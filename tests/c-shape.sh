@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# scripts/c-shape catches what it is for, and only that: a bare close() and a nested ternary fail
+# it, each named by file, line and function; the same fd closed in a cleanup function, through
+# safe_close(), and two ternaries side by side pass. Then the tree itself passes it.
+set -euo pipefail
+src=${1:?usage: c-shape.sh SRCDIR}
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+cat >"$dir/bad.c" <<'C'
+static int open_it(int fd)
+{
+	if (fd > 2) {
+		close(fd);
+	}
+	return fd == 1 ? 1 : fd == 2 ? 2 : 3;
+}
+
+static int nested(int a)
+{
+	return a ? (a > 1 ? 2 : 1) : 0;
+}
+C
+cat >"$dir/good.c" <<'C'
+static void thing_close(int fd)
+{
+	close(fd);
+}
+
+static int open_it(int fd)
+{
+	/* close( in a comment, and "close(" in a string, are no calls. */
+	const char *s = "close(";
+	fd = safe_close(fd);
+	printf("%s %s", fd ? "a" : "b", fd > 1 ? "c" : "d");
+	return s ? 1 : 0;
+}
+C
+if out=$("$src/scripts/c-shape" "$dir/bad.c" 2>&1); then
+    echo "c-shape passed bad.c: $out" >&2
+    exit 1
+fi
+for want in "bad.c:4: bare close() in open_it" "bad.c:6: nested ternary in open_it" \
+    "bad.c:11: nested ternary in nested"; do
+    grep -qF "$want" <<<"$out" || { echo "c-shape did not say '$want': $out" >&2; exit 1; }
+done
+[ "$(grep -c ': ' <<<"$out")" -eq 4 ] || { echo "c-shape said more than it should: $out" >&2; exit 1; }
+"$src/scripts/c-shape" "$dir/good.c" >/dev/null || { echo "c-shape failed good.c" >&2; exit 1; }
+"$src/scripts/c-shape"
