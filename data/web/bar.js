@@ -1,7 +1,11 @@
 // botdesk web's page: the bar (who holds the desktop, Take over / Hand back) around noVNC, which
 // is Debian's (/novnc/ is /usr/share/novnc). The server picks the door by the lease and closes
 // the stream when the lease moves; we then make a new RFB object, without a reload.
-import RFB from '/novnc/core/rfb.js';
+//
+// noVNC is imported by a relative name (the page serves this file and noVNC's under the same
+// version prefix) and without waiting for it: the lease and the stream's proof go on while its
+// modules load, and only attaching the stream waits for them.
+const rfbModule = import('../novnc/core/rfb.js');
 
 const $ = (id) => document.getElementById(id);
 let lease = null;
@@ -96,13 +100,23 @@ function connect() {
             stop(IMPOSTOR);
             return;
         }
+        let RFB;
+        try {
+            ({ default: RFB } = await rfbModule);
+        } catch (err) {
+            ws.onclose = null;
+            ws.close();
+            $('link').textContent = 'cannot load noVNC: reload';
+            return;
+        }
+        if (stopped) return;
         proven = true;
         ws.send('go');
-        attach(ws);
+        attach(ws, RFB);
     };
 }
 
-function attach(ws) {
+function attach(ws, RFB) {
     rfb = new RFB($('screen'), ws, { shared: true });
     rfb.scaleViewport = true;
     rfb.viewOnly = !lease || lease.holder !== 'human';
