@@ -2,6 +2,7 @@
 """botdesk web's first frame, by hand, with a desktop running (the profile's):
 
     bench/web/bench-web.py [--runs N] [--profile P] [--botdesk PATH] [--timeline]
+                           [--server NAME=BOTDESK_WEB:BOTDESK_WEB_DATA]...
 
 Each run starts a fresh `botdesk web --listen 127.0.0.1:PORT` (a new server: new salt, new
 cookie) and a fresh headless Chromium (an empty profile: nothing cached), opens the ticket URL
@@ -10,6 +11,9 @@ canvas that is not black (the page's own clock, performance.now(): no DevTools r
 it); then reloads the page and takes the same time again (the cache warm, the cookie set).
 Prints each run's breakdown and the median, min and max of both. --timeline prints each
 request's start and end (ms since the navigation) of the first run.
+
+With --server (twice or more: before and after a change), the runs take the servers in turn, so
+that every server sees the same load on a shared machine; each gets its own summary.
 
 Chromium runs through its DevTools pipe (tests/e2e/webbrowser.py). As root it needs
 BD_CHROMIUM_NO_SANDBOX=1.
@@ -115,10 +119,11 @@ def free_port():
     return port
 
 
-def start_server(botdesk, profile, work):
+def start_server(botdesk, profile, work, env):
     out = open(os.path.join(work, "web.out"), "w+")
     p = subprocess.Popen([botdesk, "--profile", profile, "web", "--listen",
-                          "127.0.0.1:%d" % free_port()], stdout=out, stderr=subprocess.STDOUT)
+                          "127.0.0.1:%d" % free_port()], stdout=out, stderr=subprocess.STDOUT,
+                         env=env)
     deadline = time.monotonic() + 10
     while time.monotonic() < deadline:
         out.seek(0)
@@ -145,39 +150,54 @@ def main():
     ap.add_argument("--botdesk", default=os.environ.get("BOTDESK_BIN", "botdesk"))
     ap.add_argument("--chromium", default=shutil.which("chromium") or "chromium")
     ap.add_argument("--timeline", action="store_true")
+    ap.add_argument("--server", action="append", default=[],
+                    help="NAME=BOTDESK_WEB:BOTDESK_WEB_DATA (botdesk-web and its page)")
     a = ap.parse_args()
+    servers = []
+    for spec in a.server:
+        name, _, paths = spec.partition("=")
+        web, _, data = paths.partition(":")
+        servers.append((name, dict(os.environ, BOTDESK_WEB=web, BOTDESK_WEB_DATA=data)))
+    if not servers:
+        servers = [("", dict(os.environ))]
     work = tempfile.mkdtemp(prefix="bd-bench-web.")
-    firsts, reloads = [], []
+    firsts = {name: [] for name, _ in servers}
+    reloads = {name: [] for name, _ in servers}
     try:
         for i in range(a.runs):
-            server, url = start_server(a.botdesk, a.profile, work)
-            b = Browser(a.chromium, "1600x1000")
-            try:
-                b.call("Page.addScriptToEvaluateOnNewDocument", session=True, source=HOOKS)
-                first = load(b, url)
-                again = load(b, None)
-            finally:
-                b.close()
-                server.send_signal(signal.SIGINT)
-                server.wait(10)
-            firsts.append(first["frame"])
-            reloads.append(again["frame"])
-            for what, r in (("first", first), ("reload", again)):
-                print("run %d %-6s " % (i + 1, what) +
-                      " ".join("%s=%.0f" % (k, r[k]) for k in KEYS if r.get(k) is not None) +
-                      " requests=%d modules=%d transferred=%d" % (
-                          r["requests"], r["modules"], r["transfer"]))
-            if a.timeline and i == 0:
+            for name, env in servers:
+                first, again = one_run(a, work, env)
+                firsts[name].append(first["frame"])
+                reloads[name].append(again["frame"])
                 for what, r in (("first", first), ("reload", again)):
-                    print("timeline of the %s open (ms since the navigation):" % what)
-                    for t in r["timeline"]:
-                        print("  %7.1f %7.1f %7s  %s" % (t[1], t[2], t[3] if len(t) > 3 else "",
-                                                        t[0]))
-            sys.stdout.flush()
+                    print("%srun %d %-6s " % (name and name + " ", i + 1, what) +
+                          " ".join("%s=%.0f" % (k, r[k]) for k in KEYS if r.get(k) is not None) +
+                          " requests=%d modules=%d transferred=%d" % (
+                              r["requests"], r["modules"], r["transfer"]))
+                if a.timeline and i == 0:
+                    for what, r in (("first", first), ("reload", again)):
+                        print("timeline of the %s open (ms since the navigation):" % what)
+                        for t in r["timeline"]:
+                            print("  %7.1f %7.1f %7s  %s" % (
+                                t[1], t[2], t[3] if len(t) > 3 else "", t[0]))
+                sys.stdout.flush()
     finally:
         shutil.rmtree(work, ignore_errors=True)
-    print(summary("first", firsts))
-    print(summary("reload", reloads))
+    for name, _ in servers:
+        print((name + ": " if name else "") + summary("first", firsts[name]))
+        print((name + ": " if name else "") + summary("reload", reloads[name]))
+
+
+def one_run(a, work, env):
+    server, url = start_server(a.botdesk, a.profile, work, env)
+    b = Browser(a.chromium, "1600x1000")
+    try:
+        b.call("Page.addScriptToEvaluateOnNewDocument", session=True, source=HOOKS)
+        return load(b, url), load(b, None)
+    finally:
+        b.close()
+        server.send_signal(signal.SIGINT)
+        server.wait(10)
 
 
 if __name__ == "__main__":
