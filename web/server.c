@@ -466,13 +466,16 @@ static int static_request(struct lws *wsi, struct conn *c, const char *uri)
 	bool versioned = strncmp(uri, prefix, plen) == 0 && uri[plen] == '/';
 	if (versioned) {
 		uri += plen;
-	} else if (startswith(uri, "/v/")) {
-		/* Another version: another server's page, or a file that changed since. */
+	}
+	/* Under a version only the files are (the page is one per server, and revalidated); another
+	 * version is another server's page, or a file that changed since. */
+	if ((versioned && !startswith(uri, "/web/") && !startswith(uri, "/novnc/")) ||
+	    (!versioned && startswith(uri, "/v/"))) {
 		return respond(wsi, HTTP_STATUS_NOT_FOUND, "text/plain", "not found\n", NULL, NULL);
 	}
 	const struct web_asset *a = web_assets_find(&S.assets, uri);
 	if (a) {
-		return serve_asset(wsi, c, a, versioned && !streq(uri, "/"));
+		return serve_asset(wsi, c, a, versioned);
 	}
 	char path[1024];
 	if (web_static_path(uri, "/web/", S.cfg->data, path, sizeof(path)) == 0 ||
