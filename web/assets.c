@@ -279,8 +279,9 @@ static int build_page(struct web_assets *as, const char *data)
 		links += strlen(as->list[i].url) + 64;
 	}
 	size_t plen = strlen(as->prefix), marks = 0;
-	for (const unsigned char *m = t; (m = memmem(m, tlen - (size_t)(m - t), WEB_ASSET_VERSION_MARK,
-						    strlen(WEB_ASSET_VERSION_MARK)));
+	for (const unsigned char *m = t;
+	     (m = memmem(m, tlen - (size_t)(m - t), WEB_ASSET_VERSION_MARK,
+			 strlen(WEB_ASSET_VERSION_MARK)));
 	     m++) {
 		marks++;
 	}
@@ -304,9 +305,10 @@ static int build_page(struct web_assets *as, const char *data)
 				if (!startswith(as->list[k].url, "/novnc/")) {
 					continue;
 				}
-				n += (size_t)snprintf(page + n, cap - n,
-						      "<link rel=\"modulepreload\" href=\"%s%s\">\n",
-						      as->prefix, as->list[k].url);
+				n += (size_t)snprintf(
+					page + n, cap - n,
+					"<link rel=\"modulepreload\" href=\"%s%s\">\n", as->prefix,
+					as->list[k].url);
 			}
 			i += strlen(WEB_ASSET_PRELOAD_MARK);
 		} else {

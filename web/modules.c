@@ -19,7 +19,8 @@ static bool ident_char(char c)
 static bool keyword_at(const char *src, size_t len, size_t p, const char *kw)
 {
 	size_t k = strlen(kw);
-	return p + k <= len && memcmp(src + p, kw, k) == 0 && (p + k == len || !ident_char(src[p + k]));
+	return p + k <= len && memcmp(src + p, kw, k) == 0 &&
+	       (p + k == len || !ident_char(src[p + k]));
 }
 
 /* The statement at p (its keyword, import or export): the specifier, when the first quote after
@@ -46,7 +47,8 @@ static int statement(const char *src, size_t len, size_t p,
 		b--;
 	}
 	bool bare = import && b == p + 6;
-	bool from = b >= p + 6 + 4 && memcmp(src + b - 4, "from", 4) == 0 && !ident_char(src[b - 5]);
+	bool from =
+		b >= p + 6 + 4 && memcmp(src + b - 4, "from", 4) == 0 && !ident_char(src[b - 5]);
 	if (!bare && !from) {
 		return 0;
 	}
@@ -159,8 +161,8 @@ int web_module_resolve(const char *from, const char *spec, size_t n, char *out, 
 	size_t starts[DEPTH_MAX], depth = 0, len = 0;
 	const char *dir_end = strrchr(from, '/');
 	int r;
-	if (dir_end && (r = walk(from, (size_t)(dir_end - from), out, size, &len, starts,
-				 &depth)) < 0) {
+	if (dir_end &&
+	    (r = walk(from, (size_t)(dir_end - from), out, size, &len, starts, &depth)) < 0) {
 		return r;
 	}
 	if ((r = walk(spec, n, out, size, &len, starts, &depth)) < 0) {

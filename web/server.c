@@ -239,7 +239,8 @@ static int add_header(struct lws *wsi, const char *name, const char *value, unsi
 		      unsigned char *end)
 {
 	return lws_add_http_header_by_name(wsi, (const unsigned char *)name,
-					   (const unsigned char *)value, (int)strlen(value), p, end);
+					   (const unsigned char *)value, (int)strlen(value), p,
+					   end);
 }
 
 /* The headers every asset answer carries. */
@@ -295,8 +296,8 @@ static int serve_asset(struct lws *wsi, struct conn *c, const struct web_asset *
 	char accept[256] = "", inm[256] = "", gz_etag[WEB_ETAG_MAX + 3];
 	/* The gzip text is another representation: another strong ETag. */
 	snprintf(gz_etag, sizeof(gz_etag), "%.*s-gz\"", (int)strlen(a->etag) - 1, a->etag);
-	bool gz = a->gz && lws_hdr_copy(wsi, accept, sizeof(accept),
-					WSI_TOKEN_HTTP_ACCEPT_ENCODING) > 0 &&
+	bool gz = a->gz &&
+		  lws_hdr_copy(wsi, accept, sizeof(accept), WSI_TOKEN_HTTP_ACCEPT_ENCODING) > 0 &&
 		  strstr(accept, "gzip");
 	const char *etag = gz ? gz_etag : a->etag;
 	if (lws_hdr_copy(wsi, inm, sizeof(inm), WSI_TOKEN_HTTP_IF_NONE_MATCH) > 0 &&

@@ -83,7 +83,8 @@ static void resolve(void **state)
 		const char *from, *spec, *want;
 	} ok[] = {
 		{"core/rfb.js", "./util/int.js", "core/util/int.js"},
-		{"core/rfb.js", "../vendor/pako/lib/zlib/inflate.js", "vendor/pako/lib/zlib/inflate.js"},
+		{"core/rfb.js", "../vendor/pako/lib/zlib/inflate.js",
+		 "vendor/pako/lib/zlib/inflate.js"},
 		{"core/input/keyboard.js", "../util/./events.js", "core/util/events.js"},
 		{"core/a/b/c.js", "../../x.js", "core/x.js"},
 		{"rfb.js", "./x.js", "x.js"},
@@ -95,17 +96,17 @@ static void resolve(void **state)
 		assert_string_equal(out, ok[i].want);
 	}
 	const char *bad[] = {
-		"util/int.js",	    /* bare: a package name, not a file */
-		"/core/rfb.js",	    /* absolute */
+		"util/int.js",      /* bare: a package name, not a file */
+		"/core/rfb.js",     /* absolute */
 		"https://x/y.js",   /* another origin */
 		"../../etc/passwd", /* above the root */
-		"../../../x.js",	   "./a//b.js", "./.hidden.js", "./a/", "./a/..", "./a b.js",
-		"./a%2e.js",		   "./",	"./a\\b.js",	"..",
+		"../../../x.js",    "./a//b.js", "./.hidden.js", "./a/",      "./a/..",
+		"./a b.js",         "./a%2e.js", "./",           "./a\\b.js", "..",
 	};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		assert_int_equal(web_module_resolve("core/rfb.js", bad[i], strlen(bad[i]), out,
-						    sizeof(out)),
-				 -EINVAL);
+		assert_int_equal(
+			web_module_resolve("core/rfb.js", bad[i], strlen(bad[i]), out, sizeof(out)),
+			-EINVAL);
 	}
 	assert_int_equal(web_module_resolve("core/rfb.js", "./util/int.js", 13, out, 8),
 			 -ENAMETOOLONG);
