@@ -20,6 +20,11 @@
 #define ASSETS_MAX 256
 #define ASSET_FILE_MAX (4u << 20)
 #define ASSETS_BYTES_MAX (16u << 20)
+/* The page, built from index.html. */
+#define PAGE_MAX (1u << 20)
+/* What the page says for each module (docs/web.md, "Caching"). */
+#define PRELOAD_OPEN "<link rel=\"modulepreload\" fetchpriority=\"low\" href=\""
+#define PRELOAD_CLOSE "\">\n"
 /* The module the page imports: the root of the graph. */
 #define GRAPH_ROOT "core/rfb.js"
 
@@ -263,6 +268,56 @@ static int version_of(struct web_assets *as)
 	return 0;
 }
 
+/* A growing text, bounded: the page is built from a template anyone with the data directory
+ * writes, so no size is assumed of it. */
+struct text {
+	char *s;
+	size_t len, cap;
+};
+
+static int put(struct text *t, const void *s, size_t n)
+{
+	if (n > PAGE_MAX - t->len) {
+		return -E2BIG;
+	}
+	if (t->len + n > t->cap) {
+		size_t cap = t->cap ? t->cap : 4096;
+		while (cap < t->len + n) {
+			cap *= 2;
+		}
+		char *g = realloc(t->s, cap);
+		if (!g) {
+			return -ENOMEM;
+		}
+		t->s = g;
+		t->cap = cap;
+	}
+	memcpy(t->s + t->len, s, n);
+	t->len += n;
+	return 0;
+}
+
+static int put_str(struct text *t, const char *s)
+{
+	return put(t, s, strlen(s));
+}
+
+static int put_preloads(struct web_assets *as, struct text *t)
+{
+	int r = 0;
+	for (size_t k = 0; r == 0 && k < as->n; k++) {
+		if (!startswith(as->list[k].url, "/novnc/")) {
+			continue;
+		}
+		if ((r = put_str(t, PRELOAD_OPEN)) < 0 || (r = put_str(t, as->prefix)) < 0 ||
+		    (r = put_str(t, as->list[k].url)) < 0) {
+			return r;
+		}
+		r = put_str(t, PRELOAD_CLOSE);
+	}
+	return r;
+}
+
 /* index.html with the version in place of its marks and a modulepreload per module. */
 static int build_page(struct web_assets *as, const char *data)
 {
@@ -274,48 +329,28 @@ static int build_page(struct web_assets *as, const char *data)
 		return r;
 	}
 	_cleanup_free_ unsigned char *t = tpl;
-	size_t links = 0;
-	for (size_t i = 0; i < as->n; i++) {
-		links += strlen(as->list[i].url) + 64;
-	}
-	size_t plen = strlen(as->prefix), marks = 0;
-	for (const unsigned char *m = t;
-	     (m = memmem(m, tlen - (size_t)(m - t), WEB_ASSET_VERSION_MARK,
-			 strlen(WEB_ASSET_VERSION_MARK)));
-	     m++) {
-		marks++;
-	}
-	size_t cap = tlen + links + marks * plen + 1;
-	_cleanup_free_ char *page = malloc(cap);
-	if (!page) {
-		return -ENOMEM;
-	}
-	size_t n = 0;
-	for (size_t i = 0; i < tlen;) {
+	struct text page = {0};
+	size_t vlen = strlen(WEB_ASSET_VERSION_MARK), plen = strlen(WEB_ASSET_PRELOAD_MARK);
+	for (size_t i = 0; r == 0 && i < tlen;) {
 		const char *s = (const char *)t + i;
 		size_t left = tlen - i;
-		if (left >= strlen(WEB_ASSET_VERSION_MARK) &&
-		    memcmp(s, WEB_ASSET_VERSION_MARK, strlen(WEB_ASSET_VERSION_MARK)) == 0) {
-			memcpy(page + n, as->prefix, plen);
-			n += plen;
-			i += strlen(WEB_ASSET_VERSION_MARK);
-		} else if (left >= strlen(WEB_ASSET_PRELOAD_MARK) &&
-			   memcmp(s, WEB_ASSET_PRELOAD_MARK, strlen(WEB_ASSET_PRELOAD_MARK)) == 0) {
-			for (size_t k = 0; k < as->n; k++) {
-				if (!startswith(as->list[k].url, "/novnc/")) {
-					continue;
-				}
-				n += (size_t)snprintf(
-					page + n, cap - n,
-					"<link rel=\"modulepreload\" href=\"%s%s\">\n", as->prefix,
-					as->list[k].url);
-			}
-			i += strlen(WEB_ASSET_PRELOAD_MARK);
+		if (left >= vlen && memcmp(s, WEB_ASSET_VERSION_MARK, vlen) == 0) {
+			r = put_str(&page, as->prefix);
+			i += vlen;
+		} else if (left >= plen && memcmp(s, WEB_ASSET_PRELOAD_MARK, plen) == 0) {
+			r = put_preloads(as, &page);
+			i += plen;
 		} else {
-			page[n++] = t[i++];
+			r = put(&page, s, 1);
+			i++;
 		}
 	}
-	if ((r = add(as, "/index.html", (unsigned char *)TAKE_PTR(page), n)) < 0) {
+	if (r < 0) {
+		free(page.s);
+		return r;
+	}
+	/* add() takes the text, and frees it when it fails. */
+	if ((r = add(as, "/index.html", (unsigned char *)page.s, page.len)) < 0) {
 		return r;
 	}
 	struct web_asset *a = &as->list[as->n - 1];

@@ -2,10 +2,12 @@
 // is Debian's (/novnc/ is /usr/share/novnc). The server picks the door by the lease and closes
 // the stream when the lease moves; we then make a new RFB object, without a reload.
 //
-// noVNC is imported by a relative name (the page serves this file and noVNC's under the same
-// version prefix) and without waiting for it: the lease and the stream's proof go on while its
-// modules load, and only attaching the stream waits for them.
-const rfbModule = import('../novnc/core/rfb.js');
+// The page runs this as soon as it arrives (async), before its body may be parsed: the first
+// lease read goes out at once, ahead of the page's modulepreloads of noVNC (low priority: six
+// connections a host, and the lease, then the stream, come first). noVNC is imported by a
+// relative name (the page serves this file and noVNC's under the same version prefix) and
+// without waiting for it: the stream's proof goes on while its modules load, and only attaching
+// the stream waits for them.
 
 const $ = (id) => document.getElementById(id);
 let lease = null;
@@ -56,19 +58,30 @@ function show(l) {
     document.title = 'botdesk ' + l.profile + ': ' + l.holder;
 }
 
-async function refresh() {
+// A proven lease, or an error; touches nothing of the page (it may not be parsed yet).
+async function readLease() {
     if (stopped) throw new Error('stopped');
     const n = nonce();
     const r = await fetch('/lease?nonce=' + n, { cache: 'no-store' });
     if (!r.ok) throw new Error('lease: ' + r.status);
     const l = await r.json();
     if (key === null && typeof l.key === 'string' && /^[0-9a-f]{64}$/.test(l.key)) key = l.key;
-    if (key === null || l.proof !== await proof('lease', n)) {
-        stop(IMPOSTOR);
-        throw new Error('impostor');
+    if (key === null || l.proof !== await proof('lease', n)) throw new Error('impostor');
+    return l;
+}
+
+async function shown(read) {
+    let l;
+    try {
+        l = await read;
+    } catch (e) {
+        if (e.message === 'impostor') stop(IMPOSTOR);
+        throw e;
     }
     show(l);
 }
+
+const refresh = () => shown(readLease());
 
 async function reconnect() {
     $('link').textContent = 'reconnecting';
@@ -141,12 +154,23 @@ async function toggle() {
     if (!stopped) $('toggle').disabled = false;
 }
 
-$('toggle').addEventListener('click', toggle);
-// Another party's take or release: the server closes our stream, and the bar follows; this
-// slower look keeps the reason and the time current in between.
-ticker = setInterval(() => refresh().catch(() => {}), 5000);
-if (!window.crypto || !crypto.subtle) {
-    stop('this page needs a secure context (https://, or http://localhost or 127.0.0.1) to check its server');
-} else {
-    refresh().then(connect, () => { if (!stopped) $('link').textContent = 'cannot read the lease: reload'; });
+const secure = !!(window.crypto && crypto.subtle);
+const firstLease = secure ? readLease() : null;
+firstLease?.catch(() => {}); // handled in start(); not an unhandled rejection before it runs
+const rfbModule = import('../novnc/core/rfb.js');
+rfbModule.catch(() => {}); // said when a stream needs it
+
+function start() {
+    $('toggle').addEventListener('click', toggle);
+    // Another party's take or release: the server closes our stream, and the bar follows; this
+    // slower look keeps the reason and the time current in between.
+    ticker = setInterval(() => refresh().catch(() => {}), 5000);
+    if (!secure) {
+        stop('this page needs a secure context (https://, or http://localhost or 127.0.0.1) to check its server');
+    } else {
+        shown(firstLease).then(connect, () => { if (!stopped) $('link').textContent = 'cannot read the lease: reload'; });
+    }
 }
+
+if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', start);
+else start();

@@ -41,7 +41,7 @@ page_etag=$(header etag)
 [[ $page_etag =~ ^\"[0-9a-f]{16}\"$ ]] || bd_fail "the page's etag: $page_etag"
 V=$(grep -o -m1 '/v/[0-9a-f]\{16\}/web/bar.js' "$E2E_SCRATCH/b" | cut -d/ -f3)
 [ -n "$V" ] || bd_fail "the page names no versioned bar.js: $(<"$E2E_SCRATCH/b")"
-grep -q "<link rel=\"modulepreload\" href=\"/v/$V/novnc/core/rfb.js\">" "$E2E_SCRATCH/b" ||
+grep -q "<link rel=\"modulepreload\" fetchpriority=\"low\" href=\"/v/$V/novnc/core/rfb.js\">" "$E2E_SCRATCH/b" ||
     bd_fail "rfb.js is not preloaded: $(<"$E2E_SCRATCH/b")"
 # Every module of the graph: what rfb.js imports, and what those import (pako's inflate).
 for m in core/util/logging.js core/decoders/tight.js vendor/pako/lib/zlib/inflate.js \
