@@ -6,6 +6,7 @@
 #include <linux/inet_diag.h>
 #include <linux/netlink.h>
 #include <linux/sock_diag.h>
+#include <malloc.h>
 #include <netinet/in.h>
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
@@ -1078,6 +1079,8 @@ int web_serve(const struct web_config *cfg, volatile sig_atomic_t *stop)
 	if ((r = web_assets_load(&S.assets, cfg->data, cfg->novnc)) < 0) {
 		return r;
 	}
+	/* Compressing took scratch memory that is free now: back to the system, not resident. */
+	(void)malloc_trim(0);
 	lws_set_log_level(LLL_ERR | LLL_WARN, lws_logger);
 
 	struct lws_context_creation_info info = {0};
