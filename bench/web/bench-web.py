@@ -46,7 +46,10 @@ HOOKS = r"""
     mark('ws_new');
     const ws = new WS(...a);
     ws.addEventListener('open', () => mark('ws_open'));
-    ws.addEventListener('message', () => mark('ws_first_message'));
+    let n = 0;
+    ws.addEventListener('message', () => mark(++n === 1 ? 'ws_first_message' : 'rfb_first_message'));
+    const send = ws.send.bind(ws);
+    ws.send = (d) => { if (d === 'go') mark('ws_go'); return send(d); };
     return ws;
   };
   window.WebSocket.prototype = WS.prototype;
@@ -79,7 +82,8 @@ REPORT = r"""
     requests: res.length + 1, modules: mods.length,
     modules_end: Math.max(0, ...mods.map((r) => r.responseEnd)),
     dom_content_loaded: m.dom_content_loaded, ws_new: m.ws_new, ws_open: m.ws_open,
-    ws_first_message: m.ws_first_message, first_draw: m.first_draw, frame: m.frame,
+    ws_first_message: m.ws_first_message, ws_go: m.ws_go, rfb_first_message: m.rfb_first_message,
+    first_draw: m.first_draw, frame: m.frame,
     timeline: [[n.name.replace(location.origin, ''), 0, n.responseEnd]].concat(
       res.map((r) => [r.name.replace(location.origin, ''), r.startTime, r.responseEnd,
                       r.transferSize])),
@@ -88,7 +92,7 @@ REPORT = r"""
 """
 
 KEYS = ["redirect_end", "page_response_end", "dom_content_loaded", "modules_end", "ws_new",
-        "ws_open", "ws_first_message", "first_draw", "frame"]
+        "ws_open", "ws_first_message", "ws_go", "rfb_first_message", "first_draw", "frame"]
 
 
 def wait_frame(b, seconds):

@@ -93,7 +93,8 @@ async function reconnect() {
 }
 
 // A stream: the server proves the page's key over our nonce before anything else; only then does
-// the page say "go" (and the server connect the desktop's door) and noVNC take the socket.
+// the page say "go" (and the server connect the desktop's door) and noVNC take the socket (once it
+// has loaded: the door's connection and the desktop's first message overlap its loading).
 function connect() {
     if (stopped) return;
     const url = (location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host + '/websockify';
@@ -113,6 +114,10 @@ function connect() {
             stop(IMPOSTOR);
             return;
         }
+        // The desktop's first bytes may come before noVNC has loaded: kept, in order, for it.
+        const early = [];
+        ws.onmessage = (m) => early.push(m.data);
+        ws.send('go');
         let RFB;
         try {
             ({ default: RFB } = await rfbModule);
@@ -122,11 +127,31 @@ function connect() {
             $('link').textContent = 'cannot load noVNC: reload';
             return;
         }
-        if (stopped) return;
+        // Closed while noVNC loaded: onclose has begun the reconnection.
+        if (stopped || ws.readyState !== WebSocket.OPEN) return;
         proven = true;
-        ws.send('go');
+        handOver(ws, early);
         attach(ws, RFB);
     };
+}
+
+// noVNC takes the socket a task after it is made (it sets ws.onmessage, then makes itself ready
+// for the server's first message in the same task): the kept bytes go to it in a microtask after
+// that, before any later message, which arrives as a task of its own. Until then the socket's
+// handler stays the one that keeps them (a property on the object itself shadows only what
+// scripts see).
+function handOver(ws, early) {
+    Object.defineProperty(ws, 'onmessage', {
+        configurable: true,
+        get() { return null; },
+        set(handler) {
+            delete ws.onmessage;
+            ws.onmessage = handler;
+            queueMicrotask(() => {
+                for (const data of early) handler.call(ws, new MessageEvent('message', { data }));
+            });
+        },
+    });
 }
 
 function attach(ws, RFB) {
