@@ -95,7 +95,9 @@ async function reconnect() {
 // A stream: the server proves the page's key over our nonce before anything else; only then does
 // the page say "go" (and the server connect the desktop's door) and noVNC take the socket (once it
 // has loaded: the door's connection and the desktop's first message overlap its loading).
-function connect() {
+// ready: the lease read that gives the key (the first one runs while the stream opens: a stream is
+// not one of the six connections a host that the page's other requests queue for).
+function connect(ready = Promise.resolve()) {
     if (stopped) return;
     const url = (location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host + '/websockify';
     const ws = new WebSocket(url);
@@ -108,6 +110,14 @@ function connect() {
     ws.onmessage = async (e) => {
         ws.onmessage = null;
         const got = typeof e.data === 'string' ? e.data : new TextDecoder().decode(e.data);
+        try {
+            await ready;
+        } catch (err) {
+            // No proven lease, no key: nothing more on this stream (the page says why).
+            ws.onclose = null;
+            ws.close();
+            return;
+        }
         if (stopped || got !== await proof('websocket', n)) {
             ws.onclose = null;
             ws.close();
@@ -193,7 +203,9 @@ function start() {
     if (!secure) {
         stop('this page needs a secure context (https://, or http://localhost or 127.0.0.1) to check its server');
     } else {
-        shown(firstLease).then(connect, () => { if (!stopped) $('link').textContent = 'cannot read the lease: reload'; });
+        const ready = shown(firstLease);
+        ready.catch(() => { if (!stopped) $('link').textContent = 'cannot read the lease: reload'; });
+        connect(ready);
     }
 }
 
