@@ -39,6 +39,7 @@ RUN apt-get update \
        libjansson-dev \
        libwebsockets-dev \
        libssl-dev \
+       zlib1g-dev \
     && rm -rf /var/lib/apt/lists/*
 # END build packages
 WORKDIR /src
@@ -69,6 +70,7 @@ RUN apt-get update \
        libjansson4 \
        libwebsockets17 \
        libssl3 \
+       zlib1g \
        ca-certificates \
     && rm -rf /var/lib/apt/lists/*
 # END runtime packages

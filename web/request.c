@@ -228,3 +228,21 @@ int web_json_escape(const char *s, char *out, size_t size)
 	out[o] = '\0';
 	return 0;
 }
+
+bool web_etag_match(const char *if_none_match, const char *etag)
+{
+	size_t n = strlen(etag);
+	const char *p = if_none_match;
+	while (*p) {
+		p += strspn(p, " \t,");
+		if (startswith(p, "W/")) {
+			p += 2;
+		}
+		size_t item = strcspn(p, " \t,");
+		if ((item == 1 && p[0] == '*') || (item == n && n > 0 && memcmp(p, etag, n) == 0)) {
+			return true;
+		}
+		p += item;
+	}
+	return false;
+}

@@ -45,3 +45,7 @@ int web_parse_listen(const char *s, char *host, size_t host_size, unsigned *port
 /* s as the body of a JSON string (quotes and backslashes escaped, control characters as \u00XX)
  * into out; -ENOSPC when it does not fit. */
 int web_json_escape(const char *s, char *out, size_t size);
+
+/* Whether an If-None-Match header (one ETag or a comma-separated list, each maybe weak: W/"...")
+ * names etag (quoted, as the server sends it), or is "*". */
+bool web_etag_match(const char *if_none_match, const char *etag);

@@ -6,6 +6,7 @@
 #include <linux/inet_diag.h>
 #include <linux/netlink.h>
 #include <linux/sock_diag.h>
+#include <malloc.h>
 #include <netinet/in.h>
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
@@ -21,6 +22,7 @@
 #include <unistd.h>
 
 #include "acthandoff.h"
+#include "assets.h"
 #include "launcher.h"
 #include "lease.h"
 #include "log.h"
@@ -51,6 +53,12 @@
 /* Takes whose release program runs at once (each holds a child, its pidfd and a request); one
  * more is answered 503 before it changes anything. */
 #define RELEASE_MAX 4
+/* docs/web.md, "Caching": what is under the version's prefix never changes (another version is
+ * another URL); the rest the browser keeps but asks again for, answered 304 while unchanged. */
+#define CACHE_IMMUTABLE "private, max-age=31536000, immutable"
+#define CACHE_REVALIDATE "private, no-cache"
+/* An answer from memory goes out in pieces of this size, one per turn of the loop. */
+#define SEND_CHUNK 32768
 
 /* Where a websocket is: the page proves its server first (nonce, then "go"), then the door. */
 enum ws_stage {
@@ -82,6 +90,10 @@ struct conn {
 	/* A POST /take's answer waits for its release program (release_done()). */
 	struct release *release;
 	bool take_answer; /* the program has ended: answer on the next writable */
+	/* An HTTP answer from memory (an asset's text, which outlives every connection): what is
+	 * left of it to write. */
+	const unsigned char *send;
+	size_t send_len, send_off;
 };
 
 /* A take's release program (common/acthandoff.h), watched by its pidfd in the event loop: the
@@ -106,6 +118,7 @@ static struct {
 	bool human; /* the lease's holder as last seen */
 	struct conn watch, ctl;
 	struct release releases[RELEASE_MAX];
+	struct web_assets assets;
 	bool tls;
 	bool destroying; /* lws_context_destroy() closes everything: no cross-calls */
 	/* Other users' and remote connections (peer_allowed). */
@@ -208,20 +221,126 @@ static int misdirected(struct lws *wsi)
 	return -1;
 }
 
+/* A file from disk (one of noVNC's that the module graph does not hold): revalidated on every
+ * use, by an ETag from its stat() and the server's salt. */
+static int not_modified(struct lws *wsi, const char *etag, const char *cache);
+
 static int serve_file(struct lws *wsi, const char *path)
 {
 	const char *type = web_content_type(path);
-	if (!type || access(path, R_OK) < 0) {
+	struct stat st;
+	if (!type || access(path, R_OK) < 0 || stat(path, &st) < 0) {
 		return respond(wsi, HTTP_STATUS_NOT_FOUND, "text/plain", "not found\n", NULL, NULL);
 	}
-	static const char extra[] = "x-frame-options: DENY\r\n"
-				    "x-content-type-options: nosniff\r\n"
-				    "referrer-policy: no-referrer\r\n";
-	int r = lws_serve_http_file(wsi, path, type, extra, (int)sizeof(extra) - 1);
+	char etag[WEB_ETAG_MAX], inm[256] = "";
+	web_assets_file_etag(&S.assets, &st, etag);
+	if (lws_hdr_copy(wsi, inm, sizeof(inm), WSI_TOKEN_HTTP_IF_NONE_MATCH) > 0 &&
+	    web_etag_match(inm, etag)) {
+		return not_modified(wsi, etag, CACHE_REVALIDATE);
+	}
+	char extra[512];
+	int n = snprintf(extra, sizeof(extra),
+			 "x-frame-options: DENY\r\n"
+			 "x-content-type-options: nosniff\r\n"
+			 "referrer-policy: no-referrer\r\n"
+			 "cache-control: " CACHE_REVALIDATE "\r\n"
+			 "etag: %s\r\n",
+			 etag);
+	int r = lws_serve_http_file(wsi, path, type, extra, n);
 	if (r < 0 || (r > 0 && lws_http_transaction_completed(wsi))) {
 		return -1;
 	}
 	return 0;
+}
+
+static int add_header(struct lws *wsi, const char *name, const char *value, unsigned char **p,
+		      unsigned char *end)
+{
+	return lws_add_http_header_by_name(wsi, (const unsigned char *)name,
+					   (const unsigned char *)value, (int)strlen(value), p,
+					   end);
+}
+
+/* The headers every asset answer carries. */
+static int asset_headers(struct lws *wsi, const char *etag, const char *cache, unsigned char **p,
+			 unsigned char *end)
+{
+	return add_header(wsi, "etag:", etag, p, end) ||
+	       add_header(wsi, "cache-control:", cache, p, end) ||
+	       add_header(wsi, "x-content-type-options:", "nosniff", p, end) ||
+	       add_header(wsi, "x-frame-options:", "DENY", p, end) ||
+	       add_header(wsi, "referrer-policy:", "no-referrer", p, end);
+}
+
+static int not_modified(struct lws *wsi, const char *etag, const char *cache)
+{
+	unsigned char buf[LWS_PRE + 1024];
+	unsigned char *start = buf + LWS_PRE, *p = start, *end = buf + sizeof(buf) - 1;
+	if (lws_add_http_common_headers(wsi, HTTP_STATUS_NOT_MODIFIED, NULL, 0, &p, end) ||
+	    asset_headers(wsi, etag, cache, &p, end) ||
+	    lws_finalize_write_http_header(wsi, start, &p, end)) {
+		return -1;
+	}
+	return lws_http_transaction_completed(wsi) ? -1 : 0;
+}
+
+/* The next piece of an answer from memory; the transaction ends with its last byte. */
+static int send_more(struct lws *wsi, struct conn *c)
+{
+	unsigned char buf[LWS_PRE + SEND_CHUNK];
+	size_t n = c->send_len - c->send_off;
+	if (n > SEND_CHUNK) {
+		n = SEND_CHUNK;
+	}
+	bool last = c->send_off + n == c->send_len;
+	memcpy(buf + LWS_PRE, c->send + c->send_off, n);
+	if (lws_write(wsi, buf + LWS_PRE, n, last ? LWS_WRITE_HTTP_FINAL : LWS_WRITE_HTTP) !=
+	    (int)n) {
+		return -1;
+	}
+	c->send_off += n;
+	if (!last) {
+		lws_callback_on_writable(wsi);
+		return 0;
+	}
+	c->send = NULL;
+	return lws_http_transaction_completed(wsi) ? -1 : 0;
+}
+
+/* An asset from memory: 304 when the browser holds it, gzip when the browser takes it. */
+static int serve_asset(struct lws *wsi, struct conn *c, const struct web_asset *a, bool immutable)
+{
+	const char *cache = immutable ? CACHE_IMMUTABLE : CACHE_REVALIDATE;
+	char accept[256] = "", inm[256] = "", gz_etag[WEB_ETAG_MAX + 3];
+	/* The gzip text is another representation: another strong ETag. */
+	snprintf(gz_etag, sizeof(gz_etag), "%.*s-gz\"", (int)strlen(a->etag) - 1, a->etag);
+	bool gz = a->gz &&
+		  lws_hdr_copy(wsi, accept, sizeof(accept), WSI_TOKEN_HTTP_ACCEPT_ENCODING) > 0 &&
+		  strstr(accept, "gzip");
+	const char *etag = gz ? gz_etag : a->etag;
+	if (lws_hdr_copy(wsi, inm, sizeof(inm), WSI_TOKEN_HTTP_IF_NONE_MATCH) > 0 &&
+	    web_etag_match(inm, etag)) {
+		return not_modified(wsi, etag, cache);
+	}
+	unsigned char buf[LWS_PRE + 1024];
+	unsigned char *start = buf + LWS_PRE, *p = start, *end = buf + sizeof(buf) - 1;
+	if (lws_add_http_common_headers(wsi, HTTP_STATUS_OK, a->type, gz ? a->gz_len : a->len, &p,
+					end) ||
+	    asset_headers(wsi, etag, cache, &p, end) ||
+	    (a->gz && add_header(wsi, "vary:", "accept-encoding", &p, end)) ||
+	    (gz && add_header(wsi, "content-encoding:", "gzip", &p, end)) ||
+	    lws_finalize_write_http_header(wsi, start, &p, end)) {
+		return -1;
+	}
+	c->send = gz ? a->gz : a->body;
+	c->send_len = gz ? a->gz_len : a->len;
+	c->send_off = 0;
+	if (c->send_len == 0) {
+		c->send = NULL;
+		return lws_http_transaction_completed(wsi) ? -1 : 0;
+	}
+	/* The first piece at once: most answers are one piece, and the loop spares a turn. */
+	return send_more(wsi, c);
 }
 
 /* ---- the lease ------------------------------------------------------------------------------ */
@@ -500,6 +619,34 @@ static bool authorized(struct lws *wsi)
 	       web_session_valid(&S.tickets, token);
 }
 
+/* The page, its files and noVNC's: from memory when the server holds them (under this server's
+ * version, for good), else from disk by the same path rules. */
+static int static_request(struct lws *wsi, struct conn *c, const char *uri)
+{
+	const char *prefix = S.assets.prefix;
+	size_t plen = strlen(prefix);
+	bool versioned = strncmp(uri, prefix, plen) == 0 && uri[plen] == '/';
+	if (versioned) {
+		uri += plen;
+	}
+	/* Under a version only the files are (the page is one per server, and revalidated); another
+	 * version is another server's page, or a file that changed since. */
+	if ((versioned && !startswith(uri, "/web/") && !startswith(uri, "/novnc/")) ||
+	    (!versioned && startswith(uri, "/v/"))) {
+		return respond(wsi, HTTP_STATUS_NOT_FOUND, "text/plain", "not found\n", NULL, NULL);
+	}
+	const struct web_asset *a = web_assets_find(&S.assets, uri);
+	if (a) {
+		return serve_asset(wsi, c, a, versioned);
+	}
+	char path[1024];
+	if (web_static_path(uri, "/web/", S.cfg->data, path, sizeof(path)) == 0 ||
+	    web_static_path(uri, "/novnc/", S.cfg->novnc, path, sizeof(path)) == 0) {
+		return serve_file(wsi, path);
+	}
+	return respond(wsi, HTTP_STATUS_NOT_FOUND, "text/plain", "not found\n", NULL, NULL);
+}
+
 static int http_request(struct lws *wsi, struct conn *c, const char *uri)
 {
 	if (host_refused(wsi)) {
@@ -558,17 +705,7 @@ static int http_request(struct lws *wsi, struct conn *c, const char *uri)
 		}
 		return respond(wsi, HTTP_STATUS_OK, "application/json", body, NULL, NULL);
 	}
-	char path[1024];
-	if (streq(uri, "/")) {
-		/* Too long a path is left empty: no file, rather than a file it was cut to. */
-		(void)path_join(path, sizeof(path), S.cfg->data, "index.html");
-		return serve_file(wsi, path);
-	}
-	if (web_static_path(uri, "/web/", S.cfg->data, path, sizeof(path)) == 0 ||
-	    web_static_path(uri, "/novnc/", S.cfg->novnc, path, sizeof(path)) == 0) {
-		return serve_file(wsi, path);
-	}
-	return respond(wsi, HTTP_STATUS_NOT_FOUND, "text/plain", "not found\n", NULL, NULL);
+	return static_request(wsi, c, uri);
 }
 
 /* A websocket upgrade: the same authorization, its own Origin, one path. >0 when refused. */
@@ -1014,7 +1151,7 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
 			c->take_answer = false;
 			return lease_answer(wsi);
 		}
-		return 0;
+		return c && !c->is_ws && c->send ? send_more(wsi, c) : 0;
 	case LWS_CALLBACK_CLOSED_HTTP:
 		http_closed(c);
 		return 0;
@@ -1114,6 +1251,11 @@ int web_serve(const struct web_config *cfg, volatile sig_atomic_t *stop)
 	snprintf(S.cookie_name, sizeof(S.cookie_name), "%s%.*s", WEB_COOKIE_PREFIX,
 		 WEB_SERVER_ID_HEX, id);
 	hex_of(S.key, sizeof(S.key), S.key_hex);
+	if ((r = web_assets_load(&S.assets, cfg->data, cfg->novnc)) < 0) {
+		return r;
+	}
+	/* Compressing took scratch memory that is free now: back to the system, not resident. */
+	(void)malloc_trim(0);
 	lws_set_log_level(LLL_ERR | LLL_WARN, lws_logger);
 
 	struct lws_context_creation_info info = {0};
@@ -1131,6 +1273,7 @@ int web_serve(const struct web_config *cfg, volatile sig_atomic_t *stop)
 	info.server_string = "botdesk-web";
 	S.ctx = lws_create_context(&info);
 	if (!S.ctx) {
+		web_assets_free(&S.assets);
 		return -ENOMEM;
 	}
 	wake_ctx = S.ctx;
@@ -1225,5 +1368,6 @@ out:
 			release_closed(&S.releases[i]);
 		}
 	}
+	web_assets_free(&S.assets);
 	return r;
 }

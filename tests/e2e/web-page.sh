@@ -58,7 +58,7 @@ e2e_expect_rc 1 "a second botdesk web"
 
 web_req "$W" GET /
 web_status 200 "the page"
-[[ $OUT == *'<script type="module" src="/web/bar.js">'* ]] || bd_fail "not our page: $OUT"
+[[ $OUT =~ '<script type="module" async src="/v/'[0-9a-f]{16}'/web/bar.js">' ]] || bd_fail "not our page: $OUT"
 for f in core/rfb.js app/styles/base.css app/images/info.svg; do
     bd_as "$U" curl -s -o /dev/null -w '%{http_code} %{content_type}\n' --unix-socket "$P/web.sock" \
         "http://localhost/novnc/$f" >"$E2E_SCRATCH/ct" || bd_fail "curl $f"
