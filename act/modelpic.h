@@ -7,6 +7,9 @@
 
 #include <stdbool.h>
 
+#include "actargs.h"
+#include "error.h"
+
 #define MODELPIC_EDGE_MAX 1568
 #define MODELPIC_TILE 28
 #define MODELPIC_TILES_MAX 1568
@@ -19,3 +22,12 @@ void modelpic_size(unsigned sw, unsigned sh, unsigned *ret_w, unsigned *ret_h);
 
 /* Whether w x h is within the budget. */
 bool modelpic_fits(unsigned w, unsigned h);
+
+/* The MCP server's request in the model picture's space, on a sw x sh screen, into *ret: a
+ * screenshot without max or region is sized to modelpic_size(); pointer coordinates and the
+ * cursor without from are in that picture (from is set to its size), checked against it; a
+ * screenshot's region is in the picture named by from, or else in the model picture, and is
+ * turned into the screen pixels that cover it. Nothing changes when the screen fits the budget
+ * as it is. -EINVAL naming the argument for a point or region off its picture. */
+int modelpic_request(const struct act_req *rq, unsigned sw, unsigned sh, struct act_req *ret,
+		     struct error *err);

@@ -158,11 +158,13 @@ static json_t *action_result(const struct act_req *rq, struct act_out *out)
 	switch (rq->cmd) {
 	case ACT_SCREENSHOT: {
 		/* A scaled picture says how to click on it: coordinates read from it go with
-		 * from = its size. */
+		 * from = its size, which the default picture (sized for the model) need not
+		 * give. scale is screen pixels per picture pixel. */
 		bool scaled = !rq->region && (out->pic.w != out->sw || out->pic.h != out->sh);
-		char from[64] = "";
+		char from[96] = "";
 		if (scaled) {
-			snprintf(from, sizeof(from), ",\"from\":\"%ux%u\"", out->pic.w, out->pic.h);
+			snprintf(from, sizeof(from), ",\"scale\":%.4f,\"from\":\"%ux%u\"",
+				 (double)out->sw / out->pic.w, out->pic.w, out->pic.h);
 		}
 		snprintf(text, sizeof(text), "{\"width\":%u,\"height\":%u,\"screen\":\"%ux%u\"%s}",
 			 out->pic.w, out->pic.h, out->sw, out->sh, from);
@@ -171,9 +173,9 @@ static json_t *action_result(const struct act_req *rq, struct act_out *out)
 		return img ? mcp_tool_result(json_pack("[o,o]", img, mcp_text(text)), false) : NULL;
 	}
 	case ACT_CURSOR:
-		if (rq->from_w) {
-			x = act_to_picture(x, out->sw, rq->from_w);
-			y = act_to_picture(y, out->sh, rq->from_h);
+		if (out->from_w) {
+			x = act_to_picture(x, out->sw, out->from_w);
+			y = act_to_picture(y, out->sh, out->from_h);
 		}
 		snprintf(text, sizeof(text), "{\"x\":%u,\"y\":%u,\"screen\":\"%ux%u\"}", x, y,
 			 out->sw, out->sh);
@@ -391,8 +393,12 @@ int main(int argc, char **argv)
 		log_error("%s", err.msg);
 		return EXIT_FAILURE;
 	}
-	s.a = (struct act){
-		.check = lease_check, .ctx = &s.p, .sigfd = -1, .dirfd = -1, .track = true};
+	s.a = (struct act){.check = lease_check,
+			   .ctx = &s.p,
+			   .sigfd = -1,
+			   .dirfd = -1,
+			   .track = true,
+			   .model_space = true};
 	int r = serve(&s);
 	act_close(&s.a);
 	profile_close(&s.p);

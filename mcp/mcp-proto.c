@@ -71,45 +71,40 @@ static const char *const tool_names[MCP_TOOL_COUNT] = {
 	[MCP_TOOL_LEASE] = "lease",
 };
 
-/* The tools as clients see them. Coordinates are screen pixels unless "from" names the size
- * of the picture they were read from (a screenshot with max, a thumbnail): the server scales
- * them exactly as that picture was scaled. */
+/* The tools as clients see them. Coordinates are in the default screenshot's pixels (sized for
+ * the model, act/modelpic.h) unless "from" names the size of the picture they were read from (a
+ * screenshot with max, a thumbnail, the screen itself): the server scales them exactly as that
+ * picture was scaled. */
 #define COORD "{\"type\":\"integer\",\"minimum\":0,\"maximum\":65535}"
-#define FROM                                                                                    \
-	"\"from\":{\"type\":\"string\",\"pattern\":\"^[0-9]+x[0-9]+$\",\"description\":"        \
-	"\"WIDTHxHEIGHT of the picture the coordinates were read from, e.g. 960x600; omit for " \
-	"screen pixels\"}"
+#define FROM                                                                              \
+	"\"from\":{\"type\":\"string\",\"pattern\":\"^[0-9]+x[0-9]+$\",\"description\":"  \
+	"\"WIDTHxHEIGHT of the picture the coordinates were read from, e.g. 960x600, or " \
+	"the screen's size for screen pixels; omit for the default screenshot's pixels\"}"
 #define BUTTON "\"button\":{\"type\":\"string\",\"enum\":[\"left\",\"middle\",\"right\"]}"
-static const char
-	*const
-		tools_json
-			[] =
-				{
-					"{\"name\":\"screenshot\",\"description\":\"A picture of the desktop's screen (full size unless max is given), and its size.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"max\":{\"type\":\"string\",\"pattern\":\"^[0-9]+x[0-9]+$\",\"description\":\"fit inside WIDTHxHEIGHT, e.g. 1280x800\"},\"region\":{\"type\":\"array\",\"items\":" COORD
-					",\"minItems\":4,\"maxItems\":4,\"description\":\"[x, y, width, height] in screen pixels\"},\"format\":{\"type\":\"string\",\"enum\":[\"png\",\"jpeg\"]},\"quality\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":100}},\"additionalProperties\":false}}",
-					"{\"name\":\"click\",\"description\":\"Clicks at x, y.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"x\":" COORD
-					",\"y\":" COORD "," BUTTON
-					",\"double\":{\"type\":\"boolean\"}," FROM
-					"},\"required\":[\"x\",\"y\"],\"additionalProperties\":false}}",
-					"{\"name\":\"move\",\"description\":\"Moves the pointer to x, y.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"x\":" COORD
-					",\"y\":" COORD "," FROM
-					"},\"required\":[\"x\",\"y\"],\"additionalProperties\":false}}",
-					"{\"name\":\"drag\",\"description\":\"Presses at x1, y1, moves to x2, y2 and releases.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"x1\":" COORD
-					",\"y1\":" COORD ",\"x2\":" COORD ",\"y2\":" COORD
-					"," BUTTON "," FROM
-					"},\"required\":[\"x1\",\"y1\",\"x2\",\"y2\"],\"additionalProperties\":false}}",
-					"{\"name\":\"scroll\",\"description\":\"Scrolls the wheel at x, y.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"x\":" COORD
-					",\"y\":" COORD
-					",\"direction\":{\"type\":\"string\",\"enum\":[\"up\",\"down\",\"left\",\"right\"]},\"amount\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":100}," FROM
-					"},\"required\":[\"x\",\"y\",\"direction\"],\"additionalProperties\":false}}",
-					"{\"name\":\"type\",\"description\":\"Types text exactly, whatever the keyboard layout (any Unicode; newline is Return).\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"text\":{\"type\":\"string\"},\"delay_ms\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":1000}},\"required\":[\"text\"],\"additionalProperties\":false}}",
-					"{\"name\":\"key\",\"description\":\"Presses key combos in turn, e.g. [\\\"ctrl+l\\\", \\\"Return\\\"]; X keysym names, ctrl, alt, shift, super.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"keys\":{\"type\":\"array\",\"items\":{\"type\":\"string\"},\"minItems\":1,\"maxItems\":64},\"mode\":{\"type\":\"string\",\"enum\":[\"tap\",\"press\",\"release\"]},\"delay_ms\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":1000}},\"required\":[\"keys\"],\"additionalProperties\":false}}",
-					"{\"name\":\"cursor\",\"description\":\"Where the pointer is.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{" FROM
-					"},\"additionalProperties\":false}}",
-					"{\"name\":\"wait\",\"description\":\"Waits until the screen has changed since the last action (for=change), or has stopped changing (for=idle), instead of sleeping.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"for\":{\"type\":\"string\",\"enum\":[\"change\",\"idle\"]},\"timeout\":{\"type\":\"number\",\"exclusiveMinimum\":0,\"maximum\":600,\"description\":\"seconds, default 10\"},\"quiet\":{\"type\":\"number\",\"exclusiveMinimum\":0,\"maximum\":600,\"description\":\"seconds without a change that count as idle, default 0.3\"}},\"required\":[\"for\"],\"additionalProperties\":false}}",
-					"{\"name\":\"status\",\"description\":\"Whether the desktop runs, its display, size, memory and idle time.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}}",
-					"{\"name\":\"start\",\"description\":\"Starts the desktop unless it runs (idempotent) and returns its status.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"wait\":{\"type\":\"number\",\"exclusiveMinimum\":0,\"maximum\":3600,\"description\":\"seconds, default 30\"}},\"additionalProperties\":false}}",
-					"{\"name\":\"lease\",\"description\":\"Who controls the desktop: the agent, or a human (then every action is refused until they hand it back).\",\"inputSchema\":{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}}",
+static const char *const tools_json[] =
+	{
+		"{\"name\":\"screenshot\",\"description\":\"A picture of the desktop's screen and its size. By default the largest of the screen's aspect within the model's image budget (long edge and 28-pixel tiles at most 1568 each), with the scale; the other tools' coordinates are in that picture unless they give from.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"max\":{\"type\":\"string\",\"pattern\":\"^[0-9]+x[0-9]+$\",\"description\":\"fit inside WIDTHxHEIGHT instead, e.g. 1280x800; coordinates read from it need from\"},\"region\":{\"type\":\"array\",\"items\":" COORD
+		",\"minItems\":4,\"maxItems\":4,\"description\":\"[x, y, width, height] in the default picture's pixels, or in from's; the region at the screen's full resolution\"},\"from\":{\"type\":\"string\",\"pattern\":\"^[0-9]+x[0-9]+$\",\"description\":\"WIDTHxHEIGHT of the picture region is read in, or the screen's size for screen pixels\"},\"format\":{\"type\":\"string\",\"enum\":[\"png\",\"jpeg\"]},\"quality\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":100}},\"additionalProperties\":false}}",
+		"{\"name\":\"click\",\"description\":\"Clicks at x, y.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"x\":" COORD
+		",\"y\":" COORD "," BUTTON ",\"double\":{\"type\":\"boolean\"}," FROM
+		"},\"required\":[\"x\",\"y\"],\"additionalProperties\":false}}",
+		"{\"name\":\"move\",\"description\":\"Moves the pointer to x, y.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"x\":" COORD
+		",\"y\":" COORD "," FROM
+		"},\"required\":[\"x\",\"y\"],\"additionalProperties\":false}}",
+		"{\"name\":\"drag\",\"description\":\"Presses at x1, y1, moves to x2, y2 and releases.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"x1\":" COORD
+		",\"y1\":" COORD ",\"x2\":" COORD ",\"y2\":" COORD "," BUTTON "," FROM
+		"},\"required\":[\"x1\",\"y1\",\"x2\",\"y2\"],\"additionalProperties\":false}}",
+		"{\"name\":\"scroll\",\"description\":\"Scrolls the wheel at x, y.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"x\":" COORD
+		",\"y\":" COORD
+		",\"direction\":{\"type\":\"string\",\"enum\":[\"up\",\"down\",\"left\",\"right\"]},\"amount\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":100}," FROM
+		"},\"required\":[\"x\",\"y\",\"direction\"],\"additionalProperties\":false}}",
+		"{\"name\":\"type\",\"description\":\"Types text exactly, whatever the keyboard layout (any Unicode; newline is Return).\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"text\":{\"type\":\"string\"},\"delay_ms\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":1000}},\"required\":[\"text\"],\"additionalProperties\":false}}",
+		"{\"name\":\"key\",\"description\":\"Presses key combos in turn, e.g. [\\\"ctrl+l\\\", \\\"Return\\\"]; X keysym names, ctrl, alt, shift, super.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"keys\":{\"type\":\"array\",\"items\":{\"type\":\"string\"},\"minItems\":1,\"maxItems\":64},\"mode\":{\"type\":\"string\",\"enum\":[\"tap\",\"press\",\"release\"]},\"delay_ms\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":1000}},\"required\":[\"keys\"],\"additionalProperties\":false}}",
+		"{\"name\":\"cursor\",\"description\":\"Where the pointer is.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{" FROM "},\"additionalProperties\":false}}",
+		"{\"name\":\"wait\",\"description\":\"Waits until the screen has changed since the last action (for=change), or has stopped changing (for=idle), instead of sleeping.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"for\":{\"type\":\"string\",\"enum\":[\"change\",\"idle\"]},\"timeout\":{\"type\":\"number\",\"exclusiveMinimum\":0,\"maximum\":600,\"description\":\"seconds, default 10\"},\"quiet\":{\"type\":\"number\",\"exclusiveMinimum\":0,\"maximum\":600,\"description\":\"seconds without a change that count as idle, default 0.3\"}},\"required\":[\"for\"],\"additionalProperties\":false}}",
+		"{\"name\":\"status\",\"description\":\"Whether the desktop runs, its display, size, memory and idle time.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}}",
+		"{\"name\":\"start\",\"description\":\"Starts the desktop unless it runs (idempotent) and returns its status.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"wait\":{\"type\":\"number\",\"exclusiveMinimum\":0,\"maximum\":3600,\"description\":\"seconds, default 30\"}},\"additionalProperties\":false}}",
+		"{\"name\":\"lease\",\"description\":\"Who controls the desktop: the agent, or a human (then every action is refused until they hand it back).\",\"inputSchema\":{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}}",
 };
 
 json_t *mcp_tools_list(void)
@@ -315,6 +310,7 @@ static int screenshot_args(json_t *a, struct act_req *rq, struct error *err)
 {
 	static const char *const formats[] = {"png", "jpeg"};
 	int r = geometry_member(a, "max", 16, &rq->max_w, &rq->max_h, err);
+	r = r ? r : geometry_member(a, "from", 1, &rq->from_w, &rq->from_h, err);
 	json_t *region;
 	r = r ? r : member(a, "region", JSON_ARRAY, false, &region, err);
 	if (r == 0 && region) {
@@ -352,7 +348,7 @@ int mcp_tool_args(json_t *params, enum mcp_tool *ret_tool, struct act_req *rq,
 		  uint64_t *ret_wait_ms, struct error *err)
 {
 	static const char *const known[MCP_TOOL_COUNT][8] = {
-		[MCP_TOOL_SCREENSHOT] = {"max", "region", "format", "quality"},
+		[MCP_TOOL_SCREENSHOT] = {"max", "region", "from", "format", "quality"},
 		[MCP_TOOL_CLICK] = {"x", "y", "button", "double", "from"},
 		[MCP_TOOL_MOVE] = {"x", "y", "from"},
 		[MCP_TOOL_DRAG] = {"x1", "y1", "x2", "y2", "button", "from"},
