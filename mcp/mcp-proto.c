@@ -81,30 +81,28 @@ static const char *const tool_names[MCP_TOOL_COUNT] = {
 	"\"WIDTHxHEIGHT of the picture the coordinates were read from, e.g. 960x600, or " \
 	"the screen's size for screen pixels; omit for the default screenshot's pixels\"}"
 #define BUTTON "\"button\":{\"type\":\"string\",\"enum\":[\"left\",\"middle\",\"right\"]}"
-static const char *const tools_json[] =
-	{
-		"{\"name\":\"screenshot\",\"description\":\"A picture of the desktop's screen and its size. By default the largest of the screen's aspect within the model's image budget (long edge and 28-pixel tiles at most 1568 each), with the scale; the other tools' coordinates are in that picture unless they give from.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"max\":{\"type\":\"string\",\"pattern\":\"^[0-9]+x[0-9]+$\",\"description\":\"fit inside WIDTHxHEIGHT instead, e.g. 1280x800; coordinates read from it need from\"},\"region\":{\"type\":\"array\",\"items\":" COORD
-		",\"minItems\":4,\"maxItems\":4,\"description\":\"[x, y, width, height] in the default picture's pixels, or in from's; the region at the screen's full resolution\"},\"from\":{\"type\":\"string\",\"pattern\":\"^[0-9]+x[0-9]+$\",\"description\":\"WIDTHxHEIGHT of the picture region is read in, or the screen's size for screen pixels\"},\"format\":{\"type\":\"string\",\"enum\":[\"png\",\"jpeg\"]},\"quality\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":100}},\"additionalProperties\":false}}",
-		"{\"name\":\"click\",\"description\":\"Clicks at x, y.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"x\":" COORD
-		",\"y\":" COORD "," BUTTON ",\"double\":{\"type\":\"boolean\"}," FROM
-		"},\"required\":[\"x\",\"y\"],\"additionalProperties\":false}}",
-		"{\"name\":\"move\",\"description\":\"Moves the pointer to x, y.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"x\":" COORD
-		",\"y\":" COORD "," FROM
-		"},\"required\":[\"x\",\"y\"],\"additionalProperties\":false}}",
-		"{\"name\":\"drag\",\"description\":\"Presses at x1, y1, moves to x2, y2 and releases.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"x1\":" COORD
-		",\"y1\":" COORD ",\"x2\":" COORD ",\"y2\":" COORD "," BUTTON "," FROM
-		"},\"required\":[\"x1\",\"y1\",\"x2\",\"y2\"],\"additionalProperties\":false}}",
-		"{\"name\":\"scroll\",\"description\":\"Scrolls the wheel at x, y.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"x\":" COORD
-		",\"y\":" COORD
-		",\"direction\":{\"type\":\"string\",\"enum\":[\"up\",\"down\",\"left\",\"right\"]},\"amount\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":100}," FROM
-		"},\"required\":[\"x\",\"y\",\"direction\"],\"additionalProperties\":false}}",
-		"{\"name\":\"type\",\"description\":\"Types text exactly, whatever the keyboard layout (any Unicode; newline is Return).\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"text\":{\"type\":\"string\"},\"delay_ms\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":1000}},\"required\":[\"text\"],\"additionalProperties\":false}}",
-		"{\"name\":\"key\",\"description\":\"Presses key combos in turn, e.g. [\\\"ctrl+l\\\", \\\"Return\\\"]; X keysym names, ctrl, alt, shift, super.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"keys\":{\"type\":\"array\",\"items\":{\"type\":\"string\"},\"minItems\":1,\"maxItems\":64},\"mode\":{\"type\":\"string\",\"enum\":[\"tap\",\"press\",\"release\"]},\"delay_ms\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":1000}},\"required\":[\"keys\"],\"additionalProperties\":false}}",
-		"{\"name\":\"cursor\",\"description\":\"Where the pointer is.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{" FROM "},\"additionalProperties\":false}}",
-		"{\"name\":\"wait\",\"description\":\"Waits until the screen has changed since the last action (for=change), or has stopped changing (for=idle), instead of sleeping.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"for\":{\"type\":\"string\",\"enum\":[\"change\",\"idle\"]},\"timeout\":{\"type\":\"number\",\"exclusiveMinimum\":0,\"maximum\":600,\"description\":\"seconds, default 10\"},\"quiet\":{\"type\":\"number\",\"exclusiveMinimum\":0,\"maximum\":600,\"description\":\"seconds without a change that count as idle, default 0.3\"}},\"required\":[\"for\"],\"additionalProperties\":false}}",
-		"{\"name\":\"status\",\"description\":\"Whether the desktop runs, its display, size, memory and idle time.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}}",
-		"{\"name\":\"start\",\"description\":\"Starts the desktop unless it runs (idempotent) and returns its status.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"wait\":{\"type\":\"number\",\"exclusiveMinimum\":0,\"maximum\":3600,\"description\":\"seconds, default 30\"}},\"additionalProperties\":false}}",
-		"{\"name\":\"lease\",\"description\":\"Who controls the desktop: the agent, or a human (then every action is refused until they hand it back).\",\"inputSchema\":{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}}",
+static const char *const tools_json[] = {
+	"{\"name\":\"screenshot\",\"description\":\"A picture of the desktop's screen and its size. By default the largest of the screen's aspect within the model's image budget (long edge and 28-pixel tiles at most 1568 each), with the scale; the other tools' coordinates are in that picture unless they give from.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"max\":{\"type\":\"string\",\"pattern\":\"^[0-9]+x[0-9]+$\",\"description\":\"fit inside WIDTHxHEIGHT instead, e.g. 1280x800; coordinates read from it need from\"},\"region\":{\"type\":\"array\",\"items\":" COORD
+	",\"minItems\":4,\"maxItems\":4,\"description\":\"[x, y, width, height] in the default picture's pixels, or in from's; the region at the screen's full resolution\"},\"from\":{\"type\":\"string\",\"pattern\":\"^[0-9]+x[0-9]+$\",\"description\":\"WIDTHxHEIGHT of the picture region is read in, or the screen's size for screen pixels\"},\"format\":{\"type\":\"string\",\"enum\":[\"jpeg\",\"png\"],\"description\":\"jpeg (the default) or png (lossless, slower)\"},\"quality\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":100,\"description\":\"JPEG quality, default 85\"}},\"additionalProperties\":false}}",
+	"{\"name\":\"click\",\"description\":\"Clicks at x, y.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"x\":" COORD
+	",\"y\":" COORD "," BUTTON ",\"double\":{\"type\":\"boolean\"}," FROM
+	"},\"required\":[\"x\",\"y\"],\"additionalProperties\":false}}",
+	"{\"name\":\"move\",\"description\":\"Moves the pointer to x, y.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"x\":" COORD
+	",\"y\":" COORD "," FROM "},\"required\":[\"x\",\"y\"],\"additionalProperties\":false}}",
+	"{\"name\":\"drag\",\"description\":\"Presses at x1, y1, moves to x2, y2 and releases.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"x1\":" COORD
+	",\"y1\":" COORD ",\"x2\":" COORD ",\"y2\":" COORD "," BUTTON "," FROM
+	"},\"required\":[\"x1\",\"y1\",\"x2\",\"y2\"],\"additionalProperties\":false}}",
+	"{\"name\":\"scroll\",\"description\":\"Scrolls the wheel at x, y.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"x\":" COORD
+	",\"y\":" COORD
+	",\"direction\":{\"type\":\"string\",\"enum\":[\"up\",\"down\",\"left\",\"right\"]},\"amount\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":100}," FROM
+	"},\"required\":[\"x\",\"y\",\"direction\"],\"additionalProperties\":false}}",
+	"{\"name\":\"type\",\"description\":\"Types text exactly, whatever the keyboard layout (any Unicode; newline is Return).\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"text\":{\"type\":\"string\"},\"delay_ms\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":1000}},\"required\":[\"text\"],\"additionalProperties\":false}}",
+	"{\"name\":\"key\",\"description\":\"Presses key combos in turn, e.g. [\\\"ctrl+l\\\", \\\"Return\\\"]; X keysym names, ctrl, alt, shift, super.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"keys\":{\"type\":\"array\",\"items\":{\"type\":\"string\"},\"minItems\":1,\"maxItems\":64},\"mode\":{\"type\":\"string\",\"enum\":[\"tap\",\"press\",\"release\"]},\"delay_ms\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":1000}},\"required\":[\"keys\"],\"additionalProperties\":false}}",
+	"{\"name\":\"cursor\",\"description\":\"Where the pointer is.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{" FROM "},\"additionalProperties\":false}}",
+	"{\"name\":\"wait\",\"description\":\"Waits until the screen has changed since the last action (for=change), or has stopped changing (for=idle), instead of sleeping.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"for\":{\"type\":\"string\",\"enum\":[\"change\",\"idle\"]},\"timeout\":{\"type\":\"number\",\"exclusiveMinimum\":0,\"maximum\":600,\"description\":\"seconds, default 10\"},\"quiet\":{\"type\":\"number\",\"exclusiveMinimum\":0,\"maximum\":600,\"description\":\"seconds without a change that count as idle, default 0.3\"}},\"required\":[\"for\"],\"additionalProperties\":false}}",
+	"{\"name\":\"status\",\"description\":\"Whether the desktop runs, its display, size, memory and idle time.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}}",
+	"{\"name\":\"start\",\"description\":\"Starts the desktop unless it runs (idempotent) and returns its status.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"wait\":{\"type\":\"number\",\"exclusiveMinimum\":0,\"maximum\":3600,\"description\":\"seconds, default 30\"}},\"additionalProperties\":false}}",
+	"{\"name\":\"lease\",\"description\":\"Who controls the desktop: the agent, or a human (then every action is refused until they hand it back).\",\"inputSchema\":{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}}",
 };
 
 json_t *mcp_tools_list(void)
@@ -335,7 +333,9 @@ static int screenshot_args(json_t *a, struct act_req *rq, struct error *err)
 		rq->rw = v[2];
 		rq->rh = v[3];
 	}
-	int f = 0;
+	/* JPEG unless asked for PNG: a picture scaled to the model's size has no long runs left
+	 * for deflate, and its PNG costs four times the JPEG's encode (docs/mcp.md). */
+	int f = ACT_FORMAT_JPEG;
 	r = r ? r : enum_member(a, "format", false, formats, 2, &f, err);
 	rq->format = (enum act_format)f;
 	unsigned q = ACT_QUALITY_DEFAULT;

@@ -10,6 +10,8 @@
  *     PNG and as JPEG.
  * Usage, as the desktop's user with the profile's settings in the environment:
  *   bench-pics PATH-TO-botdesk [ROUNDS]
+ *   bench-pics PATH-TO-botdesk --cover   (only the screen of text, until killed: for timing
+ *                                         other commands against it)
  * botdesk-thumbnail is found through BOTDESK_THUMBNAILER (as the runner finds it), or skipped. */
 #include <X11/Xlib.h>
 #include <X11/Xutil.h>
@@ -427,7 +429,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	char *bd = argv[1];
-	int rounds = argc > 2 ? atoi(argv[2]) : 100;
+	int rounds = argc > 2 && strcmp(argv[2], "--cover") != 0 ? atoi(argv[2]) : 100;
 	if (rounds < 5 || rounds > 10000) {
 		rounds = 100;
 	}
@@ -438,6 +440,11 @@ int main(int argc, char **argv)
 	}
 	unsigned sw, sh;
 	Display *cover = cover_screen(&sw, &sh);
+	if (cover && argc > 2 && strcmp(argv[2], "--cover") == 0) {
+		for (;;) {
+			pause();
+		}
+	}
 	double *v = calloc((size_t)rounds, sizeof(double));
 	if (!cover || !v) {
 		fprintf(stderr, "bench-pics: cannot open the display\n");

@@ -98,6 +98,20 @@ def rec_wait(line, start):
         subprocess.run(["inotifywait", "-qq", "-t", "1", "-e", "modify", rec], check=False)
 
 
+def jpeg_size(data):
+    """(width, height) from a JPEG's frame header."""
+    if data[:2] != b"\xff\xd8":
+        fail("not a JPEG")
+    i = 2
+    while i + 9 < len(data):
+        marker, seglen = data[i + 1], struct.unpack(">H", data[i + 2:i + 4])[0]
+        if marker in (0xC0, 0xC1, 0xC2):
+            h, w = struct.unpack(">HH", data[i + 5:i + 9])
+            return w, h
+        i += 2 + seglen
+    fail("a JPEG without a frame header")
+
+
 def png_size(data):
     if data[:8] != b"\x89PNG\r\n\x1a\n":
         fail("not a PNG")
@@ -137,22 +151,27 @@ if text(tool("lease"))["holder"] != "agent":
 # edge <= 1568, ceil(w/28) * ceil(h/28) <= 1568 tiles): 1440x900 is 52 x 33 = 1716 tiles, too
 # many; 1389x868 is 50 x 31 = 1550, and 1390 wide (869 high) would be 50 x 32 = 1600.
 shot = tool("screenshot")
-if shot[0]["type"] != "image" or shot[0]["mimeType"] != "image/png":
-    fail(f"screenshot content: {shot[0].keys()}")
-if png_size(base64.b64decode(shot[0]["data"])) != (1389, 868):
-    fail(f"the default screenshot is not 1389x868: {png_size(base64.b64decode(shot[0]['data']))}")
+if shot[0]["type"] != "image" or shot[0]["mimeType"] != "image/jpeg":
+    fail(f"screenshot content: {shot[0]['type']} {shot[0].get('mimeType')}")
+if jpeg_size(base64.b64decode(shot[0]["data"])) != (1389, 868):
+    fail(f"the default screenshot is not 1389x868: {jpeg_size(base64.b64decode(shot[0]['data']))}")
 if text(shot[1:]) != {"width": 1389, "height": 868, "screen": "1440x900", "scale": 1.0367,
                       "from": "1389x868"}:
     fail(f"the default screenshot's text: {shot[1]}")
-full = tool("screenshot", {"max": "1440x900"})
+lossless = tool("screenshot", {"format": "png"})
+if lossless[0]["mimeType"] != "image/png" or png_size(base64.b64decode(lossless[0]["data"])) != (1389, 868):
+    fail("the default screenshot as PNG")
+full = tool("screenshot", {"max": "1440x900", "format": "png"})
 if png_size(base64.b64decode(full[0]["data"])) != (1440, 900) or "from" in text(full[1:]):
     fail(f"screenshot max 1440x900: {full[1]}")
-small = tool("screenshot", {"max": "960x600"})
+small = tool("screenshot", {"max": "960x600", "format": "png"})
 if png_size(base64.b64decode(small[0]["data"])) != (960, 600) or text(small[1:])["from"] != "960x600":
     fail(f"screenshot max 960x600: {small[1]}")
+# A region is read in the default picture and grabbed at the screen's resolution: [0, 0, 100,
+# 50] of 1389x868 covers screen [0, 104) x [0, 52).
 jpeg = tool("screenshot", {"format": "jpeg", "region": [0, 0, 100, 50]})
-if jpeg[0]["mimeType"] != "image/jpeg" or base64.b64decode(jpeg[0]["data"])[:2] != b"\xff\xd8":
-    fail("jpeg screenshot")
+if jpeg[0]["mimeType"] != "image/jpeg" or jpeg_size(base64.b64decode(jpeg[0]["data"])) != (104, 52):
+    fail(f"jpeg region screenshot: {text(jpeg[1:])}")
 
 # -- the hands
 # Without from, coordinates are the default picture's: its pixel p is the centre of the screen
