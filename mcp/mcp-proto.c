@@ -335,7 +335,7 @@ static int screenshot_args(json_t *a, struct act_req *rq, struct error *err)
 		rq->rh = v[3];
 	}
 	/* JPEG unless asked for PNG: a picture scaled to the model's size has no long runs left
-	 * for deflate, and its PNG costs four times the JPEG's encode (docs/mcp.md). */
+	 * for deflate, and its PNG costs five times the JPEG's encode (docs/mcp.md). */
 	int f = ACT_FORMAT_JPEG;
 	r = r ? r : enum_member(a, "format", false, formats, 2, &f, err);
 	rq->format = (enum act_format)f;
