@@ -16,6 +16,7 @@
 #include "log.h"
 #include "mcp-era.h"
 #include "mcp-proto.h"
+#include "modelpic.h"
 #include "profile.h"
 #include "settings.h"
 #include "status.h"
@@ -157,17 +158,22 @@ static json_t *action_result(const struct act_req *rq, struct act_out *out)
 	unsigned x = out->x, y = out->y;
 	switch (rq->cmd) {
 	case ACT_SCREENSHOT: {
-		/* A scaled picture says how to click on it: coordinates read from it go with
-		 * from = its size, which the default picture (sized for the model) need not
-		 * give. scale is screen pixels per picture pixel. */
-		bool scaled = !rq->region && (out->pic.w != out->sw || out->pic.h != out->sh);
-		char from[96] = "";
-		if (scaled) {
-			snprintf(from, sizeof(from), ",\"scale\":%.4f,\"from\":\"%ux%u\"",
-				 (double)out->sw / out->pic.w, out->pic.w, out->pic.h);
+		/* A picture says how to click on it: scale is screen pixels per picture pixel;
+		 * coordinates read from a picture of another size than the default one (sized for
+		 * the model) go with from = its size. */
+		unsigned mw, mh;
+		modelpic_size(out->sw, out->sh, &mw, &mh);
+		char scale[48] = "", from[48] = "";
+		if (!rq->region && (out->pic.w != out->sw || out->pic.h != out->sh)) {
+			snprintf(scale, sizeof(scale), ",\"scale\":%.4f",
+				 (double)out->sw / out->pic.w);
 		}
-		snprintf(text, sizeof(text), "{\"width\":%u,\"height\":%u,\"screen\":\"%ux%u\"%s}",
-			 out->pic.w, out->pic.h, out->sw, out->sh, from);
+		if (!rq->region && (out->pic.w != mw || out->pic.h != mh)) {
+			snprintf(from, sizeof(from), ",\"from\":\"%ux%u\"", out->pic.w, out->pic.h);
+		}
+		snprintf(text, sizeof(text),
+			 "{\"width\":%u,\"height\":%u,\"screen\":\"%ux%u\"%s%s}", out->pic.w,
+			 out->pic.h, out->sw, out->sh, scale, from);
 		json_t *img = mcp_image(out->pic.data, out->pic.len,
 					rq->format == ACT_FORMAT_JPEG ? "image/jpeg" : "image/png");
 		return img ? mcp_tool_result(json_pack("[o,o]", img, mcp_text(text)), false) : NULL;
