@@ -8,6 +8,7 @@
 
 #include "keys.h"
 #include "lockfile.h"
+#include "modelpic.h"
 #include "ptrseq.h"
 #include "typing.h"
 #include "utf8.h"
@@ -309,8 +310,11 @@ static int wait_screen(struct act *a, const struct act_req *rq, struct act_out *
 	return r;
 }
 
-int act_run(struct act *a, const struct act_req *rq, struct act_out *out, struct error *err)
+int act_run(struct act *a, const struct act_req *req, struct act_out *out, struct error *err)
 {
+	/* Chosen before the jump point below, so that the jump cannot clobber it. */
+	struct act_req model = *req;
+	const struct act_req *rq = a->model_space ? &model : req;
 	*out = (struct act_out){0};
 	a->lw = (struct lease_watch)LEASE_WATCH_INIT;
 	if (!a->dpy) {
@@ -334,6 +338,11 @@ int act_run(struct act *a, const struct act_req *rq, struct act_out *out, struct
 	}
 	out->sw = a->sw;
 	out->sh = a->sh;
+	if (r == 0 && a->model_space) {
+		r = modelpic_request(req, a->sw, a->sh, &model, err);
+	}
+	out->from_w = rq->from_w;
+	out->from_h = rq->from_h;
 	if (r == 0) {
 		/* Changes before this action are not what a later wait-change waits for. */
 		if (a->watching && rq->cmd != ACT_WAIT_CHANGE && rq->cmd != ACT_WAIT_IDLE &&

@@ -30,6 +30,9 @@ struct act {
 	 * request, also when the connection broke under it. */
 	struct lease_watch lw;
 	bool track; /* keep a damage watch across requests (the MCP server) */
+	/* Requests in the model picture's space (modelpic.h; the MCP server): the screenshot
+	 * sized for the model, coordinates read in it unless the request names from. */
+	bool model_space;
 	struct screenwait watch;
 	bool watching;
 	bool changed; /* the screen changed since the last action (with track) */
@@ -38,6 +41,7 @@ struct act {
 struct act_out {
 	unsigned x, y, x2, y2; /* the screen points acted on, or the cursor */
 	unsigned sw, sh;
+	unsigned from_w, from_h; /* the picture the request's coordinates were in; 0: the screen */
 	size_t chars, remapped, keys;
 	/* A human took the desktop while the request ran: only `sent` of its characters, combos
 	 * or pointer gestures reached it (the log and the message say so). */

@@ -118,14 +118,15 @@ static bool result_drag(const struct act_req *rq, const struct act_out *out, cha
 	return true;
 }
 
-/* The cursor in the picture's pixels when the request named one (--from). */
+/* The cursor in the picture's pixels when the request was read in one (--from, or the MCP
+ * server's model picture). */
 static bool result_cursor(const struct act_req *rq, const struct act_out *out, char *buf,
 			  size_t size)
 {
 	unsigned x = out->x, y = out->y;
-	if (rq->from_w) {
-		x = act_to_picture(x, out->sw, rq->from_w);
-		y = act_to_picture(y, out->sh, rq->from_h);
+	if (out->from_w) {
+		x = act_to_picture(x, out->sw, out->from_w);
+		y = act_to_picture(y, out->sh, out->from_h);
 	}
 	snprintf(buf, size, "{\"x\":%u,\"y\":%u,\"screen\":\"%ux%u\"}", x, y, out->sw, out->sh);
 	return true;
@@ -164,14 +165,15 @@ static bool result_wait(const struct act_req *rq, const struct act_out *out, cha
 	return true;
 }
 
-/* The tools' schemas. Coordinates are screen pixels unless "from" names the size of the picture
- * they were read from (a screenshot with max, a thumbnail): the server scales them exactly as
- * that picture was scaled. */
+/* The tools' schemas. Coordinates are in the default screenshot's pixels (sized for the model,
+ * act/modelpic.h) unless "from" names the size of the picture they were read from (a screenshot
+ * with max, a thumbnail, the screen itself): the server scales them exactly as that picture was
+ * scaled. */
 #define COORD "{\"type\":\"integer\",\"minimum\":0,\"maximum\":65535}"
-#define FROM                                                                                    \
-	"\"from\":{\"type\":\"string\",\"pattern\":\"^[0-9]+x[0-9]+$\",\"description\":"        \
-	"\"WIDTHxHEIGHT of the picture the coordinates were read from, e.g. 960x600; omit for " \
-	"screen pixels\"}"
+#define FROM                                                                                  \
+	"\"from\":{\"type\":\"string\",\"pattern\":\"^[0-9]+x[0-9]+$\",\"description\":"      \
+	"\"WIDTHxHEIGHT of the picture the coordinates were read from, e.g. 960x600, or the " \
+	"screen's size for screen pixels; omit for the default screenshot's pixels\"}"
 #define BUTTON "\"button\":{\"type\":\"string\",\"enum\":[\"left\",\"middle\",\"right\"]}"
 
 /* clang-format off */
@@ -305,10 +307,10 @@ const struct act_action act_actions[ACT_CMD_COUNT] = {
 		"else as a `data:` URL.",
 		.exits = "same",
 		.mcp_tool = "screenshot",
-		.mcp_args = (const char *const[]){"max", "region", "format", "quality", NULL},
+		.mcp_args = (const char *const[]){"max", "region", "from", "format", "quality", NULL},
 		.mcp_json =
-	"{\"name\":\"screenshot\",\"description\":\"A picture of the desktop's screen (full size unless max is given), and its size.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"max\":{\"type\":\"string\",\"pattern\":\"^[0-9]+x[0-9]+$\",\"description\":\"fit inside WIDTHxHEIGHT, e.g. 1280x800\"},\"region\":{\"type\":\"array\",\"items\":" COORD
-		",\"minItems\":4,\"maxItems\":4,\"description\":\"[x, y, width, height] in screen pixels\"},\"format\":{\"type\":\"string\",\"enum\":[\"png\",\"jpeg\"]},\"quality\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":100}},\"additionalProperties\":false}}",
+	"{\"name\":\"screenshot\",\"description\":\"A picture of the desktop's screen and its size. By default the largest of the screen's aspect within the model's image budget (long edge and 28-pixel tiles at most 1568 each), with the scale; the other tools' coordinates are in that picture unless they give from.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"max\":{\"type\":\"string\",\"pattern\":\"^[0-9]+x[0-9]+$\",\"description\":\"fit inside WIDTHxHEIGHT instead, e.g. 1280x800; coordinates read from it need from\"},\"region\":{\"type\":\"array\",\"items\":" COORD
+		",\"minItems\":4,\"maxItems\":4,\"description\":\"[x, y, width, height] in the default picture's pixels, or in from's; the region at the screen's full resolution\"},\"from\":{\"type\":\"string\",\"pattern\":\"^[0-9]+x[0-9]+$\",\"description\":\"WIDTHxHEIGHT of the picture region is read in, or the screen's size for screen pixels\"},\"format\":{\"type\":\"string\",\"enum\":[\"jpeg\",\"png\"],\"description\":\"jpeg (the default) or png (lossless, slower)\"},\"quality\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":100,\"description\":\"JPEG quality, default 85\"}},\"additionalProperties\":false}}",
 		.result_json = result_picture,
 	},
 	[ACT_WAIT_IDLE] = {

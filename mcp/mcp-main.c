@@ -17,6 +17,7 @@
 #include "log.h"
 #include "mcp-era.h"
 #include "mcp-proto.h"
+#include "modelpic.h"
 #include "profile.h"
 #include "settings.h"
 #include "status.h"
@@ -157,12 +158,26 @@ static int connect_desktop(struct server *s, struct error *err)
 static json_t *action_result(const struct act_req *rq, struct act_out *out)
 {
 	char text[256];
-	if (!act_actions[rq->cmd].result_json(rq, out, text, sizeof(text))) {
-		text[0] = 0;
-	}
 	if (rq->cmd != ACT_SCREENSHOT) {
+		if (!act_actions[rq->cmd].result_json(rq, out, text, sizeof(text))) {
+			text[0] = 0;
+		}
 		return text_result(text, false);
 	}
+	/* A picture says how to click on it: scale is screen pixels per picture pixel; coordinates
+	 * read from a picture of another size than the default one (sized for the model) go with
+	 * from = its size. */
+	unsigned mw, mh;
+	modelpic_size(out->sw, out->sh, &mw, &mh);
+	char scale[48] = "", from[48] = "";
+	if (!rq->region && (out->pic.w != out->sw || out->pic.h != out->sh)) {
+		snprintf(scale, sizeof(scale), ",\"scale\":%.4f", (double)out->sw / out->pic.w);
+	}
+	if (!rq->region && (out->pic.w != mw || out->pic.h != mh)) {
+		snprintf(from, sizeof(from), ",\"from\":\"%ux%u\"", out->pic.w, out->pic.h);
+	}
+	snprintf(text, sizeof(text), "{\"width\":%u,\"height\":%u,\"screen\":\"%ux%u\"%s%s}",
+		 out->pic.w, out->pic.h, out->sw, out->sh, scale, from);
 	json_t *img = mcp_image(out->pic.data, out->pic.len,
 				rq->format == ACT_FORMAT_JPEG ? "image/jpeg" : "image/png");
 	return img ? mcp_tool_result(json_pack("[o,o]", img, mcp_text(text)), false) : NULL;
@@ -356,8 +371,12 @@ int main(int argc, char **argv)
 		log_error("%s", err.msg);
 		return EXIT_FAILURE;
 	}
-	s.a = (struct act){
-		.check = lease_check, .ctx = &s.p, .sigfd = -1, .dirfd = -1, .track = true};
+	s.a = (struct act){.check = lease_check,
+			   .ctx = &s.p,
+			   .sigfd = -1,
+			   .dirfd = -1,
+			   .track = true,
+			   .model_space = true};
 	int r = serve(&s);
 	act_close(&s.a);
 	profile_close(&s.p);

@@ -2,6 +2,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <sys/random.h>
 
 #include "acttable.h"
 #include "base64.h"
@@ -291,6 +292,7 @@ static int screenshot_args(json_t *a, struct act_req *rq, struct error *err)
 {
 	static const char *const formats[] = {"png", "jpeg"};
 	int r = geometry_member(a, "max", PICTURE_SIDE_MIN, &rq->max_w, &rq->max_h, err);
+	r = r ? r : geometry_member(a, "from", 1, &rq->from_w, &rq->from_h, err);
 	json_t *region;
 	r = r ? r : member(a, "region", JSON_ARRAY, false, &region, err);
 	if (r == 0 && region) {
@@ -315,7 +317,9 @@ static int screenshot_args(json_t *a, struct act_req *rq, struct error *err)
 		rq->rw = v[2];
 		rq->rh = v[3];
 	}
-	int f = 0;
+	/* JPEG unless asked for PNG: a picture scaled to the model's size has no long runs left
+	 * for deflate, and its PNG costs five times the JPEG's encode (docs/mcp.md). */
+	int f = ACT_FORMAT_JPEG;
 	r = r ? r : enum_member(a, "format", false, formats, 2, &f, err);
 	rq->format = (enum act_format)f;
 	unsigned q = ACT_QUALITY_DEFAULT;
@@ -435,9 +439,87 @@ static char *line_of(json_t *msg)
 	return line;
 }
 
+/* A result's images, taken out of it while jansson writes the rest: jansson walks a string one
+ * code point at a time, 5 ms for a screenshot's megabyte of base64, which needs no escaping and
+ * is copied in whole instead. Each leaves a marker no other string holds (a random nonce). */
+#define MCP_IMAGES_MAX 8
+
+struct spliced {
+	json_t *data[MCP_IMAGES_MAX]; /* the base64 strings taken out (owned) */
+	char marker[MCP_IMAGES_MAX][48];
+	size_t n;
+};
+
+static void take_images(json_t *result, struct spliced *sp)
+{
+	json_t *content = json_object_get(result, "content"), *item;
+	size_t i;
+	uint64_t nonce = 0;
+	if (getrandom(&nonce, sizeof(nonce), 0) != sizeof(nonce)) {
+		return; /* written whole, as jansson does */
+	}
+	json_array_foreach(content, i, item)
+	{
+		json_t *data = json_object_get(item, "data");
+		if (sp->n == MCP_IMAGES_MAX || !json_is_string(data)) {
+			continue;
+		}
+		snprintf(sp->marker[sp->n], sizeof(sp->marker[0]), "bd-image-%016llx-%zu",
+			 (unsigned long long)nonce, sp->n);
+		json_t *marker = json_string(sp->marker[sp->n]);
+		if (!marker) {
+			continue;
+		}
+		sp->data[sp->n] = json_incref(data);
+		json_object_set_new(item, "data", marker);
+		sp->n++;
+	}
+}
+
+/* s with each marker replaced by its base64, and a newline; NULL when out of memory. */
+static char *splice(const char *s, const struct spliced *sp)
+{
+	size_t len = strlen(s) + 2;
+	for (size_t k = 0; k < sp->n; k++) {
+		len += json_string_length(sp->data[k]);
+	}
+	char *line = malloc(len), *o = line;
+	if (!line) {
+		return NULL;
+	}
+	for (size_t k = 0; k < sp->n; k++) {
+		const char *m = strstr(s, sp->marker[k]);
+		if (!m) {
+			continue;
+		}
+		memcpy(o, s, (size_t)(m - s));
+		o += m - s;
+		memcpy(o, json_string_value(sp->data[k]), json_string_length(sp->data[k]));
+		o += json_string_length(sp->data[k]);
+		s = m + strlen(sp->marker[k]);
+	}
+	size_t rest = strlen(s);
+	memcpy(o, s, rest);
+	o[rest] = '\n';
+	o[rest + 1] = '\0';
+	return line;
+}
+
 char *mcp_result_line(json_t *id, json_t *result)
 {
-	return line_of(json_pack("{s:s,s:O?,s:o}", "jsonrpc", "2.0", "id", id, "result", result));
+	struct spliced sp = {.n = 0};
+	if (result) {
+		take_images(result, &sp);
+	}
+	json_t *msg = json_pack("{s:s,s:O?,s:o}", "jsonrpc", "2.0", "id", id, "result", result);
+	char *s = msg ? json_dumps(msg, JSON_COMPACT) : NULL;
+	json_decref(msg);
+	char *line = s ? splice(s, &sp) : NULL;
+	free(s);
+	for (size_t k = 0; k < sp.n; k++) {
+		json_decref(sp.data[k]);
+	}
+	return line;
 }
 
 char *mcp_error_line(json_t *id, int code, const char *message, json_t *data)

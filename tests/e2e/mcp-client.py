@@ -98,6 +98,20 @@ def rec_wait(line, start):
         subprocess.run(["inotifywait", "-qq", "-t", "1", "-e", "modify", rec], check=False)
 
 
+def jpeg_size(data):
+    """(width, height) from a JPEG's frame header."""
+    if data[:2] != b"\xff\xd8":
+        fail("not a JPEG")
+    i = 2
+    while i + 9 < len(data):
+        marker, seglen = data[i + 1], struct.unpack(">H", data[i + 2:i + 4])[0]
+        if marker in (0xC0, 0xC1, 0xC2):
+            h, w = struct.unpack(">HH", data[i + 5:i + 9])
+            return w, h
+        i += 2 + seglen
+    fail("a JPEG without a frame header")
+
+
 def png_size(data):
     if data[:8] != b"\x89PNG\r\n\x1a\n":
         fail("not a PNG")
@@ -133,19 +147,57 @@ if text(tool("lease"))["holder"] != "agent":
     fail("lease")
 
 # -- the eyes
+# Without a size: the largest picture of the screen's aspect within Anthropic's budget (long
+# edge <= 1568, ceil(w/28) * ceil(h/28) <= 1568 tiles): 1440x900 is 52 x 33 = 1716 tiles, too
+# many; 1389x868 is 50 x 31 = 1550, and 1390 wide (869 high) would be 50 x 32 = 1600.
 shot = tool("screenshot")
-if shot[0]["type"] != "image" or shot[0]["mimeType"] != "image/png":
-    fail(f"screenshot content: {shot[0].keys()}")
-if png_size(base64.b64decode(shot[0]["data"])) != (1440, 900):
-    fail("screenshot is not 1440x900")
-small = tool("screenshot", {"max": "960x600"})
-if png_size(base64.b64decode(small[0]["data"])) != (960, 600) or text(small[1:])["from"] != "960x600":
+if shot[0]["type"] != "image" or shot[0]["mimeType"] != "image/jpeg":
+    fail(f"screenshot content: {shot[0]['type']} {shot[0].get('mimeType')}")
+if jpeg_size(base64.b64decode(shot[0]["data"])) != (1389, 868):
+    fail(f"the default screenshot is not 1389x868: {jpeg_size(base64.b64decode(shot[0]['data']))}")
+if text(shot[1:]) != {"width": 1389, "height": 868, "screen": "1440x900", "scale": 1.0367}:
+    fail(f"the default screenshot's text: {shot[1]}")
+lossless = tool("screenshot", {"format": "png"})
+if lossless[0]["mimeType"] != "image/png" or png_size(base64.b64decode(lossless[0]["data"])) != (1389, 868):
+    fail("the default screenshot as PNG")
+full = tool("screenshot", {"max": "1440x900", "format": "png"})
+# Another size than the default picture's says the from its coordinates need.
+if png_size(base64.b64decode(full[0]["data"])) != (1440, 900) or text(full[1:]) != {
+        "width": 1440, "height": 900, "screen": "1440x900", "from": "1440x900"}:
+    fail(f"screenshot max 1440x900: {full[1]}")
+small = tool("screenshot", {"max": "960x600", "format": "png"})
+if png_size(base64.b64decode(small[0]["data"])) != (960, 600) or text(small[1:]) != {
+        "width": 960, "height": 600, "screen": "1440x900", "scale": 1.5, "from": "960x600"}:
     fail(f"screenshot max 960x600: {small[1]}")
+# A region is read in the default picture and grabbed at the screen's resolution: [0, 0, 100,
+# 50] of 1389x868 covers screen [0, 104) x [0, 52).
 jpeg = tool("screenshot", {"format": "jpeg", "region": [0, 0, 100, 50]})
-if jpeg[0]["mimeType"] != "image/jpeg" or base64.b64decode(jpeg[0]["data"])[:2] != b"\xff\xd8":
-    fail("jpeg screenshot")
+if jpeg[0]["mimeType"] != "image/jpeg" or jpeg_size(base64.b64decode(jpeg[0]["data"])) != (104, 52):
+    fail(f"jpeg region screenshot: {text(jpeg[1:])}")
 
 # -- the hands
+# Without from, coordinates are the default picture's: its pixel p is the centre of the screen
+# area it was averaged from, (2p + 1) * 1440 / (2 * 1389); the recorder (an X client) sees the
+# press there.
+def from_model(p, pic, screen):
+    return (2 * p + 1) * screen // (2 * pic)
+
+
+mx, my = from_model(1000, 1389, 1440), from_model(600, 868, 900)
+n = len(rec_lines())
+if text(tool("click", {"x": 1000, "y": 600})) != {"x": mx, "y": my, "screen": "1440x900"}:
+    fail("click in the model picture")
+rec_wait(f"release 1 {mx} {my}", n)
+if f"press 1 {mx} {my}" not in rec_lines()[n:]:
+    fail(f"the click in the model picture did not land at {mx},{my}: {rec_lines()[n:]}")
+n = len(rec_lines())
+if text(tool("click", {"x": 1388, "y": 867})) != {"x": 1439, "y": 899, "screen": "1440x900"}:
+    fail("click at the model picture's last pixel")
+rec_wait("release 1 1439 899", n)
+if text(tool("cursor")) != {"x": 1388, "y": 867, "screen": "1440x900"}:
+    fail("cursor in the model picture")
+if text(tool("cursor", {"from": "1440x900"})) != {"x": 1439, "y": 899, "screen": "1440x900"}:
+    fail("cursor in screen pixels")
 n = len(rec_lines())
 if text(tool("click", {"x": 480, "y": 300, "from": "960x600"})) != {"x": 720, "y": 450, "screen": "1440x900"}:
     fail("click from 960x600")
@@ -156,19 +208,19 @@ if not text(tool("wait", {"for": "change", "timeout": 10}))["changed"]:
 if not text(tool("wait", {"for": "idle", "quiet": 0.2}))["idle"]:
     fail("wait for idle")
 n = len(rec_lines())
-tool("click", {"x": 100, "y": 120, "button": "right", "double": True})
+tool("click", {"x": 100, "y": 120, "button": "right", "double": True, "from": "1440x900"})
 rec_wait("release 3 100 120", n)
 if [l for l in rec_lines()[n:] if l == "press 3 100 120"] != ["press 3 100 120"] * 2:
     fail("double right click")
-tool("move", {"x": 33, "y": 44})
-if text(tool("cursor")) != {"x": 33, "y": 44, "screen": "1440x900"}:
+tool("move", {"x": 33, "y": 44, "from": "1440x900"})
+if text(tool("cursor", {"from": "1440x900"})) != {"x": 33, "y": 44, "screen": "1440x900"}:
     fail("cursor")
 n = len(rec_lines())
-tool("drag", {"x1": 10, "y1": 10, "x2": 200, "y2": 100})
+tool("drag", {"x1": 10, "y1": 10, "x2": 200, "y2": 100, "from": "1440x900"})
 rec_wait("release 1 200 100", n)
 n = len(rec_lines())
-tool("scroll", {"x": 300, "y": 300, "direction": "up", "amount": 2})
-tool("click", {"x": 1, "y": 1})
+tool("scroll", {"x": 300, "y": 300, "direction": "up", "amount": 2, "from": "1440x900"})
+tool("click", {"x": 1, "y": 1, "from": "1440x900"})
 rec_wait("release 1 1 1", n)
 if rec_lines()[n:].count("press 4 300 300") != 2:
     fail("scroll up 2")
@@ -204,7 +256,7 @@ if call("ping", modern=False) != {}:
 if len(call("tools/list", modern=False)["tools"]) != len(want):
     fail("legacy tools/list")
 n = len(rec_lines())
-if text(tool("click", {"x": 3, "y": 4}, modern=False)) != {"x": 3, "y": 4, "screen": "1440x900"}:
+if text(tool("click", {"x": 3, "y": 4, "from": "1440x900"}, modern=False)) != {"x": 3, "y": 4, "screen": "1440x900"}:
     fail("legacy click")
 rec_wait("release 1 3 4", n)
 
@@ -244,14 +296,19 @@ for args in ({"x": 1}, {"x": "1", "y": 2}, {"x": 1, "y": 2, "z": 3}):
             fail(f"click {args}: {err}")
 if "'for' cannot be 'godot'" not in tool("wait", {"for": "godot"}, is_error=True)[0]["text"]:
     fail("wait for godot")
-err = tool("click", {"x": 1440, "y": 0}, is_error=True)[0]["text"]
-if "off the 1440x900 screen" not in err:
+err = tool("click", {"x": 1389, "y": 0}, is_error=True)[0]["text"]
+if "off the 1389x868 picture" not in err or "from = the screen's size, 1440x900" not in err:
+    fail(f"off the model picture: {err}")
+err = tool("click", {"x": 1440, "y": 0, "from": "1440x900"}, is_error=True)[0]["text"]
+if "off the 1440x900 picture" not in err:
     fail(f"off screen: {err}")
 if "unknown key name" not in tool("key", {"keys": ["ctrl+nosuchkey"]}, is_error=True)[0]["text"]:
     fail("unknown key")
 if "control character" not in tool("type", {"text": "a\u0007"}, is_error=True)[0]["text"]:
     fail("control character")
-if "reaches outside" not in tool("screenshot", {"region": [1400, 0, 100, 10]}, is_error=True)[0]["text"]:
+if "reaches outside the 1389x868 picture" not in tool("screenshot", {"region": [1300, 0, 100, 10]}, is_error=True)[0]["text"]:
+    fail("region outside the model picture")
+if "reaches outside" not in tool("screenshot", {"region": [1400, 0, 100, 10], "from": "1440x900"}, is_error=True)[0]["text"]:
     fail("region outside")
 # An oversize request is refused and skipped; the server goes on.
 send(b'{"jsonrpc":"2.0","id":100,"method":"ping","params":{"pad":"' + b"x" * (2 << 20) + b'"}}')

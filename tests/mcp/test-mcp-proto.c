@@ -171,6 +171,25 @@ static void test_responses(void **state)
 	assert_non_null(strstr(line, "\"data\":\"iVBORw==\""));
 	assert_non_null(strstr(line, "\"isError\":false"));
 	free(line);
+	/* Images are spliced in after jansson wrote the rest: the line is exactly what jansson
+	 * writes, for two images of every length mod 3 beside text that looks like a marker. */
+	for (size_t n = 1; n <= 6; n++) {
+		unsigned char data[6] = {0xff, 0x00, 0x7f, 0x80, 0xd8, 0x01};
+		json_t *content = json_pack("[o,o,o]", mcp_image(data, n, "image/jpeg"),
+					    mcp_text("bd-image-0000000000000000-0"),
+					    mcp_image(data + 6 - n, n, "image/png"));
+		json_t *res = mcp_tool_result(content, false);
+		json_t *msg = json_pack("{s:s,s:O,s:O}", "jsonrpc", "2.0", "id", id, "result", res);
+		char *want = json_dumps(msg, JSON_COMPACT);
+		line = mcp_result_line(id, res);
+		assert_non_null(line);
+		assert_int_equal(strlen(line), strlen(want) + 1);
+		assert_memory_equal(line, want, strlen(want));
+		assert_int_equal(line[strlen(want)], '\n');
+		free(line);
+		free(want);
+		json_decref(msg);
+	}
 	json_decref(id);
 }
 
