@@ -30,8 +30,8 @@ static int racing_check(Display *dpy)
 	}
 	Atom a = XInternAtom(rc->other, "BOTDESK_WMWAIT_TEST", False);
 	unsigned char v = 1;
-	XChangeProperty(rc->other, DefaultRootWindow(rc->other), a, XA_CARDINAL, 8,
-			PropModeReplace, &v, 1);
+	XChangeProperty(rc->other, DefaultRootWindow(rc->other), a, XA_CARDINAL, 8, PropModeReplace,
+			&v, 1);
 	XSync(rc->other, False);
 	/* The event now precedes this round trip's reply on the socket: Xlib queues it. */
 	XSync(dpy, False);
@@ -75,8 +75,9 @@ int main(void)
 		return 1;
 	}
 	if (r != 1 || rc.checks != 2) {
-		fprintf(stderr, "wmwait: the wait returned %d after %d checks, expected 1 after 2\n",
-			r, rc.checks);
+		fprintf(stderr,
+			"wmwait: the wait returned %d after %d checks, expected 1 after 2\n", r,
+			rc.checks);
 		return 1;
 	}
 	printf("ok\n");
