@@ -212,7 +212,8 @@ static int statm_read(pid_t pid, uint64_t *ret_resident, uint64_t *ret_shared)
 	size_t len;
 	uint64_t v[3];
 	for (int i = 0; i < 3; i++) {
-		if (!next_field(&p, &f, &len) || parse_u64_n(f, len, UINT64_MAX / 4 / 64, &v[i]) < 0) {
+		if (!next_field(&p, &f, &len) ||
+		    parse_u64_n(f, len, UINT64_MAX / 4 / 64, &v[i]) < 0) {
 			return -EINVAL;
 		}
 	}

@@ -227,8 +227,7 @@ static int by_session(const void *a, const void *b)
 	return (x->session > y->session) - (x->session < y->session);
 }
 
-static const struct session_index *find_session(const struct session_index *v, size_t n,
-						pid_t pid)
+static const struct session_index *find_session(const struct session_index *v, size_t n, pid_t pid)
 {
 	struct session_index key = {.session = pid};
 	return bsearch(&key, v, n, sizeof(*v), by_session);
