@@ -379,6 +379,7 @@ static int supervise(struct run *run, struct error *err)
 	 * connection), the idle deadline, and between events the desktop's memory figure for
 	 * `botdesk list` (see memfile.h). */
 	uint64_t next_mem = now_ms() + MEMFILE_FIRST_MS;
+	struct memfile mem = MEMFILE_INIT;
 	bool idle_due = false;
 	for (;;) {
 		uint64_t deadline;
@@ -387,7 +388,7 @@ static int supervise(struct run *run, struct error *err)
 			break;
 		}
 		if (now_ms() >= next_mem) {
-			(void)memfile_publish(run->cfg->env_path, memfile_pss_kb());
+			(void)memfile_renew(&mem, run->cfg->env_path);
 			next_mem = now_ms() + MEMFILE_INTERVAL_MS;
 		}
 		uint64_t wake = deadline && deadline < next_mem ? deadline : next_mem;
