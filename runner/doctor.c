@@ -1,5 +1,6 @@
 #include "doctor.h"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <grp.h>
 #include <pwd.h>
@@ -17,9 +18,12 @@
 #include "install.h"
 #include "list.h"
 #include "memory.h"
+#include "parse.h"
 #include "pathjoin.h"
 #include "proc.h"
+#include "procwalk.h"
 #include "programs.h"
+#include "util.h"
 #include "xsocket.h"
 
 #define HELPER_GROUP BOTDESK_HELPER_GROUP
@@ -221,6 +225,58 @@ static void check_x_socket_dir(const struct settings *s, struct report *r)
  * desktop with a hundred lean desktops running (bench/runner/bench-hundred, 27 MiB). */
 #define DOCTOR_DESKTOP_MB 30
 
+/* inotify instances a desktop holds: its gate (which cannot start without one), its session bus
+ * and its panel; fs.inotify.max_user_instances bounds them per user. */
+#define DOCTOR_DESKTOP_INOTIFY 3
+
+struct inotify_count {
+	uid_t uid;
+	unsigned n;
+};
+
+static int count_inotify(pid_t pid, const struct proc_stat *st, void *userdata)
+{
+	(void)st;
+	struct inotify_count *c = userdata;
+	uid_t owner;
+	char dir[64];
+	if (proc_owner(pid, &owner) < 0 || owner != c->uid ||
+	    path_format(dir, sizeof(dir), "/proc/%d/fd", (int)pid) < 0) {
+		return 0;
+	}
+	_cleanup_closedir_ DIR *d = opendir(dir);
+	struct dirent *de;
+	while (d && (de = readdir(d))) {
+		char link[64];
+		ssize_t len = readlinkat(dirfd(d), de->d_name, link, sizeof(link) - 1);
+		if (len > 0) {
+			link[len] = '\0';
+			c->n += streq(link, "anon_inode:inotify");
+		}
+	}
+	return 0;
+}
+
+/* How many more desktops the caller's inotify instances allow; -1 unknown. */
+static int64_t by_inotify(void)
+{
+	char buf[32];
+	unsigned max;
+	if (read_file_at(AT_FDCWD, "/proc/sys/fs/inotify/max_user_instances", buf, sizeof(buf),
+			 NULL) < 0) {
+		return -1;
+	}
+	buf[strcspn(buf, "\n")] = '\0';
+	if (parse_uint_range(buf, 1, INT32_MAX, &max) < 0) {
+		return -1;
+	}
+	struct inotify_count c = {.uid = geteuid()};
+	if (proc_walk(count_inotify, &c) < 0) {
+		return -1;
+	}
+	return c.n < max ? (max - c.n) / DOCTOR_DESKTOP_INOTIFY : 0;
+}
+
 /* How many more desktops this host takes, by each limit: memory (MemAvailable above the floor
  * over what one desktop costs, measured from the caller's running desktops), the display band's
  * free numbers, and the per-user cap less the caller's desktops. Information, never a problem. */
@@ -259,13 +315,23 @@ static void check_capacity(const struct settings *s, unsigned band_free, struct 
 	if (mem >= 0 && (uint64_t)mem < most) {
 		most = (unsigned)mem;
 	}
-	char detail[512];
+	int64_t ino = by_inotify();
+	char by_ino[128] = "";
+	if (ino >= 0) {
+		if ((uint64_t)ino < most) {
+			most = (unsigned)ino;
+		}
+		snprintf(by_ino, sizeof(by_ino),
+			 ", %lld by your inotify instances (fs.inotify.max_user_instances)",
+			 (long long)ino);
+	}
+	char detail[768];
 	snprintf(
 		detail, sizeof(detail),
-		"%u more desktops: %s by memory (%lld MB available, %llu MB kept free, %lld MB each, %s), %u by the display band, %u by the per-user cap (%u, you run %zu)",
+		"%u more desktops: %s by memory (%lld MB available, %llu MB kept free, %lld MB each, %s), %u by the display band, %u by the per-user cap (%u, you run %zu)%s",
 		most, by_mem, (long long)m.available_mb, (unsigned long long)s->min_free_mb,
 		(long long)cost, n ? "the mean of yours running" : "measured on a lean desktop",
-		band_free, by_user, cap, mine);
+		band_free, by_user, cap, mine, by_ino);
 	line(r, true, "capacity", detail, NULL);
 }
 
