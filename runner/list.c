@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "cgroup.h"
 #include "desktop.h"
@@ -96,7 +97,10 @@ static void fill_memory(struct list *l, const struct settings *s)
 	_cleanup_free_ int64_t *kb = calloc(l->n ? l->n : 1, sizeof(*kb));
 	size_t need = 0;
 	for (size_t i = 0; sessions && which && kb && i < l->n; i++) {
-		if (l->v[i].running && l->v[i].pss_mb < 0) {
+		/* statm is anyone's to read, unlike the PSS: another user's memory stays unknown
+		 * without privilege, as the PSS left it. */
+		bool readable = !l->all || geteuid() == 0 || l->v[i].uid == geteuid();
+		if (l->v[i].running && l->v[i].pss_mb < 0 && readable) {
 			sessions[need] = l->v[i].pid;
 			which[need++] = i;
 		}
