@@ -337,10 +337,7 @@ static void check_capacity(const struct settings *s, unsigned band_free, struct 
 
 static unsigned check_band(const struct settings *s, struct report *r)
 {
-	unsigned used = 0, total = s->band_hi - s->band_lo + 1;
-	for (unsigned n = s->band_lo; n <= s->band_hi; n++) {
-		used += display_in_use(s, n);
-	}
+	unsigned used = display_band_used(s), total = s->band_hi - s->band_lo + 1;
 	char detail[128];
 	snprintf(detail, sizeof(detail), "%u-%u: %u of %u numbers in use", s->band_lo, s->band_hi,
 		 used, total);
