@@ -62,7 +62,14 @@ static bool one_desktop(int dfd, const char *dir, const char *name, uid_t want,
 	pid_t pid;
 	struct proc_stat st;
 	uid_t owner;
-	if (n < 0 || xlock_read(dir, (unsigned)n, &pid) < 0 || proc_stat_read(pid, &st) < 0 ||
+	struct stat lst;
+	/* Looking for one user's (the cap at every start): a lock is its X server's, made by that
+	 * user, so the others' need no read of their lock or /proc. */
+	if (n < 0 || fstatat(dfd, name, &lst, AT_SYMLINK_NOFOLLOW) < 0 ||
+	    (want != (uid_t)-1 && lst.st_uid != want)) {
+		return false;
+	}
+	if (xlock_read(dir, (unsigned)n, &pid) < 0 || proc_stat_read(pid, &st) < 0 ||
 	    !proc_stat_is_live(&st) || proc_owner(pid, &owner) < 0 ||
 	    (want != (uid_t)-1 && owner != want)) {
 		return false;
@@ -84,10 +91,7 @@ static bool one_desktop(int dfd, const char *dir, const char *name, uid_t want,
 		d->launcher = st.sid;
 		d->launcher_start = ls.starttime;
 	}
-	struct stat lst;
-	if (fstatat(dfd, name, &lst, AT_SYMLINK_NOFOLLOW) == 0) {
-		d->activity = lst.st_mtime;
-	}
+	d->activity = lst.st_mtime;
 	return true;
 }
 
