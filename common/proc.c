@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "fileio.h"
 #include "parse.h"
@@ -190,6 +191,58 @@ int proc_pss_kb(pid_t pid, uint64_t *ret)
 		return -EINVAL;
 	}
 	*ret = kb;
+	return 0;
+}
+
+/* statm: size resident shared text lib data dt, in pages. */
+static int statm_read(pid_t pid, uint64_t *ret_resident, uint64_t *ret_shared)
+{
+	if (!pid_is_plausible((uint64_t)pid)) {
+		return -ESRCH;
+	}
+	char path[64], buf[256];
+	int r = path_format(path, sizeof(path), "/proc/%d/statm", (int)pid);
+	if (r == 0) {
+		r = read_file_at(AT_FDCWD, path, buf, sizeof(buf), NULL);
+	}
+	if (r < 0) {
+		return r;
+	}
+	const char *p = buf, *f;
+	size_t len;
+	uint64_t v[3];
+	for (int i = 0; i < 3; i++) {
+		if (!next_field(&p, &f, &len) ||
+		    parse_u64_n(f, len, UINT64_MAX / 4 / 64, &v[i]) < 0) {
+			return -EINVAL;
+		}
+	}
+	long page = sysconf(_SC_PAGESIZE);
+	uint64_t kb = page > 0 ? (uint64_t)page / 1024 : 4;
+	*ret_resident = v[1] * kb;
+	*ret_shared = v[2] * kb;
+	return 0;
+}
+
+int proc_private_kb(pid_t pid, uint64_t *ret)
+{
+	uint64_t res, shared;
+	int r = statm_read(pid, &res, &shared);
+	if (r < 0) {
+		return r;
+	}
+	*ret = res > shared ? res - shared : 0;
+	return 0;
+}
+
+int proc_resident_kb(pid_t pid, uint64_t *ret)
+{
+	uint64_t res, shared;
+	int r = statm_read(pid, &res, &shared);
+	if (r < 0) {
+		return r;
+	}
+	*ret = res;
 	return 0;
 }
 

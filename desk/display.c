@@ -16,8 +16,6 @@
 #include "xlock.h"
 #include "xsocket.h"
 
-#define DISPLAY_NUM_MAX 32767
-
 bool display_lock_live(const char *x_lock_dir, unsigned n, pid_t *ret_pid)
 {
 	pid_t pid;
@@ -34,35 +32,66 @@ bool display_lock_live(const char *x_lock_dir, unsigned n, pid_t *ret_pid)
 	return true;
 }
 
-int display_socket_bound(const char *unix_table, unsigned n)
+/* The number of an X socket's path in the table ("@/tmp/.X11-unix/X<n>" or the path form), or
+ * -1: digits only, no leading zero (X020 is no display's socket). */
+static int socket_number(const char *tok)
 {
-	char abstract[64], path[64];
-	int r = path_format(abstract, sizeof(abstract), "@" XSOCKET_DIR "/X%u", n);
-	if (r < 0 || (r = path_format(path, sizeof(path), XSOCKET_DIR "/X%u", n)) < 0) {
-		return r;
+	const char *prefix = XSOCKET_DIR "/X";
+	if (*tok == '@') {
+		tok++;
 	}
+	if (!startswith(tok, prefix)) {
+		return -1;
+	}
+	const char *d = tok + strlen(prefix);
+	unsigned n;
+	if ((d[0] == '0' && d[1] != '\0') || parse_uint_range(d, 0, DISPLAY_NUM_MAX, &n) < 0) {
+		return -1;
+	}
+	return (int)n;
+}
+
+int display_bound_read(const char *unix_table, struct display_bound *ret)
+{
+	memset(ret, 0, sizeof(*ret));
 	_cleanup_fclose_ FILE *f = fopen(unix_table, "re");
 	if (!f) {
 		return negative_errno();
 	}
 	_cleanup_free_ char *line = NULL;
 	size_t cap = 0;
-	int found = 0;
-	while (!found && getline(&line, &cap, f) >= 0) {
+	while (getline(&line, &cap, f) >= 0) {
 		/* "Num RefCount Protocol Flags Type St Inode Path": the path is the 8th column and
 		 * absent for unnamed sockets. */
 		char *save = NULL, *tok = strtok_r(line, " \t\n", &save);
 		for (int col = 1; tok && col < 8; col++) {
 			tok = strtok_r(NULL, " \t\n", &save);
 		}
-		if (tok && (streq(tok, abstract) || streq(tok, path))) {
-			found = 1;
+		int n = tok ? socket_number(tok) : -1;
+		if (n >= 0) {
+			ret->bits[n / 8] |= (uint8_t)(1u << (n % 8));
 		}
 	}
-	return found;
+	ret->loaded = true;
+	return 0;
 }
 
-static enum display_taken display_why_taken(const struct settings *s, unsigned n)
+static bool bound(const struct display_bound *b, unsigned n)
+{
+	return b->loaded && n <= DISPLAY_NUM_MAX && (b->bits[n / 8] & (1u << (n % 8)));
+}
+
+int display_socket_bound(const char *unix_table, unsigned n)
+{
+	struct display_bound b;
+	int r = display_bound_read(unix_table, &b);
+	return r < 0 ? r : bound(&b, n);
+}
+
+/* b: the unix table read once for a whole band (a table of a hundred desktops' sockets is
+ * thousands of lines, and a band hundreds of numbers). */
+static enum display_taken display_why_taken(const struct settings *s, const struct display_bound *b,
+					    unsigned n)
 {
 	if (display_lock_live(s->x_lock_dir, n, NULL)) {
 		return TAKEN_SERVER;
@@ -90,12 +119,25 @@ static enum display_taken display_why_taken(const struct settings *s, unsigned n
 		}
 	}
 	/* No table (not Linux procfs, or a test pointing nowhere): the lock alone decides. */
-	return display_socket_bound(s->x_unix_table, n) > 0 ? TAKEN_SOCKET : TAKEN_NOT;
+	return bound(b, n) ? TAKEN_SOCKET : TAKEN_NOT;
 }
 
 bool display_in_use(const struct settings *s, unsigned n)
 {
-	return display_why_taken(s, n) != TAKEN_NOT;
+	struct display_bound b;
+	(void)display_bound_read(s->x_unix_table, &b);
+	return display_why_taken(s, &b, n) != TAKEN_NOT;
+}
+
+unsigned display_band_used(const struct settings *s)
+{
+	struct display_bound b;
+	(void)display_bound_read(s->x_unix_table, &b);
+	unsigned used = 0;
+	for (unsigned n = s->band_lo; n <= s->band_hi; n++) {
+		used += display_why_taken(s, &b, n) != TAKEN_NOT;
+	}
+	return used;
 }
 
 int display_recorded(int dirfd, unsigned *ret)
@@ -121,13 +163,13 @@ static bool avoided(unsigned n, const unsigned *avoid, size_t n_avoid)
 
 /* The message for a band with no free number: each number for what really holds it (a stale
  * file another user left is not a running server, and the way out differs). */
-static int band_full(const struct settings *s, const unsigned *avoid, size_t n_avoid,
-		     struct error *err)
+static int band_full(const struct settings *s, const struct display_bound *b, const unsigned *avoid,
+		     size_t n_avoid, struct error *err)
 {
 	unsigned count[TAKEN_COUNT] = {0};
 	for (unsigned n = s->band_lo; n <= s->band_hi; n++) {
 		enum display_taken why =
-			avoided(n, avoid, n_avoid) ? TAKEN_SERVER : display_why_taken(s, n);
+			avoided(n, avoid, n_avoid) ? TAKEN_SERVER : display_why_taken(s, b, n);
 		count[why]++;
 	}
 	return error_set(
@@ -141,24 +183,28 @@ static int band_full(const struct settings *s, const unsigned *avoid, size_t n_a
 int display_pick(const struct settings *s, int dirfd, unsigned avoid, unsigned *ret,
 		 struct error *err)
 {
+	struct display_bound b;
+	(void)display_bound_read(s->x_unix_table, &b);
 	unsigned rec;
 	if (display_recorded(dirfd, &rec) == 0 && rec >= s->band_lo && rec <= s->band_hi &&
-	    rec != avoid && !display_in_use(s, rec)) {
+	    rec != avoid && display_why_taken(s, &b, rec) == TAKEN_NOT) {
 		*ret = rec;
 		return 0;
 	}
 	for (unsigned n = s->band_lo; n <= s->band_hi; n++) {
-		if (n != avoid && display_why_taken(s, n) == TAKEN_NOT) {
+		if (n != avoid && display_why_taken(s, &b, n) == TAKEN_NOT) {
 			*ret = n;
 			return 0;
 		}
 	}
-	return band_full(s, &avoid, avoid ? 1 : 0, err);
+	return band_full(s, &b, &avoid, avoid ? 1 : 0, err);
 }
 
 int display_pick_spread(const struct settings *s, const unsigned *avoid, size_t n_avoid,
 			unsigned *ret, struct error *err)
 {
+	struct display_bound b;
+	(void)display_bound_read(s->x_unix_table, &b);
 	unsigned n_free = 0, pick = 0;
 	uint32_t rnd;
 	if (getrandom(&rnd, sizeof(rnd), 0) != sizeof(rnd)) {
@@ -166,7 +212,7 @@ int display_pick_spread(const struct settings *s, const unsigned *avoid, size_t 
 	}
 	/* Reservoir sampling: each free number equally likely, in one pass over the band. */
 	for (unsigned n = s->band_lo; n <= s->band_hi; n++) {
-		if (avoided(n, avoid, n_avoid) || display_why_taken(s, n) != TAKEN_NOT) {
+		if (avoided(n, avoid, n_avoid) || display_why_taken(s, &b, n) != TAKEN_NOT) {
 			continue;
 		}
 		n_free++;
@@ -176,7 +222,7 @@ int display_pick_spread(const struct settings *s, const unsigned *avoid, size_t 
 		rnd = rnd * 1103515245u + 12345u;
 	}
 	if (n_free == 0) {
-		return band_full(s, avoid, n_avoid, err);
+		return band_full(s, &b, avoid, n_avoid, err);
 	}
 	*ret = pick;
 	return 0;

@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 #include "error.h"
@@ -14,6 +15,15 @@ bool display_lock_live(const char *x_lock_dir, unsigned n, pid_t *ret_pid);
 /* The X socket of :n is bound in the unix table (abstract "@/tmp/.X11-unix/X<n>" or the path
  * form, exact match). Returns 1 or 0, or -errno when there is no table to read. */
 int display_socket_bound(const char *unix_table, unsigned n);
+#define DISPLAY_NUM_MAX 32767
+/* Every bound X socket's number, from one read of the unix table: what a pass over a band
+ * consults instead of reading the table once per number. loaded is false when there is no table
+ * (-errno): then the locks alone decide. */
+struct display_bound {
+	bool loaded;
+	uint8_t bits[(DISPLAY_NUM_MAX + 1) / 8];
+};
+int display_bound_read(const char *unix_table, struct display_bound *ret);
 /* What holds a number, for a message that tells the truth about a full band. */
 enum display_taken {
 	TAKEN_NOT,
@@ -25,6 +35,8 @@ enum display_taken {
 };
 /* Taken by any server: a live lock, or a bound socket. With no table, the lock alone decides. */
 bool display_in_use(const struct settings *s, unsigned n);
+/* How many numbers of the band are in use, the unix table read once. */
+unsigned display_band_used(const struct settings *s);
 
 /* Picks a number for the profile: its recorded one (the "display" file under dirfd) when no live
  * server holds it, else the first free one of the band; avoid (if non-zero) is skipped. Must be

@@ -62,7 +62,14 @@ static bool one_desktop(int dfd, const char *dir, const char *name, uid_t want,
 	pid_t pid;
 	struct proc_stat st;
 	uid_t owner;
-	if (n < 0 || xlock_read(dir, (unsigned)n, &pid) < 0 || proc_stat_read(pid, &st) < 0 ||
+	struct stat lst;
+	/* Looking for one user's (the cap at every start): a lock is its X server's, made by that
+	 * user, so the others' need no read of their lock or /proc. */
+	if (n < 0 || fstatat(dfd, name, &lst, AT_SYMLINK_NOFOLLOW) < 0 ||
+	    (want != (uid_t)-1 && lst.st_uid != want)) {
+		return false;
+	}
+	if (xlock_read(dir, (unsigned)n, &pid) < 0 || proc_stat_read(pid, &st) < 0 ||
 	    !proc_stat_is_live(&st) || proc_owner(pid, &owner) < 0 ||
 	    (want != (uid_t)-1 && owner != want)) {
 		return false;
@@ -84,10 +91,7 @@ static bool one_desktop(int dfd, const char *dir, const char *name, uid_t want,
 		d->launcher = st.sid;
 		d->launcher_start = ls.starttime;
 	}
-	struct stat lst;
-	if (fstatat(dfd, name, &lst, AT_SYMLINK_NOFOLLOW) == 0) {
-		d->activity = lst.st_mtime;
-	}
+	d->activity = lst.st_mtime;
 	return true;
 }
 
@@ -216,48 +220,69 @@ void proctable_free(struct proctable *t)
 	*t = (struct proctable){0};
 }
 
-/* The PSS of pid in kB; -1 when unreadable. */
-static int64_t pss_kb(pid_t pid)
+struct session_index {
+	pid_t session;
+	size_t i;
+};
+
+static int by_session(const void *a, const void *b)
 {
-	uint64_t kb;
-	return proc_pss_kb(pid, &kb) < 0 ? -1 : (int64_t)kb;
+	const struct session_index *x = a, *y = b;
+	return (x->session > y->session) - (x->session < y->session);
 }
 
-/* Whether e is in the session or below a member of it (a component that left the session stays
- * the session's descendant: the launcher is a child subreaper). Depth-bounded against cycles a
- * racing /proc read could show. */
-static bool in_desktop(const struct proctable *t, const struct proc_entry *e, pid_t session)
+static const struct session_index *find_session(const struct session_index *v, size_t n, pid_t pid)
+{
+	struct session_index key = {.session = pid};
+	return bsearch(&key, v, n, sizeof(*v), by_session);
+}
+
+/* The desktop e belongs to: it is in a desktop's session or below a member of one (a component
+ * that left the session stays the session's descendant: the launcher is a child subreaper).
+ * Depth-bounded against cycles a racing /proc read could show. */
+static const struct session_index *owner_of(const struct proctable *t, const struct proc_entry *e,
+					    const struct session_index *v, size_t n)
 {
 	for (int depth = 0; e && depth < 64; depth++) {
-		if (e->sid == session || e->pid == session) {
-			return true;
+		const struct session_index *hit = find_session(v, n, e->sid);
+		if (!hit) {
+			hit = find_session(v, n, e->pid);
+		}
+		if (hit) {
+			return hit;
 		}
 		struct proc_entry key = {.pid = e->ppid};
-		const struct proc_entry *parent =
-			e->ppid > 1 ? bsearch(&key, t->v, t->n, sizeof(*t->v), by_pid) : NULL;
-		e = parent;
+		e = e->ppid > 1 ? bsearch(&key, t->v, t->n, sizeof(*t->v), by_pid) : NULL;
 	}
-	return false;
+	return NULL;
 }
 
-int64_t proctable_pss_kb(const struct proctable *t, pid_t session)
+void proctable_memory_kb(const struct proctable *t, const pid_t *sessions, size_t n,
+			 bool private_rss, int64_t *ret_kb)
 {
-	int64_t sum = 0;
-	bool any = false;
-	for (size_t i = 0; i < t->n; i++) {
-		if (!in_desktop(t, &t->v[i], session)) {
+	for (size_t i = 0; i < n; i++) {
+		ret_kb[i] = -1;
+	}
+	_cleanup_free_ struct session_index *v = calloc(n ? n : 1, sizeof(*v));
+	if (!v) {
+		return;
+	}
+	for (size_t i = 0; i < n; i++) {
+		v[i] = (struct session_index){.session = sessions[i], .i = i};
+	}
+	qsort(v, n, sizeof(*v), by_session);
+	for (size_t k = 0; k < t->n; k++) {
+		const struct session_index *hit = owner_of(t, &t->v[k], v, n);
+		uint64_t kb;
+		if (!hit || (private_rss ? proc_private_kb(t->v[k].pid, &kb)
+					 : proc_pss_kb(t->v[k].pid, &kb)) < 0) {
 			continue;
 		}
-		int64_t kb = pss_kb(t->v[i].pid);
-		if (kb >= 0) {
-			sum += kb;
-			any = true;
-		}
+		ret_kb[hit->i] = (ret_kb[hit->i] < 0 ? 0 : ret_kb[hit->i]) + (int64_t)kb;
 	}
-	return any ? sum : -1;
 }
 
-int64_t uptime_seconds(uint64_t starttime)
+int64_t uptime_now(void)
 {
 	char buf[128];
 	if (read_file_at(AT_FDCWD, "/proc/uptime", buf, sizeof(buf), NULL) < 0) {
@@ -267,7 +292,20 @@ int64_t uptime_seconds(uint64_t starttime)
 	if (parse_u64_n(buf, strcspn(buf, ". "), UINT64_MAX / 1000, &up) < 0) {
 		return -1;
 	}
+	return (int64_t)up;
+}
+
+int64_t uptime_seconds_at(int64_t now, uint64_t starttime)
+{
+	if (now < 0) {
+		return -1;
+	}
 	long hz = sysconf(_SC_CLK_TCK);
 	uint64_t born = hz > 0 ? starttime / (uint64_t)hz : 0;
-	return up >= born ? (int64_t)(up - born) : 0;
+	return (uint64_t)now >= born ? (int64_t)((uint64_t)now - born) : 0;
+}
+
+int64_t uptime_seconds(uint64_t starttime)
+{
+	return uptime_seconds_at(uptime_now(), starttime);
 }

@@ -49,10 +49,17 @@ struct proctable {
 int proctable_read(struct proctable *t);
 void proctable_free(struct proctable *t);
 
-/* The proportional set size, in kB, of a desktop's processes: the session of its launcher (or,
- * for an orphaned server, the server's session), and what left it but descends from it. -1 when
- * none of them could be read (another user's, without privilege). */
-int64_t proctable_pss_kb(const struct proctable *t, pid_t session);
+/* The memory, in kB, of n desktops' processes at once, in one pass over the table: ret_kb[i] for
+ * sessions[i], the session of its launcher (or, for an orphaned server, the server's session),
+ * and what left it but descends from it; each process is looked up once, not once per desktop.
+ * The proportional set size, or with private_rss the private RSS of /proc/<pid>/statm (counters
+ * the kernel keeps: cheap at a hundred desktops; a PSS walks every page table). -1 when none of
+ * them could be read (another user's, without privilege). */
+void proctable_memory_kb(const struct proctable *t, const pid_t *sessions, size_t n,
+			 bool private_rss, int64_t *ret_kb);
 
 /* Seconds since a process born at starttime (clock ticks after boot) started; -1 unknown. */
 int64_t uptime_seconds(uint64_t starttime);
+/* The same against an uptime read once (uptime_now, -1 unknown) for many processes. */
+int64_t uptime_now(void);
+int64_t uptime_seconds_at(int64_t now, uint64_t starttime);

@@ -1,5 +1,6 @@
 #include "doctor.h"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <grp.h>
 #include <pwd.h>
@@ -14,11 +15,16 @@
 #include "display.h"
 #include "fileio.h"
 #include "fontprobe.h"
+#include "hostscan.h"
 #include "install.h"
+#include "list.h"
 #include "memory.h"
+#include "parse.h"
 #include "pathjoin.h"
 #include "proc.h"
+#include "procwalk.h"
 #include "programs.h"
+#include "util.h"
 #include "xsocket.h"
 
 #define HELPER_GROUP BOTDESK_HELPER_GROUP
@@ -216,17 +222,129 @@ static void check_x_socket_dir(const struct settings *s, struct report *r)
 	line(r, e == 0, "X socket directory", detail, fix);
 }
 
-static void check_band(const struct settings *s, struct report *r)
+/* What one more desktop costs when none of the caller's runs to measure: MemAvailable per
+ * desktop with a hundred lean desktops running (bench/runner/bench-hundred, 27 MiB). */
+#define DOCTOR_DESKTOP_MB 30
+
+/* inotify instances a desktop holds: its gate (which cannot start without one), its session bus
+ * and its panel; fs.inotify.max_user_instances bounds them per user. */
+#define DOCTOR_DESKTOP_INOTIFY 3
+
+struct inotify_count {
+	uid_t uid;
+	unsigned n;
+};
+
+static int count_inotify(pid_t pid, const struct proc_stat *st, void *userdata)
 {
-	unsigned used = 0, total = s->band_hi - s->band_lo + 1;
-	for (unsigned n = s->band_lo; n <= s->band_hi; n++) {
-		used += display_in_use(s, n);
+	(void)st;
+	struct inotify_count *c = userdata;
+	uid_t owner;
+	char dir[64];
+	if (proc_owner(pid, &owner) < 0 || owner != c->uid ||
+	    path_format(dir, sizeof(dir), "/proc/%d/fd", (int)pid) < 0) {
+		return 0;
 	}
+	_cleanup_closedir_ DIR *d = opendir(dir);
+	struct dirent *de;
+	while (d && (de = readdir(d))) {
+		char link[64];
+		ssize_t len = readlinkat(dirfd(d), de->d_name, link, sizeof(link) - 1);
+		if (len > 0) {
+			link[len] = '\0';
+			c->n += streq(link, "anon_inode:inotify");
+		}
+	}
+	return 0;
+}
+
+/* How many more desktops the caller's inotify instances allow; -1 unknown. */
+static int64_t by_inotify(void)
+{
+	char buf[32];
+	unsigned max;
+	if (read_file_at(AT_FDCWD, "/proc/sys/fs/inotify/max_user_instances", buf, sizeof(buf),
+			 NULL) < 0) {
+		return -1;
+	}
+	buf[strcspn(buf, "\n")] = '\0';
+	if (parse_uint_range(buf, 1, INT32_MAX, &max) < 0) {
+		return -1;
+	}
+	struct inotify_count c = {.uid = geteuid()};
+	if (proc_walk(count_inotify, &c) < 0) {
+		return -1;
+	}
+	return c.n < max ? (max - c.n) / DOCTOR_DESKTOP_INOTIFY : 0;
+}
+
+/* How many more desktops this host takes, by each limit: memory (MemAvailable above the floor
+ * over what one desktop costs, measured from the caller's running desktops), the display band's
+ * free numbers, and the per-user cap less the caller's desktops. Information, never a problem. */
+static void check_capacity(const struct settings *s, unsigned band_free, struct report *r)
+{
+	struct memory_info m;
+	memory_read(s, &m);
+	struct list l;
+	struct error ignored = {{0}};
+	int64_t sum = 0, n = 0;
+	if (list_gather(s, &l, &ignored) == 0) {
+		for (size_t i = 0; i < l.n; i++) {
+			if (l.v[i].running && l.v[i].pss_mb > 0) {
+				sum += l.v[i].pss_mb;
+				n++;
+			}
+		}
+		list_free(&l);
+	}
+	int64_t cost = n ? (sum + n - 1) / n : DOCTOR_DESKTOP_MB;
+	struct host_desktop *v;
+	size_t mine = 0;
+	if (hostscan_desktops(s->x_lock_dir, geteuid(), &v, &mine) == 0) {
+		free(v);
+	}
+	unsigned cap = s->policy.max_desktops;
+	unsigned by_user = mine < cap ? cap - (unsigned)mine : 0;
+	char by_mem[64] = "unknown";
+	int64_t mem = -1;
+	if (m.available_mb >= 0) {
+		int64_t room = m.available_mb - (int64_t)s->min_free_mb;
+		mem = room > 0 ? room / cost : 0;
+		snprintf(by_mem, sizeof(by_mem), "%lld", (long long)mem);
+	}
+	unsigned most = band_free < by_user ? band_free : by_user;
+	if (mem >= 0 && (uint64_t)mem < most) {
+		most = (unsigned)mem;
+	}
+	int64_t ino = by_inotify();
+	char by_ino[128] = "";
+	if (ino >= 0) {
+		if ((uint64_t)ino < most) {
+			most = (unsigned)ino;
+		}
+		snprintf(by_ino, sizeof(by_ino),
+			 ", %lld by your inotify instances (fs.inotify.max_user_instances)",
+			 (long long)ino);
+	}
+	char detail[768];
+	snprintf(
+		detail, sizeof(detail),
+		"%u more desktops: %s by memory (%lld MB available, %llu MB kept free, %lld MB each, %s), %u by the display band, %u by the per-user cap (%u, you run %zu)%s",
+		most, by_mem, (long long)m.available_mb, (unsigned long long)s->min_free_mb,
+		(long long)cost, n ? "the mean of yours running" : "measured on a lean desktop",
+		band_free, by_user, cap, mine, by_ino);
+	line(r, true, "capacity", detail, NULL);
+}
+
+static unsigned check_band(const struct settings *s, struct report *r)
+{
+	unsigned used = display_band_used(s), total = s->band_hi - s->band_lo + 1;
 	char detail[128];
 	snprintf(detail, sizeof(detail), "%u-%u: %u of %u numbers in use", s->band_lo, s->band_hi,
 		 used, total);
 	line(r, used < total, "display band", detail,
 	     "stop desktops no longer needed, or widen BOTDESK_DISPLAY_BAND");
+	return total - used;
 }
 
 /* The host's policy in force: what bounds this user's settings here. */
@@ -329,8 +447,9 @@ int doctor_run(const struct settings *s, FILE *out)
 	check_memory(s, &r);
 	check_proc(&r);
 	check_x_socket_dir(s, &r);
-	check_band(s, &r);
+	unsigned band_free = check_band(s, &r);
 	check_policy(s, &r);
+	check_capacity(s, band_free, &r);
 	check_delegation(s, &r);
 	check_fonts(s, &f, &r);
 	fprintf(out, r.problems ? "%d thing(s) to fix\n" : "nothing to fix\n", r.problems);

@@ -3,6 +3,7 @@
  * make each time, so the session makes it now and then and leaves it beside its env file. */
 #pragma once
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "supervisor.h"
@@ -14,6 +15,28 @@
 
 /* The PSS, in kB, of this process and every process below it. */
 uint64_t memfile_pss_kb(void);
+
+/* What the last renewal found. */
+struct memfile {
+	bool published;
+	uint64_t resident_kb; /* the tree's resident set then (statm: counters, no page walk) */
+	uint64_t pss_kb;
+	unsigned rounds; /* renewals since the last PSS */
+};
+#define MEMFILE_INIT \
+	{            \
+		0    \
+	}
+/* A PSS is made again only when the tree's resident set moved by this much since the last,
+ * or after MEMFILE_PSS_ROUNDS renewals (what others share with it changes its PSS too). */
+#define MEMFILE_MOVED_KB 1024
+#define MEMFILE_PSS_ROUNDS 6
+
+/* One renewal, every MEMFILE_INTERVAL_MS: the file is rewritten only when its figure (in MiB,
+ * what `botdesk list` shows) changed, and otherwise only its mtime is renewed (readers take a
+ * figure older than 30 s for a session that no longer renews it). An idle desktop then costs
+ * a few statm reads per round instead of a walk of every page table and a rename. */
+int memfile_renew(struct memfile *m, const char *env_path);
 
 /* The first figure, once the desktop has settled. */
 #define MEMFILE_FIRST_MS 2000

@@ -160,22 +160,30 @@ static int wait_xvnc(struct run *run, struct error *err)
 	return 0;
 }
 
+struct wm_wait {
+	struct run *run;
+	int r; /* the last wait's result */
+};
+
+static int wm_wait_fd(void *ctx, int fd)
+{
+	struct wm_wait *w = ctx;
+	w->r = supervisor_wait(&w->run->sv, fd, w->run->deadline);
+	return w->r;
+}
+
 static int wait_wm(struct run *run, struct error *err)
 {
-	for (;;) {
-		int r = xsetup_wm_owns_screen(run->dpy);
-		if (r == 1) {
-			return 0;
-		}
-		if (r < 0) {
-			run->dpy = NULL; /* broken: never touched again */
-			return error_set(err, r, "lost the connection to Xvnc");
-		}
-		r = supervisor_wait(&run->sv, ConnectionNumber(run->dpy), run->deadline);
-		if (r != 1) {
-			return wait_failed(run, r, "the window manager owns the screen", err);
-		}
+	struct wm_wait w = {.run = run, .r = 1};
+	int r = xsetup_wait_wm(run->dpy, xsetup_wm_owns_screen, wm_wait_fd, &w);
+	if (r == 1) {
+		return 0;
 	}
+	if (w.r != 1) {
+		return wait_failed(run, w.r, "the window manager owns the screen", err);
+	}
+	run->dpy = NULL; /* broken: never touched again */
+	return error_set(err, r, "lost the connection to Xvnc");
 }
 
 static int setup_x(struct run *run, struct error *err)
@@ -369,6 +377,7 @@ static int supervise(struct run *run, struct error *err)
 	 * connection), the idle deadline, and between events the desktop's memory figure for
 	 * `botdesk list` (see memfile.h). */
 	uint64_t next_mem = now_ms() + MEMFILE_FIRST_MS;
+	struct memfile mem = MEMFILE_INIT;
 	bool idle_due = false;
 	for (;;) {
 		uint64_t deadline;
@@ -377,7 +386,7 @@ static int supervise(struct run *run, struct error *err)
 			break;
 		}
 		if (now_ms() >= next_mem) {
-			(void)memfile_publish(run->cfg->env_path, memfile_pss_kb());
+			(void)memfile_renew(&mem, run->cfg->env_path);
 			next_mem = now_ms() + MEMFILE_INTERVAL_MS;
 		}
 		uint64_t wake = deadline && deadline < next_mem ? deadline : next_mem;

@@ -1,6 +1,8 @@
 #include "supervisor.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -11,7 +13,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "fileio.h"
 #include "log.h"
+#include "parse.h"
 #include "pidpin.h"
 #include "proc.h"
 #include "procwalk.h"
@@ -159,6 +163,52 @@ static size_t collect_descendants(pid_t root, struct sv_proc *out, size_t max);
 size_t supervisor_descendants(struct sv_proc *out, size_t max)
 {
 	return collect_descendants(getpid(), out, max);
+}
+
+/* Appends pid's children (of every thread) to out[*n]; -ENOENT without children files. */
+static int children_of(pid_t pid, struct sv_proc *out, size_t *n, size_t max)
+{
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	_cleanup_closedir_ DIR *d = opendir(path);
+	if (!d) {
+		return negative_errno();
+	}
+	struct dirent *de;
+	while ((de = readdir(d)) && *n < max) {
+		char buf[4096], file[300];
+		if (de->d_name[0] == '.' || snprintf(file, sizeof(file), "%s/%s/children", path,
+						     de->d_name) >= (int)sizeof(file)) {
+			continue;
+		}
+		int r = read_file_at(AT_FDCWD, file, buf, sizeof(buf), NULL);
+		if (r == -ENOENT && pid == getpid()) {
+			return r; /* no children files in this kernel */
+		}
+		for (char *p = r < 0 ? NULL : buf, *f;
+		     p && (f = strtok_r(p, " \n", &p)) && *n < max;) {
+			unsigned c;
+			struct proc_stat st;
+			if (parse_uint_range(f, 2, INT32_MAX, &c) == 0 &&
+			    proc_stat_read((pid_t)c, &st) == 0) {
+				out[(*n)++] = (struct sv_proc){(pid_t)c, pid, st.starttime};
+			}
+		}
+	}
+	return 0;
+}
+
+size_t supervisor_tree(struct sv_proc *out, size_t max)
+{
+	size_t n = 0;
+	if (children_of(getpid(), out, &n, max) == -ENOENT) {
+		return collect_descendants(getpid(), out, max);
+	}
+	/* Breadth-first: out[] doubles as the queue of members still to expand. */
+	for (size_t next = 0; next < n; next++) {
+		(void)children_of(out[next].pid, out, &n, max);
+	}
+	return n;
 }
 
 struct proc_list {

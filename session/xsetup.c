@@ -203,6 +203,37 @@ int xsetup_wm_owns_screen(Display *dpy)
 	return owned;
 }
 
+static bool events_queued(Display *dpy)
+{
+	struct xconn_guard g;
+	xconn_guard_push(&g);
+	if (sigsetjmp(g.jb, 1) != 0) {
+		return false;
+	}
+	/* QueuedAlready: what Xlib holds, without reading the socket or flushing. */
+	bool queued = XEventsQueued(dpy, QueuedAlready) > 0;
+	xconn_guard_pop(&g);
+	return queued;
+}
+
+int xsetup_wait_wm(Display *dpy, int (*owns)(Display *dpy), int (*wait)(void *ctx, int fd),
+		   void *ctx)
+{
+	for (;;) {
+		int r = owns(dpy);
+		if (r != 0) {
+			return r;
+		}
+		if (events_queued(dpy)) {
+			continue;
+		}
+		r = wait(ctx, ConnectionNumber(dpy));
+		if (r != 1) {
+			return r;
+		}
+	}
+}
+
 int xsetup_watch_size(Display *dpy, unsigned *ret_w, unsigned *ret_h)
 {
 	struct xconn_guard g;

@@ -25,6 +25,15 @@ int xsetup_watch_wm(Display *dpy);
  * -ECONNRESET when the server went away. */
 int xsetup_wm_owns_screen(Display *dpy);
 
+/* Waits until owns(dpy) says 1: between checks, wait(ctx, fd) blocks until the connection's fd is
+ * readable (1), or says why not (0 for its deadline, -errno). owns is xsetup_wm_owns_screen but
+ * for tests. The checks' round trips read whatever the socket held into Xlib's queue, events after
+ * the reply included: those are looked at again before the fd is waited on, which would otherwise
+ * sleep on an empty socket with the awaited event already read (the start that hung). 1 owned;
+ * else what owns or wait said. */
+int xsetup_wait_wm(Display *dpy, int (*owns)(Display *dpy), int (*wait)(void *ctx, int fd),
+		   void *ctx);
+
 /* From here on the connection wakes only for the root window's size: a viewer resizing the
  * desktop (RFB SetDesktopSize, applied by Xvnc through RandR) resizes the root window, which X
  * reports with a ConfigureNotify. Other root events (the panel sets properties all the time) are

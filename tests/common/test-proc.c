@@ -2,6 +2,8 @@
 
 #include <errno.h>
 #include <signal.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/wait.h>
 
 #include "proc.h"
@@ -93,10 +95,31 @@ static void reads_our_own_pss(void **state)
 	assert_int_equal(proc_pss_kb(0, &kb), -ESRCH);
 }
 
+/* The private RSS grows by what we dirty ourselves and stays within the resident set. */
+static void reads_our_own_private_rss(void **state)
+{
+	(void)state;
+	uint64_t before, after, res;
+	assert_int_equal(proc_private_kb(getpid(), &before), 0);
+	size_t size = 8u << 20;
+	char *p = malloc(size);
+	assert_non_null(p);
+	memset(p, 1, size);
+	assert_int_equal(proc_private_kb(getpid(), &after), 0);
+	assert_int_equal(proc_resident_kb(getpid(), &res), 0);
+	assert_true(after >= before + 7 * 1024);
+	assert_true(after <= res);
+	/* Read back, so that the stores are not optimised away. */
+	assert_int_equal(((volatile char *)p)[size - 1], 1);
+	free(p);
+	assert_int_equal(proc_private_kb(0, &after), -ESRCH);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(reads_our_own_pss),
+		cmocka_unit_test(reads_our_own_private_rss),
 		cmocka_unit_test(parses_names_with_spaces_and_parentheses),
 		cmocka_unit_test(refuses_truncated_and_garbage),
 		cmocka_unit_test(reads_ourselves_and_sees_zombies),

@@ -78,6 +78,18 @@ printf '%10d\n' $$ >"$BOTDESK_X_LOCK_DIR/.X41-lock"
 it_bd doctor
 it_expect_in "$OUT" "40-49: 1 of 10 numbers in use" "a live X lock counts in the band"
 
+# Capacity (issue 29): how many more desktops, by memory, by the band and by the per-user cap;
+# the smallest wins. 3100 MB available less a 100 MB floor at 30 MB each (nothing of ours runs to
+# measure): 100 by memory; 9 free numbers; the default cap of 8.
+printf 'MemTotal: 8000000 kB\nMemAvailable: %d kB\n' $((3100 * 1024)) >"$S/meminfo.cap"
+BOTDESK_MEMINFO=$S/meminfo.cap BOTDESK_MIN_FREE_MB=100 it_bd doctor
+it_expect_in "$OUT" "capacity           8 more desktops: 100 by memory (3100 MB available, 100 MB kept free, 30 MB each" "capacity by memory"
+it_expect_in "$OUT" "9 by the display band, 8 by the per-user cap (8, you run 0)" "by the band and the cap"
+# Memory the tightest: 160 MB above the floor is 5 desktops.
+printf 'MemTotal: 8000000 kB\nMemAvailable: %d kB\n' $((260 * 1024)) >"$S/meminfo.cap"
+BOTDESK_MEMINFO=$S/meminfo.cap BOTDESK_MIN_FREE_MB=100 it_bd doctor
+it_expect_in "$OUT" "capacity           5 more desktops: 5 by memory" "memory the tightest limit"
+
 # Issue 8.2: the X socket directory must be root's and sticky 1777; doctor names the fix.
 xdir=$BOTDESK_X_LOCK_DIR/.X11-unix
 rm -rf "$xdir"

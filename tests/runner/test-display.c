@@ -14,7 +14,9 @@ static const char table[] =
 	"0000000000000000: 00000002 00000000 00010000 0001 01 22243 /tmp/.X11-unix/X21\n"
 	"0000000000000000: 00000003 00000000 00000000 0001 03 22244 @/tmp/.X11-unix/X200\n"
 	"0000000000000000: 00000003 00000000 00000000 0001 03 22245\n"
-	"0000000000000000: 00000003 00000000 00000000 0001 03 22246 /run/other.sock\n";
+	"0000000000000000: 00000003 00000000 00000000 0001 03 22246 /run/other.sock\n"
+	"0000000000000000: 00000003 00000000 00000000 0001 03 22247 /tmp/.X11-unix/X023\n"
+	"0000000000000000: 00000003 00000000 00000000 0001 03 22248 /tmp/.X11-unix/X99999\n";
 
 static char nonexistent[] = "/nonexistent/unix";
 
@@ -69,6 +71,23 @@ static void socket_table_exact_match(void **state)
 	/* No table: the lock alone decides. */
 	f->s.x_unix_table = nonexistent;
 	assert_false(display_in_use(&f->s, 20));
+}
+
+/* One read of the table for a whole band: the same answers as per number; a leading zero or a
+ * number beyond X's names no display; the band's count. */
+static void socket_table_read_once(void **state)
+{
+	struct fixture *f = *state;
+	struct display_bound b;
+	assert_int_equal(display_bound_read(f->table, &b), 0);
+	assert_true(b.loaded);
+	assert_int_equal(display_socket_bound(f->table, 23), 0); /* X023 */
+	assert_int_equal(display_socket_bound(f->table, 999), 0);
+	assert_int_equal(display_band_used(&f->s), 2); /* 20 and 21 of 20-24 */
+	write_lock(f, 22, (long)getpid());
+	assert_int_equal(display_band_used(&f->s), 3);
+	assert_true(display_bound_read("/nonexistent/unix", &b) < 0);
+	assert_false(b.loaded);
 }
 
 static void locks_live_stale_zombie(void **state)
@@ -129,6 +148,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(socket_table_exact_match, setup, teardown),
+		cmocka_unit_test_setup_teardown(socket_table_read_once, setup, teardown),
 		cmocka_unit_test_setup_teardown(locks_live_stale_zombie, setup, teardown),
 		cmocka_unit_test_setup_teardown(pick_reuses_recorded_only_when_free, setup,
 						teardown),

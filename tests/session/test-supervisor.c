@@ -139,6 +139,50 @@ static void test_stop_reaches_daemons(void **state)
 	supervisor_done(&sv);
 }
 
+static bool has_pid(const struct sv_proc *v, size_t n, pid_t pid)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (v[i].pid == pid) {
+			return true;
+		}
+	}
+	return false;
+}
+
+/* The tree walk of our own children files finds what the walk of all of /proc finds: a child, its
+ * child, and one left behind in a session of its own (re-parented to us), and nothing else. */
+static void test_tree_matches_descendants(void **state)
+{
+	(void)state;
+	struct supervisor sv;
+	assert_int_equal(supervisor_init(&sv), 0);
+	int p[2];
+	assert_int_equal(pipe2(p, O_CLOEXEC), 0);
+	struct spawn_fd fds[] = {{p[1], 3}};
+	struct spawn_opts o = {.fds = fds, .n_fds = 1};
+	pid_t pid = run_sh("setsid sh -c 'echo $$ >&3; exec sleep 300' & "
+			   "sh -c 'echo $$ >&3; exec sleep 300' & wait",
+			   &o);
+	close(p[1]);
+	assert_int_equal(supervisor_watch(&sv, "parent", pid, true), 0);
+	long a = 0, b = 0;
+	FILE *f = fdopen(p[0], "r");
+	assert_int_equal(fscanf(f, "%ld %ld", &a, &b), 2);
+	fclose(f);
+	struct sv_proc tree[64], all[64];
+	size_t nt = supervisor_tree(tree, 64);
+	size_t na = supervisor_descendants(all, 64);
+	assert_true(has_pid(tree, nt, pid));
+	assert_true(has_pid(tree, nt, (pid_t)a));
+	assert_true(has_pid(tree, nt, (pid_t)b));
+	assert_int_equal(nt, na);
+	for (size_t i = 0; i < na; i++) {
+		assert_true(has_pid(tree, nt, all[i].pid));
+	}
+	supervisor_stop_all(&sv, 300);
+	supervisor_done(&sv);
+}
+
 /* Reads n pids, one a line, that children write to the pipe fd (bounded: they write
  * them before anything else). */
 static void read_pids(int fd, long *out, int n)
@@ -301,6 +345,7 @@ int main(void)
 		cmocka_unit_test(test_essential_child_ends),
 		cmocka_unit_test(test_fd_timeout_and_stop),
 		cmocka_unit_test(test_stop_reaches_daemons),
+		cmocka_unit_test(test_tree_matches_descendants),
 		cmocka_unit_test(test_signal_checks_identity),
 		cmocka_unit_test(test_signal_checks_parent),
 		cmocka_unit_test(test_stop_continues_stopped),
