@@ -10,26 +10,12 @@
 #include "activity.h"
 #include "desktop.h"
 #include "fileio.h"
+#include "strescape.h"
 #include "util.h"
 
 static void put_string(FILE *f, const char *s, size_t len)
 {
-	fputc('"', f);
-	for (size_t i = 0; i < len; i++) {
-		unsigned char c = (unsigned char)s[i];
-		if (c == '"' || c == '\\') {
-			fprintf(f, "\\%c", c);
-		} else if (c == '\n') {
-			fputs("\\n", f);
-		} else if (c == '\t') {
-			fputs("\\t", f);
-		} else if (c < 0x20 || c == 0x7f) {
-			fprintf(f, "\\u%04x", c);
-		} else {
-			fputc(c, f);
-		}
-	}
-	fputc('"', f);
+	escape_json_string(f, s, len);
 }
 
 static const char *outcome(int r)

@@ -44,6 +44,41 @@ ssize_t read_all(int fd, void *buf, size_t len)
 	return (ssize_t)got;
 }
 
+int read_all_alloc(int fd, size_t max, char **ret_buf, size_t *ret_len)
+{
+	size_t cap = max < 4096 ? max : 4096, len = 0;
+	_cleanup_free_ char *buf = malloc(cap + 1);
+	if (!buf) {
+		return -ENOMEM;
+	}
+	for (;;) {
+		ssize_t n = read_all(fd, buf + len, cap - len);
+		if (n < 0) {
+			return (int)n;
+		}
+		len += (size_t)n;
+		if (len < cap || cap == max) {
+			break;
+		}
+		cap = cap > max / 2 ? max : cap * 2;
+		char *nb = realloc(buf, cap + 1);
+		if (!nb) {
+			return -ENOMEM;
+		}
+		buf = nb;
+	}
+	buf[len] = '\0';
+	*ret_len = len;
+	*ret_buf = TAKE_PTR(buf);
+	return 0;
+}
+
+int fd_is_own_regular(int fd)
+{
+	struct stat st;
+	return fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == geteuid() ? 0 : -EPERM;
+}
+
 int open_regular_at(int dirfd, const char *name, int flags, mode_t mode)
 {
 	int fd = openat(dirfd, name, flags | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY, mode);

@@ -20,11 +20,17 @@ int write_file_atomic(const char *path, const void *data, size_t len, mode_t mod
 int write_user_file(const char *path, const void *data, size_t len);
 
 /* Opens an existing or new regular file for writing without following a symlink. */
+/* 0 when fd is a regular file of our effective uid, else -EPERM: for lock and state files in
+ * directories where something else may have been planted. */
+int fd_is_own_regular(int fd);
 int open_regular_at(int dirfd, const char *name, int flags, mode_t mode);
 
 /* Whole-buffer write and read loops that retry on EINTR and short transfers. */
 int write_all(int fd, const void *data, size_t len);
 ssize_t read_all(int fd, void *buf, size_t len);
+/* Everything fd gives until its end, at most max bytes (what is beyond is not read), in a buffer
+ * of the caller's with a NUL after it; for files whose size says nothing (/proc). */
+int read_all_alloc(int fd, size_t max, char **ret_buf, size_t *ret_len);
 
 /* unlinkat() that treats an absent file as success. */
 int unlink_at_if_exists(int dirfd, const char *name);

@@ -129,39 +129,15 @@ int proc_cmdline_read(pid_t pid, char **ret_buf, size_t *ret_len)
 	}
 	/* Command lines are bounded by ARG_MAX-ish sizes; 256 KiB is plenty for anything we match.
 	 */
-	size_t cap = 4096, len = 0;
-	_cleanup_free_ char *buf = malloc(cap + 1);
-	if (!buf) {
-		return -ENOMEM;
-	}
-	for (;;) {
-		ssize_t n = read(fd, buf + len, cap - len);
-		if (n < 0) {
-			if (errno == EINTR) {
-				continue;
-			}
-			return negative_errno();
-		}
-		if (n == 0) {
-			break;
-		}
-		len += (size_t)n;
-		if (len == cap) {
-			if (cap >= 256 * 1024) {
-				break;
-			}
-			cap *= 2;
-			char *nb = realloc(buf, cap + 1);
-			if (!nb) {
-				return -ENOMEM;
-			}
-			buf = nb;
-		}
+	_cleanup_free_ char *buf = NULL;
+	size_t len = 0;
+	r = read_all_alloc(fd, 256 * 1024, &buf, &len);
+	if (r < 0) {
+		return r;
 	}
 	if (len == 0) {
 		return -ENOENT;
 	}
-	buf[len] = '\0';
 	*ret_len = len;
 	*ret_buf = TAKE_PTR(buf);
 	return 0;

@@ -164,8 +164,7 @@ void hostscan_stamp(const struct settings *s, unsigned display)
 	}
 	/* Read-only is enough: the owner may set the times of its own file. */
 	_cleanup_close_ int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
-	struct stat st;
-	if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_uid != geteuid()) {
+	if (fd < 0 || fd_is_own_regular(fd) < 0) {
 		return;
 	}
 	(void)futimens(fd, NULL);

@@ -1,35 +1,13 @@
 #include "jsonout.h"
 
+#include <string.h>
+
+#include "strescape.h"
+
 /* A JSON string literal with everything that needs escaping escaped. */
 static void json_write_string(FILE *f, const char *s)
 {
-	fputc('"', f);
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		switch (*p) {
-		case '"':
-			fputs("\\\"", f);
-			break;
-		case '\\':
-			fputs("\\\\", f);
-			break;
-		case '\n':
-			fputs("\\n", f);
-			break;
-		case '\t':
-			fputs("\\t", f);
-			break;
-		case '\r':
-			fputs("\\r", f);
-			break;
-		default:
-			if (*p < 0x20) {
-				fprintf(f, "\\u%04x", *p);
-			} else {
-				fputc(*p, f);
-			}
-		}
-	}
-	fputc('"', f);
+	escape_json_string(f, s, strlen(s));
 }
 
 static void key(struct jsonout *j, const char *k)

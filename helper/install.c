@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
+#include "fileio.h"
 #include "helper.h"
 #include "policy.h"
 #include "util.h"
@@ -457,8 +458,7 @@ static int take_host_lock(const char *path)
 	if (fd < 0) {
 		return negative_errno();
 	}
-	struct stat st;
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_uid != geteuid()) {
+	if (fd_is_own_regular(fd) < 0) {
 		safe_close(fd);
 		return -EPERM;
 	}

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "fileio.h"
 #include "helper.h"
 #include "util.h"
 
@@ -48,8 +49,7 @@ static int open_stamp(int dir, uid_t uid, bool *ret_fresh)
 	if (fd < 0) {
 		return negative_errno();
 	}
-	struct stat st;
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_uid != geteuid()) {
+	if (fd_is_own_regular(fd) < 0) {
 		safe_close(fd);
 		return -EPERM;
 	}

@@ -198,6 +198,18 @@ int need_agent(struct cli *c)
 	return 0;
 }
 
+int need_agent_desktop(struct cli *c, struct desktop_probe *probe, bool verify)
+{
+	int r = setup(c, false);
+	if (r || (r = need_running(c, probe)) || (r = need_agent(c))) {
+		return r;
+	}
+	if (verify && (r = desktop_verify_server(&c->settings, &c->p, probe, &c->err)) < 0) {
+		return fail(c, r);
+	}
+	return 0;
+}
+
 /* "botdesk thumbnail" or "botdesk --profile NAME thumbnail": the command as the user would type
  * it for this profile. */
 const char *profile_flag(const struct cli *c)

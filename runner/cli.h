@@ -53,6 +53,9 @@ void print_status(struct cli *c, bool json);
 int need_running(struct cli *c, struct desktop_probe *probe);
 /* 0 when the agent may act on the desktop, else exit 4 with the reason. */
 int need_agent(struct cli *c);
+/* setup(), need_running() and need_agent(), and with verify the check that the X server is the
+ * one the desktop published (desktop_verify_server()): 0, or the exit status with the reason. */
+int need_agent_desktop(struct cli *c, struct desktop_probe *probe, bool verify);
 /* The --profile words of the commands botdesk prints, empty for the default profile. */
 const char *profile_flag(const struct cli *c);
 const char *profile_arg(const struct cli *c);

@@ -75,11 +75,8 @@ int cmd_env(struct cli *c, int argc, char **argv)
 {
 	struct opts o;
 	int r = parse_opts(argc, argv, "env", OPT_SHELL, &o);
-	if (r || (r = setup(c, false))) {
-		return r;
-	}
 	struct desktop_probe probe;
-	if ((r = need_running(c, &probe)) || (r = need_agent(c))) {
+	if (r || (r = need_agent_desktop(c, &probe, false))) {
 		return r;
 	}
 	if (o.shell) {
@@ -104,16 +101,10 @@ int cmd_exec(struct cli *c, int argc, char **argv)
 	if (first >= argc) {
 		return usage_error("%s", "exec needs a program: botdesk exec -- PROGRAM [ARG...]");
 	}
-	int r = setup(c, false);
+	struct desktop_probe probe;
+	int r = need_agent_desktop(c, &probe, true);
 	if (r) {
 		return r;
-	}
-	struct desktop_probe probe;
-	if ((r = need_running(c, &probe)) || (r = need_agent(c))) {
-		return r;
-	}
-	if ((r = desktop_verify_server(&c->settings, &c->p, &probe, &c->err)) < 0) {
-		return fail(c, r);
 	}
 	/* The program talks to this desktop only: never to a Wayland compositor it might find. */
 	unsetenv("WAYLAND_DISPLAY");
@@ -160,17 +151,11 @@ int cmd_thumbnail(struct cli *c, int argc, char **argv)
 	if (optind < argc) {
 		return usage_error("unexpected argument '%s'", argv[optind]);
 	}
-	int r = setup(c, false);
-	if (r) {
-		return r;
-	}
 	/* Decided from files alone: no X connection is opened for a desktop that is not ours. */
 	struct desktop_probe probe;
-	if ((r = need_running(c, &probe)) || (r = need_agent(c))) {
+	int r = need_agent_desktop(c, &probe, true);
+	if (r) {
 		return r;
-	}
-	if ((r = desktop_verify_server(&c->settings, &c->p, &probe, &c->err)) < 0) {
-		return fail(c, r);
 	}
 	const char *display = envfile_get(&probe.env, "DISPLAY");
 	const char *xauth = envfile_get(&probe.env, "XAUTHORITY");
@@ -200,16 +185,12 @@ int cmd_act(struct cli *c, int argc, char **argv)
 	if (act_parse_argv(argc, argv, &rq, &c->err) < 0) {
 		return usage_error("%s", c->err.msg);
 	}
-	int r = setup(c, false);
-	struct desktop_probe probe;
-	if (r || (r = need_running(c, &probe)) || (r = need_agent(c))) {
-		return r;
-	}
-	/* botdesk-act-pointer makes the same check itself, on the socket it then sends through
+	/* botdesk-act-pointer makes the server check itself, on the socket it then sends through
 	 * (act/xptr.h): two connections fewer for the commands agents call most. */
-	if (!act_is_pointer(rq.cmd) &&
-	    (r = desktop_verify_server(&c->settings, &c->p, &probe, &c->err)) < 0) {
-		return fail(c, r);
+	struct desktop_probe probe;
+	int r = need_agent_desktop(c, &probe, !act_is_pointer(rq.cmd));
+	if (r) {
+		return r;
 	}
 	fflush(stdout);
 	return fail(c, actions_exec(&c->settings, &c->p, &probe, rq.cmd, argc, argv, &c->err));

@@ -111,13 +111,26 @@ static char **web_args(const struct settings *s, const struct profile *p,
 	return args;
 }
 
-/* web_args(), or -errno with the message; *ret_xauth is freed with *ret. */
-static int web_argv(const struct settings *s, const struct profile *p,
-		    const struct desktop_probe *probe, int argc, char **argv, char *view,
-		    size_t size, char **ret_xauth, char ***ret, struct error *err)
+/* botdesk-web's command line and the strings it points into. */
+struct webcmd {
+	char view[PATH_MAX];
+	char *xauth;
+	char **args;
+};
+
+static void webcmd_done(struct webcmd *cmd)
 {
-	*ret = web_args(s, p, probe, argc, argv, view, size, ret_xauth);
-	if (!*ret) {
+	free(cmd->args);
+	free(cmd->xauth);
+}
+
+/* web_args() into cmd, or -errno with the message. */
+static int web_argv(const struct settings *s, const struct profile *p,
+		    const struct desktop_probe *probe, int argc, char **argv, struct webcmd *cmd,
+		    struct error *err)
+{
+	cmd->args = web_args(s, p, probe, argc, argv, cmd->view, sizeof(cmd->view), &cmd->xauth);
+	if (!cmd->args) {
 		return error_set(
 			err, negative_errno(),
 			"cannot build botdesk-web's command line: %s (is view_dir too long? did the desktop publish its DISPLAY?)",
@@ -129,14 +142,12 @@ static int web_argv(const struct settings *s, const struct profile *p,
 int webexec_run(const struct settings *s, const struct profile *p,
 		const struct desktop_probe *probe, int argc, char **argv, struct error *err)
 {
-	char view[PATH_MAX];
-	_cleanup_free_ char *xauth = NULL;
-	_cleanup_free_ char **args = NULL;
-	int r = web_argv(s, p, probe, argc, argv, view, sizeof(view), &xauth, &args, err);
+	_cleanup_(webcmd_done) struct webcmd cmd = {.xauth = NULL};
+	int r = web_argv(s, p, probe, argc, argv, &cmd, err);
 	if (r < 0) {
 		return r;
 	}
-	execv(s->web, args);
+	execv(s->web, cmd.args);
 	r = negative_errno();
 	return error_set(
 		err, r,
@@ -148,10 +159,8 @@ int webexec_spawn(const struct settings *s, const struct profile *p,
 		  const struct desktop_probe *probe, int argc, char **argv, pid_t *ret_pid,
 		  struct error *err)
 {
-	char view[PATH_MAX];
-	_cleanup_free_ char *xauth = NULL;
-	_cleanup_free_ char **args = NULL;
-	int r = web_argv(s, p, probe, argc, argv, view, sizeof(view), &xauth, &args, err);
+	_cleanup_(webcmd_done) struct webcmd cmd = {.xauth = NULL};
+	int r = web_argv(s, p, probe, argc, argv, &cmd, err);
 	if (r < 0) {
 		return r;
 	}
@@ -163,7 +172,7 @@ int webexec_spawn(const struct settings *s, const struct profile *p,
 	posix_spawnattr_setsigmask(&attr, &none);
 	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK);
 	extern char **environ;
-	r = posix_spawn(ret_pid, s->web, NULL, &attr, args, environ);
+	r = posix_spawn(ret_pid, s->web, NULL, &attr, cmd.args, environ);
 	posix_spawnattr_destroy(&attr);
 	if (r != 0) {
 		return error_set(

@@ -3,51 +3,16 @@
 #include <stdbool.h>
 #include <string.h>
 
-void escape_xml(FILE *f, const char *s)
+#include "strescape.h"
+
+void escape_xml_text(FILE *f, const char *s)
 {
-	for (; *s; s++) {
-		switch (*s) {
-		case '&':
-			fputs("&amp;", f);
-			break;
-		case '<':
-			fputs("&lt;", f);
-			break;
-		case '>':
-			fputs("&gt;", f);
-			break;
-		case '"':
-			fputs("&quot;", f);
-			break;
-		case '\'':
-			fputs("&apos;", f);
-			break;
-		default:
-			fputc(*s, f);
-		}
-	}
+	escape_write(f, s, strlen(s), &escape_xml);
 }
 
 void escape_desktop_string(FILE *f, const char *s)
 {
-	for (; *s; s++) {
-		switch (*s) {
-		case '\\':
-			fputs("\\\\", f);
-			break;
-		case '\n':
-			fputs("\\n", f);
-			break;
-		case '\t':
-			fputs("\\t", f);
-			break;
-		case '\r':
-			fputs("\\r", f);
-			break;
-		default:
-			fputc(*s, f);
-		}
-	}
+	escape_write(f, s, strlen(s), &escape_desktop);
 }
 
 /* The Desktop Entry Specification's reserved characters: an argument holding one of them must

@@ -5,7 +5,7 @@
 #include <stdio.h>
 
 /* Writes s to f with XML's five special characters as entities. */
-void escape_xml(FILE *f, const char *s);
+void escape_xml_text(FILE *f, const char *s);
 
 /* Writes argv to f as the value of a desktop entry's Exec= key: each argument quoted when it
  * holds a reserved character, '%' doubled, and the string-level escapes applied on top, so the

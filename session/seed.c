@@ -134,7 +134,7 @@ void seed_write_xfwm4(FILE *f, const char *profile)
 		       "    <property name=\"workspace_names\" type=\"array\">\n"
 		       "      <value type=\"string\" value=\"botdesk:",
 	      f);
-	escape_xml(f, profile);
+	escape_xml_text(f, profile);
 	fputs("\"/>\n"
 	      "    </property>\n"
 	      "    <property name=\"theme\" type=\"string\" value=\"Default\"/>\n"
@@ -223,7 +223,7 @@ void seed_write_panel(FILE *f, const struct dock *dock, bool tray)
 			"      <property name=\"items\" type=\"array\">\n"
 			"        <value type=\"string\" value=\"botdesk-",
 			SEED_DOCK_FIRST_ID + i);
-		escape_xml(f, dock->items[i].id);
+		escape_xml_text(f, dock->items[i].id);
 		fputs(".desktop\"/>\n"
 		      "      </property>\n"
 		      "    </property>\n",

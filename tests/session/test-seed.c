@@ -31,7 +31,7 @@ static void gen_exec(FILE *f, const void *argv)
 
 static void gen_xml(FILE *f, const void *s)
 {
-	escape_xml(f, s);
+	escape_xml_text(f, s);
 }
 
 static void test_xml_escaping(void **state)
