@@ -40,43 +40,87 @@
 #include "thumbnailer.h"
 #include "webexec.h"
 
-static const char usage_commands[] =
-	"Usage: botdesk [--profile NAME] COMMAND [OPTIONS]\n"
+/* The commands: each row its name, handler, synopsis (the options after the name) and --help
+ * line (a line break continues it under the first). --help, --list-commands (so the bash
+ * completion's options) and the dispatch below are read from here; the actions are the rows of
+ * act/acttable.c. */
+struct command {
+	const char *name;
+	int (*run)(struct cli *c, int argc, char **argv);
+	const char *synopsis;
+	const char *help;
+};
+
+static int cmd_take(struct cli *c, int argc, char **argv);
+static int cmd_release(struct cli *c, int argc, char **argv);
+static int cmd_lease(struct cli *c, int argc, char **argv);
+
+static const struct command commands[] = {
+	{"start", cmd_start, "[--wait SECONDS] [--json]",
+	 "start the profile's desktop (idempotent)"},
+	{"stop", cmd_stop, "[--json] [--user U]",
+	 "stop it (exit 3 when nothing was running);\n--user: root stops user U's desktop"},
+	{"status", cmd_status, "[--json]", "report it"},
+	{"list", cmd_list, "[--all] [--json]", "your profiles; --all: every desktop (admin)"},
+	{"env", cmd_env, "[--shell]",
+	 "print DISPLAY, XAUTHORITY, ... (3: down);\n--shell: for eval \"$(botdesk env --shell)\""},
+	{"exec", cmd_exec, "-- PROGRAM [ARG...]", "run PROGRAM on the desktop (exit 3: down)"},
+	{"run", cmd_run, "[--wait SECONDS] [--web [WEB OPTIONS]]",
+	 "start or adopt it, stay in the foreground;\n--web serves its page too (botdesk web)"},
+	{"install", cmd_install, "[--web|--fonts] [--dry-run]",
+	 "install the desktop's packages, or say\nwho must; --web: noVNC; --fonts: CJK, emoji"},
+	{"thumbnail", cmd_thumbnail, "[--max WxH] [--output FILE]",
+	 "a PNG of the screen (default 960x600)"},
+	{"doctor", cmd_doctor, "", "what this host lacks, and the fix for each"},
+	{"take", cmd_take, "[--reason TEXT] [--json]", "a human takes control of the desktop"},
+	{"release", cmd_release, "[--json]", "hand control back to the agent"},
+	{"lease", cmd_lease, "[--json]", "who controls the desktop"},
+	{"web", cmd_web,
+	 "[--listen ADDR:PORT] [--tls-cert FILE --tls-key FILE] [--open] [--ticket]",
+	 "the desktop in a browser"},
+	{"mcp", cmd_mcp, "", "an MCP server on stdin and stdout"},
+};
+
+static const char usage_head[] = "Usage: botdesk [--profile NAME] COMMAND [OPTIONS]\n"
+				 "\n"
+				 "Commands:\n";
+static const char usage_actions[] =
 	"\n"
-	"Commands:\n"
-	"  start [--wait SECONDS] [--json]   start the profile's desktop (idempotent)\n"
-	"  stop [--json] [--user U]          stop it (exit 3 when nothing was running);\n"
-	"                                    --user: root stops user U's desktop\n"
-	"  status [--json]                   report it\n"
-	"  list [--all] [--json]             your profiles; --all: every desktop (admin)\n"
-	"  env [--shell]                     print DISPLAY, XAUTHORITY, ... (exit 3 when down)\n"
-	"                                    --shell: for eval \"$(botdesk env --shell)\"\n"
-	"  exec -- PROGRAM [ARG...]          run PROGRAM on the desktop (exit 3 when down)\n"
-	"  run [--wait SECONDS] [--web [WEB OPTIONS]]  start (or adopt) it and stay in the\n"
-	"                                    foreground; --web serves its page too (botdesk web)\n"
-	"  install [--web|--fonts] [--dry-run]  install the desktop's packages (--web: the web\n"
-	"                                    viewer's, noVNC; --fonts: CJK and emoji fonts), or\n"
-	"                                    say who must\n"
-	"  thumbnail [--max WxH] [--output FILE]  a PNG of the screen (default 960x600; - is stdout)\n"
-	"  doctor                            what this host lacks, and the fix for each\n"
-	"  take [--reason TEXT] [--json]     a human takes control of the desktop\n"
-	"  release [--json]                  hand control back to the agent\n"
-	"  lease [--json]                    who controls the desktop\n"
-	"  web [--listen ADDR:PORT] [--open] [--ticket]  the desktop in a browser\n"
-	"  mcp                               a Model Context Protocol server on stdin/stdout\n"
-	"\n"
-	"The agent's hands and eyes (X Y in screen pixels, or in a WxH picture with --from WxH):\n";
+	"Actions (X Y in screen pixels, or in a WxH picture with --from WxH):\n";
 /* Then the actions' lines, from their table (act/acttable.c). */
 static const char usage_tail[] =
 	"\n"
 	"The profile is --profile, else $BOTDESK_PROFILE, else 'default'.\n"
-	"Exit status: 0 success, 1 failure, 2 usage error, 3 not running, 4 a human holds the\n"
-	"desktop (env, exec, thumbnail and the actions above are the agent's).\n"
-	"See botdesk(1), and " BOTDESK_DOCDIR "/CLI.md for every command, setting and file.\n";
+	"Exit status: 0 success, 1 failure, 2 usage error, 3 not running, 4 a human\n"
+	"holds the desktop (env, exec, thumbnail and the actions are the agent's).\n"
+	"See botdesk(1), and for every command, setting and file:\n"
+	"  " BOTDESK_DOCDIR "/CLI.md\n";
+
+/* A command's --help line: its synopsis, then its help at column 36 (on a line of its own when
+ * the synopsis is longer), each continuation line at column 36 too. */
+static void print_command_help(const struct command *cmd, FILE *f)
+{
+	enum { COLUMN = 36 };
+	int col = fprintf(f, "  %s%s%s", cmd->name, cmd->synopsis[0] ? " " : "", cmd->synopsis);
+	if (col >= COLUMN) {
+		fputc('\n', f);
+		col = 0;
+	}
+	for (const char *h = cmd->help; *h;) {
+		size_t n = strcspn(h, "\n");
+		fprintf(f, "%*s%.*s\n", COLUMN - col, "", (int)n, h);
+		col = 0;
+		h += n + (h[n] == '\n');
+	}
+}
 
 static void usage(FILE *f)
 {
-	fputs(usage_commands, f);
+	fputs(usage_head, f);
+	for (size_t i = 0; i < ARRAY_SIZE(commands); i++) {
+		print_command_help(&commands[i], f);
+	}
+	fputs(usage_actions, f);
 	act_print_help(f);
 	fputs(usage_tail, f);
 }
@@ -179,19 +223,6 @@ static int cmd_lease(struct cli *c, int argc, char **argv)
 	return 0;
 }
 
-struct command {
-	const char *name;
-	int (*run)(struct cli *c, int argc, char **argv);
-};
-
-static const struct command commands[] = {
-	{"start", cmd_start}, {"stop", cmd_stop},       {"status", cmd_status},
-	{"env", cmd_env},     {"exec", cmd_exec},       {"install", cmd_install},
-	{"run", cmd_run},     {"doctor", cmd_doctor},   {"thumbnail", cmd_thumbnail},
-	{"take", cmd_take},   {"release", cmd_release}, {"lease", cmd_lease},
-	{"list", cmd_list},   {"web", cmd_web},         {"mcp", cmd_mcp},
-};
-
 /* The agent's hands and eyes are the rows of act/acttable.c, and every one goes the same way:
  * {NAME, cmd_act}. */
 static const struct command action_command = {NULL, cmd_act};
@@ -206,12 +237,26 @@ static const struct command *find_command(const char *name)
 	return act_action_find(name) ? &action_command : NULL;
 }
 
-/* --list-commands: every command of the tables above, one a line, an action followed by the
- * options it takes. The bash completion reads it, so it offers what this binary accepts. */
+/* The options a synopsis names ("--wait", "--web", "--fonts" ...), each once, after a space. */
+static void print_synopsis_options(const char *syn, FILE *f)
+{
+	for (const char *o = strstr(syn, "--"); o; o = strstr(o, "--")) {
+		size_t n = 2 + strspn(o + 2, "abcdefghijklmnopqrstuvwxyz-");
+		if (n > 2) {
+			fprintf(f, " %.*s", (int)n, o);
+		}
+		o += n;
+	}
+}
+
+/* --list-commands: every command of the tables above, one a line, followed by the options it
+ * takes. The bash completion reads it, so it offers what this binary accepts. */
 static int list_commands(void)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(commands); i++) {
-		puts(commands[i].name);
+		fputs(commands[i].name, stdout);
+		print_synopsis_options(commands[i].synopsis, stdout);
+		putchar('\n');
 	}
 	for (size_t i = 0; i < ARRAY_SIZE(act_actions); i++) {
 		fputs(act_actions[i].name, stdout);

@@ -75,6 +75,13 @@ done
 it_bd --help
 it_expect_rc 0 "--help"
 it_expect_in "$OUT" "Usage" "--help prints the usage"
+# --help is read from the command tables: every command is in it, and it fits a terminal.
+help=$OUT
+while read -r name _; do
+    grep -Eq "^  $name( |$)" <<<"$help" || bd_fail "--help lacks the command '$name'"
+done < <("$BOTDESK_BIN" --list-commands)
+long=$(awk 'length > 79' <<<"$help")
+[ -z "$long" ] || bd_fail "--help has lines over 79 columns: $long"
 it_bd --version
 it_expect_rc 0 "--version"
 
