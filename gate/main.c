@@ -1,6 +1,5 @@
 /* botdesk-gate: the RFB gate between a desktop's viewers and its Xvnc, started and supervised by
- * botdesk-session. fd 3 is the listening rfb.sock (the controller's door), fd 4 the listening
- * view.sock (the watchers' door); Xvnc's own socket is private to the gate. See
+ * botdesk-session as common/gateargs.h says; Xvnc's own socket is private to the gate. See
  * docs/ARCHITECTURE.md and docs/SECURITY.md. */
 #include <getopt.h>
 #include <stdio.h>
@@ -8,13 +7,11 @@
 #include <sys/socket.h>
 
 #include "config.h"
+#include "gateargs.h"
 #include "log.h"
 #include "parse.h"
 #include "relay.h"
 #include "watch.h"
-
-#define CONTROL_FD 3
-#define VIEW_FD 4
 
 static int usage(void)
 {
@@ -36,9 +33,9 @@ int main(int argc, char **argv)
 	log_set_program("botdesk-gate");
 	log_set_debug(getenv("BOTDESK_DEBUG") != NULL);
 	static const struct option longopts[] = {
-		{"state", required_argument, NULL, 's'},
-		{"upstream", required_argument, NULL, 'u'},
-		{"geometry", required_argument, NULL, 'g'},
+		{GATEARG_STATE, required_argument, NULL, 's'},
+		{GATEARG_UPSTREAM, required_argument, NULL, 'u'},
+		{GATEARG_GEOMETRY, required_argument, NULL, 'g'},
 		{"version", no_argument, NULL, 'V'},
 		{NULL, 0, NULL, 0},
 	};
@@ -69,7 +66,7 @@ int main(int argc, char **argv)
 	if (!state || !upstream || w == 0 || optind != argc) {
 		return usage();
 	}
-	if (!listening(CONTROL_FD) || !listening(VIEW_FD)) {
+	if (!listening(GATE_CONTROL_FD) || !listening(GATE_VIEW_FD)) {
 		log_error(
 			"fds 3 and 4 must be listening sockets: botdesk-gate is started by botdesk-session, not by hand");
 		return 2;
@@ -82,8 +79,8 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	struct relay_config cfg = {
-		.control_fd = CONTROL_FD,
-		.view_fd = VIEW_FD,
+		.control_fd = GATE_CONTROL_FD,
+		.view_fd = GATE_VIEW_FD,
 		.upstream = upstream,
 		.watch = &watch,
 	};

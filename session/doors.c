@@ -9,6 +9,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include "gateargs.h"
 #include "lease.h"
 #include "log.h"
 #include "pathjoin.h"
@@ -73,15 +74,15 @@ static int spawn_gate(struct run *run, int control, int view, struct error *err)
 	snprintf(geometry, sizeof(geometry), "%ux%u", cfg->width, cfg->height);
 	struct strv argv = {0};
 	r = strv_push(&argv, gate);
-	r = r < 0 ? r : strv_push(&argv, "--state");
+	r = r < 0 ? r : strv_push(&argv, "--" GATEARG_STATE);
 	r = r < 0 ? r : strv_push(&argv, cfg->state_dir);
-	r = r < 0 ? r : strv_push(&argv, "--upstream");
+	r = r < 0 ? r : strv_push(&argv, "--" GATEARG_UPSTREAM);
 	r = r < 0 ? r : strv_push(&argv, cfg->xvnc_socket_path);
-	r = r < 0 ? r : strv_push(&argv, "--geometry");
+	r = r < 0 ? r : strv_push(&argv, "--" GATEARG_GEOMETRY);
 	r = r < 0 ? r : strv_push(&argv, geometry);
 	/* The gate's warnings go through a pipe of its own: whole lines in launcher.log. */
 	_cleanup_close_ int log = components_log_fd(run);
-	struct spawn_fd fds[4] = {{control, 3}, {view, 4}};
+	struct spawn_fd fds[4] = {{control, GATE_CONTROL_FD}, {view, GATE_VIEW_FD}};
 	size_t n_fds = 2;
 	if (log >= 0) {
 		fds[n_fds++] = (struct spawn_fd){log, STDOUT_FILENO};
