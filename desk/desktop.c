@@ -109,7 +109,8 @@ void desktop_join_cgroup(const struct settings *s, const struct desktop_probe *p
 	}
 	_cleanup_close_ int fd = deskcg_open_procs(cg);
 	if (fd < 0 || write(fd, "0", 1) != 1) {
-		log_warn(
+		desk_warn(
+			s,
 			"the program runs outside the desktop's cgroup %s (%s), so the desktop's memory limit does not cover it",
 			cg, strerror(errno));
 	}
@@ -181,7 +182,8 @@ static int check_memory(const struct settings *s, struct error *err)
 			msg);
 	}
 	case MEMORY_TIGHT:
-		log_warn(
+		desk_warn(
+			s,
 			"starting with only %lld MB available (%llu MB is the minimum): the desktop has little room for a browser",
 			(long long)m.available_mb, (unsigned long long)s->min_free_mb);
 		return 0;
@@ -204,7 +206,8 @@ static int start_locked(const struct settings *s, struct profile *p, uint64_t wa
 		/* Alive but unpublished with no start in progress (we hold the start lock): its
 		 * starter died mid-start. Start over rather than adopt a desktop of unknown state.
 		 */
-		log_warn(
+		desk_warn(
+			s,
 			"the launcher (pid %d) of profile '%s' never published its desktop; stopping it and starting afresh",
 			(int)probe.launcher.pid, p->name);
 		(void)group_terminate(probe.launcher.pid, LAUNCHER_STOP_GRACE_MS, NULL);

@@ -353,7 +353,8 @@ static int own_cgroup(struct launch *l, struct error *err)
 	struct deskcg_base b;
 	deskcg_find(s, true, &b);
 	if (!b.ok) {
-		log_warn(
+		desk_warn(
+			s,
 			"max_memory_mb = %llu is not enforced: %s. To have it: %s ('botdesk doctor' shows this too)",
 			(unsigned long long)s->max_memory_mb, b.why, b.fix);
 		return 0;
@@ -520,7 +521,8 @@ int launch_desktop(const struct settings *s, struct profile *p, uint64_t wait_ms
 		 * among the free ones: another user's starts race us for the lowest free number,
 		 * and the next lowest is where we would meet them again. Each number at most
 		 * once, so this ends. */
-		log_warn(
+		desk_warn(
+			s,
 			"display :%u was taken by another X server as the desktop started; retrying on another number",
 			l.display);
 		lost[n_lost++] = l.display;

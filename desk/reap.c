@@ -248,7 +248,8 @@ static int stop_lost_launcher(const struct settings *s, const struct profile *p,
 			"could not stop the desktop of profile '%s' (launcher pid %d) whose state directory was lost: %s",
 			p->name, (int)o->pid, strerror(-r));
 	}
-	log_warn(
+	desk_warn(
+		s,
 		"stopped the desktop of profile '%s' (launcher pid %d) whose state directory %s had been removed while it ran",
 		p->name, (int)o->pid, p->dir);
 	return 0;
@@ -311,8 +312,8 @@ int reap_orphan(const struct settings *s, struct profile *p, bool *ret_reaped, s
 			"could not stop the X server (pid %d) left by a dead launcher of profile '%s': %s",
 			(int)o.pid, p->name, strerror(-r));
 	}
-	log_warn("stopped the X server (pid %d) left behind by a dead launcher of profile '%s'",
-		 (int)o.pid, p->name);
+	desk_warn(s, "stopped the X server (pid %d) left behind by a dead launcher of profile '%s'",
+		  (int)o.pid, p->name);
 	reap_drop_x_files(s, o.display, o.pid);
 	deskcg_remove(cg);
 	if (p->dirfd >= 0) {

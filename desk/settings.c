@@ -2,6 +2,7 @@
 #include "settingsdef.h"
 
 #include <fcntl.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -133,6 +134,19 @@ static int drop_test_settings(struct hostpolicy *hp, struct setting_values *sv)
 			names, hp->path);
 	}
 	return 0;
+}
+
+void desk_warn(const struct settings *s, const char *fmt, ...)
+{
+	if (!s->warn) {
+		return;
+	}
+	char msg[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	s->warn(s->warn_data, msg);
 }
 
 int settings_load(struct settings *ret, struct error *err)

@@ -48,7 +48,15 @@ struct settings {
 	char *fc_list; /* BOTDESK_FC_LIST: fontconfig's fc-list, asked whether the international
 			* fonts (install --fonts) are there */
 	bool log_typed_text; /* BOTDESK_LOG_TYPED_TEXT: the action log keeps typed text */
+	/* Where this library's warnings go (something done or not done that the operation still
+	 * survives: a retry on another display, a limit not enforced). main() decides, as for
+	 * every message (common/log.h); unset, they are dropped. */
+	void (*warn)(void *data, const char *msg);
+	void *warn_data;
 };
+
+/* A warning through s->warn, formatted. */
+void desk_warn(const struct settings *s, const char *fmt, ...) _printf_(2, 3);
 
 int settings_load(struct settings *ret, struct error *err);
 void settings_free(struct settings *s);

@@ -357,6 +357,12 @@ static int serve(struct server *s)
 	}
 }
 
+static void warn_to_log(void *data, const char *msg)
+{
+	(void)data;
+	log_warn("%s", msg);
+}
+
 int main(int argc, char **argv)
 {
 	log_set_program("botdesk-mcp");
@@ -371,6 +377,8 @@ int main(int argc, char **argv)
 		log_error("%s", err.msg);
 		return EXIT_FAILURE;
 	}
+	/* stderr is the MCP client's log of this server; stdout is the protocol's alone. */
+	s.settings.warn = warn_to_log;
 	s.a = (struct act){.check = lease_check,
 			   .ctx = &s.p,
 			   .sigfd = -1,

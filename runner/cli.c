@@ -64,9 +64,17 @@ int fail(struct cli *c, int r)
 }
 
 /* Loads the settings; 0, or the exit status of the failure it reported. */
+/* The library's warnings (desk_warn()) go where the CLI's own do. */
+static void warn_to_log(void *data, const char *msg)
+{
+	(void)data;
+	log_warn("%s", msg);
+}
+
 int load_settings(struct cli *c)
 {
 	int r = settings_load(&c->settings, &c->err);
+	c->settings.warn = warn_to_log;
 	if (r == 0 && c->settings.policy.warning[0]) {
 		log_warn("%s", c->settings.policy.warning);
 	}

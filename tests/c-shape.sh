@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # scripts/c-shape catches what it is for, and only that: a bare close() and a nested ternary fail
-# it, each named by file, line and function; the same fd closed in a cleanup function, through
+# it, each named by file, line and function; so does library code (desk/, common/) that prints
+# rather than warning through its caller; the same fd closed in a cleanup function, through
 # safe_close(), and two ternaries side by side pass. Then the tree itself passes it.
 set -euo pipefail
 src=${1:?usage: c-shape.sh SRCDIR}
@@ -35,6 +36,23 @@ static int open_it(int fd)
 	return s ? 1 : 0;
 }
 C
+mkdir "$dir/desk"
+cat >"$dir/desk/warns.c" <<'C'
+static void stop_it(const struct settings *s)
+{
+	log_warn("stopped");
+	fprintf(stderr, "stopped\n");
+	desk_warn(s, "stopped");
+}
+C
+if out=$("$src/scripts/c-shape" "$dir/desk/warns.c" 2>&1); then
+    echo "c-shape passed library code that prints: $out" >&2
+    exit 1
+fi
+for want in "warns.c:3: library code prints in stop_it" "warns.c:4: library code prints in stop_it"; do
+    grep -qF "$want" <<<"$out" || { echo "c-shape did not say '$want': $out" >&2; exit 1; }
+done
+[ "$(grep -c ': ' <<<"$out")" -eq 3 ] || { echo "c-shape said more than it should: $out" >&2; exit 1; }
 if out=$("$src/scripts/c-shape" "$dir/bad.c" 2>&1); then
     echo "c-shape passed bad.c: $out" >&2
     exit 1
