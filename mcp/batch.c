@@ -58,6 +58,22 @@ static int check_step(json_t *step, size_t no, json_t *tools_list, struct error 
 	if (args && !json_is_object(args)) {
 		return error_set(err, -EINVAL, "step %zu: 'arguments' must be an object", no);
 	}
+	/* The arguments as the tool reads them, before any step runs: a typo in the last step
+	 * leaves the desktop untouched. What only the desktop can tell (a point off its screen)
+	 * fails when the step runs. A tool this parser does not read stays for its call. */
+	_cleanup_(json_decrefp) json_t *params =
+		args ? json_pack("{s:s,s:O}", "name", name, "arguments", args)
+		     : json_pack("{s:s}", "name", name);
+	enum mcp_tool t;
+	struct act_req rq;
+	uint64_t wait_ms;
+	struct error aerr = {{0}};
+	if (!params) {
+		return -ENOMEM;
+	}
+	if (mcp_tool_args(params, &t, &rq, &wait_ms, &aerr) == -EINVAL) {
+		return error_set(err, -EINVAL, "step %zu (%s): %s", no, name, aerr.msg);
+	}
 	return 0;
 }
 

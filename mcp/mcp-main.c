@@ -440,6 +440,11 @@ static int read_batch(json_t **ret)
 		log_error("cannot read the batch from standard input: %s", strerror((int)-n));
 		return EXIT_FAILURE;
 	}
+	if (n == 0) {
+		log_error(
+			"no batch on standard input: give a JSON array of steps, each {\"tool\": NAME, \"arguments\": {...}}");
+		return EXIT_USAGE;
+	}
 	if (n > BATCH_INPUT_MAX) {
 		log_error("the batch on standard input is longer than %d bytes", BATCH_INPUT_MAX);
 		return EXIT_USAGE;
