@@ -74,7 +74,7 @@ static const char usage_tail[] =
 	"\n"
 	"The profile is --profile, else $BOTDESK_PROFILE, else 'default'.\n"
 	"Exit status: 0 success, 1 failure, 2 usage error, 3 not running, 4 a human holds the\n"
-	"desktop (env, exec, thumbnail and the actions above are the agent's).\n"
+	"desktop (env, exec, thumbnail, batch and the actions above are the agent's).\n"
 	"See botdesk(1), and " BOTDESK_DOCDIR "/CLI.md for every command, setting and file.\n";
 
 static void usage(FILE *f)
