@@ -33,26 +33,28 @@ static int check_step(json_t *step, size_t no, json_t *tools_list, struct error 
 	json_object_foreach(step, k, v)
 	{
 		if (!streq(k, "tool") && !streq(k, "arguments")) {
-			return error_set(err, -EINVAL,
-					 "step %zu has a member '%.64s': a step has only tool and arguments",
-					 no, k);
+			return error_set(
+				err, -EINVAL,
+				"step %zu has a member '%.64s': a step has only tool and arguments",
+				no, k);
 		}
 	}
 	json_t *tool = json_object_get(step, "tool");
 	if (!json_is_string(tool)) {
-		return error_set(err, -EINVAL,
-				 "step %zu has no 'tool' (a tool's name as a string, e.g. \"click\")",
-				 no);
+		return error_set(
+			err, -EINVAL,
+			"step %zu has no 'tool' (a tool's name as a string, e.g. \"click\")", no);
 	}
 	const char *name = json_string_value(tool);
 	if (streq(name, BATCH_TOOL)) {
-		return error_set(err, -EINVAL, "step %zu is a batch: a batch's steps are single tools",
-				 no);
+		return error_set(err, -EINVAL,
+				 "step %zu is a batch: a batch's steps are single tools", no);
 	}
 	if (!tool_listed(tools_list, name)) {
-		return error_set(err, -EINVAL,
-				 "step %zu names no tool of this server: '%.64s' (tools/list has them)",
-				 no, name);
+		return error_set(
+			err, -EINVAL,
+			"step %zu names no tool of this server: '%.64s' (tools/list has them)", no,
+			name);
 	}
 	json_t *args = json_object_get(step, "arguments");
 	if (args && !json_is_object(args)) {
@@ -185,8 +187,8 @@ static int run_step(json_t *step, size_t i, const struct batch_ops *ops, json_t 
 		args ? json_pack("{s:s,s:O}", "name", tool, "arguments", args)
 		     : json_pack("{s:s,s:{}}", "name", tool, "arguments");
 	int code = 0;
-	_cleanup_(json_decrefp) json_t *res = params ? ops->call(ops->ctx, params, &code, &err)
-						     : NULL;
+	_cleanup_(json_decrefp) json_t *res =
+		params ? ops->call(ops->ctx, params, &code, &err) : NULL;
 	bool ok = false;
 	const char *msg = NULL;
 	json_t *e = params ? step_entry(i + 1, tool, res, &err, ret->images, &ok, &msg) : NULL;
@@ -220,10 +222,11 @@ int batch_run(json_t *steps, const struct batch_ops *ops, struct batch_result *r
 		r = run_step(step, i, ops, results, ret, &stop);
 	}
 	static const char *const status[] = {"done", "failed", "human"};
-	ret->summary = r < 0 ? NULL
-			     : json_pack("{s:s,s:I,s:I,s:O,s:o*}", "status", status[ret->end],
-					 "steps", (json_int_t)ret->steps, "done",
-					 (json_int_t)ret->done, "results", results, "stopped", stop);
+	ret->summary =
+		r < 0 ? NULL
+		      : json_pack("{s:s,s:I,s:I,s:O,s:o*}", "status", status[ret->end], "steps",
+				  (json_int_t)ret->steps, "done", (json_int_t)ret->done, "results",
+				  results, "stopped", stop);
 	if (!ret->summary) {
 		json_decref(stop);
 		batch_result_free(ret);

@@ -494,13 +494,13 @@ static int serve_batch(struct server *s)
 			  json_string_value(json_object_get(stop, "tool")),
 			  json_string_value(json_object_get(stop, "message")));
 	}
-	static const int statuses[] = {[BATCH_DONE] = 0,
-				       [BATCH_FAILED] = EXIT_FAILURE,
-				       [BATCH_HUMAN] = EXIT_HUMAN};
+	static const int statuses[] = {
+		[BATCH_DONE] = 0, [BATCH_FAILED] = EXIT_FAILURE, [BATCH_HUMAN] = EXIT_HUMAN};
 	status = statuses[res.end];
 	batch_result_free(&res);
 	if (!out || write_all(1, out, strlen(out)) < 0) {
-		log_error("cannot write the batch's result: %s", out ? strerror(errno) : "out of memory");
+		log_error("cannot write the batch's result: %s",
+			  out ? strerror(errno) : "out of memory");
 		return EXIT_FAILURE;
 	}
 	return status;
@@ -510,8 +510,7 @@ int main(int argc, char **argv)
 {
 	log_set_program("botdesk-mcp");
 	bool batch = argc == 4 && streq(argv[3], "--batch");
-	if ((argc != 3 && !batch) || !streq(argv[1], "--profile") ||
-	    !profile_name_valid(argv[2])) {
+	if ((argc != 3 && !batch) || !streq(argv[1], "--profile") || !profile_name_valid(argv[2])) {
 		log_error(
 			"usage: botdesk-mcp --profile NAME [--batch] (run by 'botdesk mcp' and 'botdesk batch')");
 		return 2;

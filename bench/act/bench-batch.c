@@ -55,8 +55,9 @@ static void clicks_json(char *buf, size_t size, unsigned x, unsigned y, const ch
 	for (int i = 0; i < CLICKS && n < size; i++) {
 		n += (size_t)snprintf(
 			buf + n, size - n,
-			"%s{\"tool\":\"click\",\"arguments\":{\"x\":%u,\"y\":%u%s%s%s}}", i ? "," : "",
-			x + (unsigned)i, y, from ? ",\"from\":\"" : "", from ? from : "", from ? "\"" : "");
+			"%s{\"tool\":\"click\",\"arguments\":{\"x\":%u,\"y\":%u%s%s%s}}",
+			i ? "," : "", x + (unsigned)i, y, from ? ",\"from\":\"" : "",
+			from ? from : "", from ? "\"" : "");
 	}
 	if (n < size) {
 		snprintf(buf + n, size - n, "]");
@@ -94,7 +95,8 @@ static int mcp_start(struct mcp *m, const char *botdesk)
 	      m->w);
 	fflush(m->w);
 	if (getline(&m->line, &m->cap, m->r) < 0 || !strstr(m->line, "\"supportedVersions\"")) {
-		fprintf(stderr, "bench-batch: server/discover: %s", m->line ? m->line : "no answer\n");
+		fprintf(stderr, "bench-batch: server/discover: %s",
+			m->line ? m->line : "no answer\n");
 		return -1;
 	}
 	return 0;
@@ -183,8 +185,8 @@ int main(int argc, char **argv)
 	double click = 0, batch = 0;
 	/* Five warm-up calls of each, then the rounds. */
 	for (int i = -5; i < rounds && click >= 0; i++) {
-		snprintf(args, sizeof(args), "{\"x\":%u,\"y\":%u,\"from\":\"%s\"}", sw / 2 + (i & 1),
-			 sh / 2, from);
+		snprintf(args, sizeof(args), "{\"x\":%u,\"y\":%u,\"from\":\"%s\"}",
+			 sw / 2 + (i & 1), sh / 2, from);
 		click = mcp_call(&m, 10 + i, "click", args);
 		if (i >= 0) {
 			v[i] = click;

@@ -53,7 +53,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		json_t *steps = json_object_get(json_object_get(msg.params, "arguments"), "steps");
 		json_t *tools = steps ? mcp_tools_list() : NULL;
 		if (tools && batch_check(steps, tools, &err) == 0) {
-			assert(json_array_size(steps) >= 1 && json_array_size(steps) <= BATCH_STEPS_MAX);
+			assert(json_array_size(steps) >= 1 &&
+			       json_array_size(steps) <= BATCH_STEPS_MAX);
 		}
 		json_decref(tools);
 	}
