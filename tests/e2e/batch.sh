@@ -48,7 +48,6 @@ marker() {
     e2e_expect_rc 0 "the marker click"
     rec_wait "^release 1 $1 $2\$" "$3"
 }
-DISP=$(sed -n 's/^DISPLAY=//p' "$P/env" 2>/dev/null || true)
 
 bd start
 e2e_expect_rc 0 "start"
