@@ -86,6 +86,10 @@ static int watch_begin(struct act *a, struct error *err)
 	}
 	struct lease l;
 	r = lease_watch_begin(a->dirfd, &a->lw, &l);
+	if (r == 0 && a->epoch && l.epoch != *a->epoch) {
+		lease_watch_end(&a->lw);
+		r = -EACCES;
+	}
 	if (r == -EACCES && !error_isset(err)) {
 		error_set_kind(err, ERROR_HUMAN_HOLDS, r,
 			       "a human took the desktop just now; nothing was sent");

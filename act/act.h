@@ -29,6 +29,10 @@ struct act {
 	/* The lease as the request began, checked before each event (lease.h); ended with the
 	 * request, also when the connection broke under it. */
 	struct lease_watch lw;
+	/* A batch's (mcp/batch.h): the lease epoch the batch began under, or NULL. A request whose
+	 * watch opens a lease of another epoch (a take and a hand-back since the batch's check)
+	 * is refused as a take. */
+	const uint64_t *epoch;
 	bool track; /* keep a damage watch across requests (the MCP server) */
 	/* Requests in the model picture's space (modelpic.h; the MCP server): the screenshot
 	 * sized for the model, coordinates read in it unless the request names from. */

@@ -1,7 +1,11 @@
 /* botdesk-mcp --profile NAME: a Model Context Protocol server on stdin/stdout for one profile's
  * desktop, run by `botdesk mcp`. One X connection for its whole life (the actions run
  * in-process, so a call costs a round trip or two, not a process); the lease is read again
- * before every action; logs go to stderr. Ends at the end of its input. */
+ * before every action; logs go to stderr. Ends at the end of its input.
+ * botdesk-mcp --profile NAME --batch: `botdesk batch`, one batch (mcp/batch.h) read whole from
+ * stdin, its steps run as the MCP tool batch runs them, in the screen's space as the CLI's
+ * actions are, the result printed as JSON; exit 0 done, 1 a step failed, 2 malformed input, 4
+ * stopped for a human. */
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -10,9 +14,11 @@
 #include "act.h"
 #include "actlog.h"
 #include "acttable.h"
+#include "batch.h"
 #include "config.h"
 #include "control.h"
 #include "desktop.h"
+#include "exitstatus.h"
 #include "fileio.h"
 #include "log.h"
 #include "mcp-era.h"
@@ -29,6 +35,8 @@ struct server {
 	struct profile p;
 	struct act a;
 	struct identity launcher; /* the launcher of the desktop a is connected to */
+	const char *source;       /* actions.jsonl's source: "mcp", or "cli" for botdesk batch */
+	uint64_t epoch;           /* the lease's epoch a running batch began under */
 };
 
 static void send_line(char *line)
@@ -207,7 +215,7 @@ static json_t *tool_action(struct server *s, const struct act_req *rq)
 	if ((err.kind != ERROR_HUMAN_HOLDS || out.stopped) && s->p.dirfd >= 0) {
 		actlog_stamp_activity(&s->p);
 		_cleanup_free_ char *line =
-			actlog_line("mcp", rq, &out, r, s->settings.log_typed_text);
+			actlog_line(s->source, rq, &out, r, s->settings.log_typed_text);
 		if (line && actlog_append(s->p.dirfd, line) < 0) {
 			log_warn("cannot append to %s/%s", s->p.dir, ACTLOG_FILE);
 		}
@@ -217,6 +225,8 @@ static json_t *tool_action(struct server *s, const struct act_req *rq)
 	free(out.pic.data);
 	return res;
 }
+
+static json_t *tool_batch(struct server *s, json_t *params);
 
 /* tools/call: the tool's result, or NULL with a JSON-RPC error code in *code. */
 static json_t *call_tool(struct server *s, json_t *params, int *code, struct error *err)
@@ -239,9 +249,73 @@ static json_t *call_tool(struct server *s, json_t *params, int *code, struct err
 		return tool_status(s, true, wait_ms);
 	case MCP_TOOL_LEASE:
 		return tool_lease(s);
+	case MCP_TOOL_BATCH:
+		return tool_batch(s, params);
 	default:
 		return tool_action(s, &rq);
 	}
+}
+
+/* A batch's step is a tools/call: any tool this server has works as a step, as it works alone. */
+static json_t *batch_call(void *ctx, json_t *params, int *code, struct error *err)
+{
+	return call_tool(ctx, params, code, err);
+}
+
+/* Before every step: the agent holds the lease, and it is the one the batch began under. */
+static int batch_lease(void *ctx, struct error *err)
+{
+	struct server *s = ctx;
+	struct lease l;
+	int r = control_need_agent(&s->p, &l, err);
+	if (r == 0 && l.epoch != s->epoch) {
+		return error_set_kind(
+			err, ERROR_HUMAN_HOLDS, -EACCES,
+			"a human took the desktop of profile '%s' during the batch and handed it back (the lease's epoch went from %llu to %llu); the rest of the batch was not sent",
+			s->profile, (unsigned long long)s->epoch, (unsigned long long)l.epoch);
+	}
+	return r;
+}
+
+/* Runs checked steps under the lease as it is now; every action of theirs begins only under
+ * that epoch (act.h's epoch: no take and hand-back can slip between a step's check and its
+ * first event). -EACCES when a human holds the desktop already. */
+static int run_batch(struct server *s, json_t *steps, struct batch_result *ret, struct error *err)
+{
+	struct error ignored = {{0}};
+	(void)open_profile(s, false, &ignored);
+	struct lease l;
+	int r = control_need_agent(&s->p, &l, err);
+	if (r < 0) {
+		return r;
+	}
+	s->epoch = l.epoch;
+	s->a.epoch = &s->epoch;
+	struct batch_ops ops = {.call = batch_call, .check = batch_lease, .ctx = s};
+	r = batch_run(steps, &ops, ret);
+	s->a.epoch = NULL;
+	return r;
+}
+
+static json_t *tool_batch(struct server *s, json_t *params)
+{
+	json_t *steps = json_object_get(json_object_get(params, "arguments"), "steps");
+	_cleanup_(json_decrefp) json_t *tools = mcp_tools_list();
+	struct error err = {{0}};
+	if (!tools) {
+		return NULL;
+	}
+	if (batch_check(steps, tools, &err) < 0) {
+		char msg[sizeof(err.msg) + 64];
+		snprintf(msg, sizeof(msg), "invalid arguments: 'steps': %s", err.msg);
+		return text_result(msg, true);
+	}
+	struct batch_result res;
+	int r = run_batch(s, steps, &res, &err);
+	if (r < 0) {
+		return text_result(error_isset(&err) ? err.msg : strerror(-r), true);
+	}
+	return batch_tool_result(&res);
 }
 
 static void handle(struct server *s, const char *line, size_t len)
@@ -363,11 +437,88 @@ static void warn_to_log(void *data, const char *msg)
 	log_warn("%s", msg);
 }
 
+/* The batch on stdin: 0 with it in *ret, or the exit status of what was wrong with it. */
+static int read_batch(json_t **ret)
+{
+	_cleanup_free_ char *buf = malloc(BATCH_INPUT_MAX + 1);
+	ssize_t n = buf ? read_all(0, buf, BATCH_INPUT_MAX + 1) : -ENOMEM;
+	if (n < 0) {
+		log_error("cannot read the batch from standard input: %s", strerror((int)-n));
+		return EXIT_FAILURE;
+	}
+	if (n == 0) {
+		log_error(
+			"no batch on standard input: give a JSON array of steps, each {\"tool\": NAME, \"arguments\": {...}}");
+		return EXIT_USAGE;
+	}
+	if (n > BATCH_INPUT_MAX) {
+		log_error("the batch on standard input is longer than %d bytes", BATCH_INPUT_MAX);
+		return EXIT_USAGE;
+	}
+	json_error_t jerr;
+	_cleanup_(json_decrefp) json_t *steps =
+		json_loadb(buf, (size_t)n, JSON_REJECT_DUPLICATES, &jerr);
+	if (!steps) {
+		log_error(
+			"the batch on standard input is not JSON: %s (line %d, column %d); it is an array of steps, each {\"tool\": NAME, \"arguments\": {...}}",
+			jerr.text, jerr.line, jerr.column);
+		return EXIT_USAGE;
+	}
+	_cleanup_(json_decrefp) json_t *tools = mcp_tools_list();
+	struct error err = {{0}};
+	if (!tools) {
+		return EXIT_FAILURE;
+	}
+	if (batch_check(steps, tools, &err) < 0) {
+		log_error("invalid batch: %s", err.msg);
+		return EXIT_USAGE;
+	}
+	*ret = json_incref(steps);
+	return 0;
+}
+
+/* botdesk batch: the whole batch, its result on stdout, the stop's reason on stderr too. */
+static int serve_batch(struct server *s)
+{
+	_cleanup_(json_decrefp) json_t *steps = NULL;
+	int status = read_batch(&steps);
+	if (status) {
+		return status;
+	}
+	struct error err = {{0}};
+	struct batch_result res;
+	int r = run_batch(s, steps, &res, &err);
+	if (r < 0) {
+		log_error("%s", error_isset(&err) ? err.msg : strerror(-r));
+		return exit_status_of(r, &err);
+	}
+	_cleanup_free_ char *out = batch_cli_output(&res);
+	json_t *stop = json_object_get(res.summary, "stopped");
+	if (stop) {
+		log_error("the batch stopped at step %lld (%s): %s",
+			  (long long)json_integer_value(json_object_get(stop, "step")),
+			  json_string_value(json_object_get(stop, "tool")),
+			  json_string_value(json_object_get(stop, "message")));
+	}
+	static const int statuses[] = {
+		[BATCH_DONE] = 0, [BATCH_FAILED] = EXIT_FAILURE, [BATCH_HUMAN] = EXIT_HUMAN};
+	status = statuses[res.end];
+	batch_result_free(&res);
+	if (!out || write_all(1, out, strlen(out)) < 0) {
+		log_error("cannot write the batch's result: %s",
+			  out ? strerror(errno) : "out of memory");
+		return EXIT_FAILURE;
+	}
+	return status;
+}
+
 int main(int argc, char **argv)
 {
 	log_set_program("botdesk-mcp");
-	if (argc != 3 || !streq(argv[1], "--profile") || !profile_name_valid(argv[2])) {
-		log_error("usage: botdesk-mcp --profile NAME (run by 'botdesk mcp')");
+	bool batch = argc == 4 && streq(argv[3], "--batch");
+	if ((argc != 3 && !batch) || !streq(argv[1], "--profile") || !profile_name_valid(argv[2])) {
+		log_error(
+			"usage: botdesk-mcp --profile NAME [--batch] (run by 'botdesk mcp' and 'botdesk batch')");
 		return 2;
 	}
 	signal(SIGPIPE, SIG_IGN);
@@ -379,12 +530,22 @@ int main(int argc, char **argv)
 	}
 	/* stderr is the MCP client's log of this server; stdout is the protocol's alone. */
 	s.settings.warn = warn_to_log;
+	/* botdesk batch is the CLI's: the screen's space, as its single actions. */
+	s.source = batch ? "cli" : "mcp";
 	s.a = (struct act){.check = lease_check,
 			   .ctx = &s.p,
 			   .sigfd = -1,
 			   .dirfd = -1,
 			   .track = true,
-			   .model_space = true};
+			   .model_space = !batch};
+	if (batch) {
+		log_set_program("botdesk");
+		int status = serve_batch(&s);
+		act_close(&s.a);
+		profile_close(&s.p);
+		settings_free(&s.settings);
+		return status;
+	}
 	int r = serve(&s);
 	act_close(&s.a);
 	profile_close(&s.p);

@@ -75,6 +75,10 @@ static const struct {
 	[MCP_TOOL_LEASE] =
 		{"lease", (const char *const[]){NULL},
 		 "{\"name\":\"lease\",\"description\":\"Who controls the desktop: the agent, or a human (then every action is refused until they hand it back).\",\"inputSchema\":{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}}"},
+	[MCP_TOOL_BATCH] =
+		{"batch", (const char *const[]){"steps", NULL},
+		 "{\"name\":\"batch\",\"description\":\"Runs several of this server's tools in one call, in order, each step with the arguments it takes alone (e.g. [{\\\"tool\\\":\\\"click\\\",\\\"arguments\\\":{\\\"x\\\":10,\\\"y\\\":20}},{\\\"tool\\\":\\\"type\\\",\\\"arguments\\\":{\\\"text\\\":\\\"hi\\\"}}]). Stops at the first step that fails, and at once when a human takes the desktop, with nothing more sent. The result is each step's result (the pictures follow it), and which step stopped and why.\","
+		 "\"inputSchema\":{\"type\":\"object\",\"properties\":{\"steps\":{\"type\":\"array\",\"minItems\":1,\"maxItems\":64,\"items\":{\"type\":\"object\",\"properties\":{\"tool\":{\"type\":\"string\",\"description\":\"a tool of this server other than batch\"},\"arguments\":{\"type\":\"object\",\"description\":\"the tool's arguments\"}},\"required\":[\"tool\"],\"additionalProperties\":false}}},\"required\":[\"steps\"],\"additionalProperties\":false}}"},
 };
 
 static int append_tool(json_t *tools, const char *text)

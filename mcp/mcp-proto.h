@@ -40,6 +40,9 @@ enum mcp_tool {
 	MCP_TOOL_STATUS,
 	MCP_TOOL_START,
 	MCP_TOOL_LEASE,
+	/* Several of the tools above in one call (mcp/batch.h); its steps go through tools/call's
+	 * own path. */
+	MCP_TOOL_BATCH,
 	MCP_TOOL_COUNT,
 };
 

@@ -77,6 +77,16 @@ int actions_exec_mcp(const struct settings *s, const char *profile, struct error
 			 strerror(-r));
 }
 
+int actions_exec_batch(const struct settings *s, const char *profile, struct error *err)
+{
+	static char opt[] = "--profile", batch[] = "--batch";
+	char *args[] = {s->mcp, opt, (char *)(uintptr_t)profile, batch, NULL};
+	execv(s->mcp, args);
+	int r = negative_errno();
+	return error_set(err, r, "cannot run %s: %s; is botdesk installed completely?", s->mcp,
+			 strerror(-r));
+}
+
 /* Waits for the child of pidfd pfd (pid) until timeout_ms; kills it past that. Its exit status,
  * or -ETIMEDOUT. */
 static int wait_bounded(int pfd, pid_t pid, int timeout_ms)

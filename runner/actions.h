@@ -19,6 +19,10 @@ int actions_exec(const struct settings *s, struct profile *p, const struct deskt
 /* Execs s->mcp for profile. Returns only on failure. */
 int actions_exec_mcp(const struct settings *s, const char *profile, struct error *err);
 
+/* Execs s->mcp --batch for profile (`botdesk batch`: one batch from stdin, in one process with
+ * one X connection). Returns only on failure. */
+int actions_exec_batch(const struct settings *s, const char *profile, struct error *err);
+
 /* `botdesk take`'s hand-over, once the lease is the human's: runs s->act_pointer's release
  * (common/acthandoff.h: it waits until no agent event is on its way, then lets go of every key and
  * button the agent holds on the probed desktop) and waits for it (bounded). A desktop that is not

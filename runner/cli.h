@@ -73,4 +73,5 @@ int cmd_exec(struct cli *c, int argc, char **argv);
 int cmd_thumbnail(struct cli *c, int argc, char **argv);
 int cmd_act(struct cli *c, int argc, char **argv);
 int cmd_mcp(struct cli *c, int argc, char **argv);
+int cmd_batch(struct cli *c, int argc, char **argv);
 int cmd_web(struct cli *c, int argc, char **argv);

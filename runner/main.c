@@ -79,6 +79,8 @@ static const struct command commands[] = {
 	 "[--listen ADDR:PORT] [--tls-cert FILE --tls-key FILE] [--open] [--ticket]",
 	 "the desktop in a browser"},
 	{"mcp", cmd_mcp, "", "an MCP server on stdin and stdout"},
+	{"batch", cmd_batch, "",
+	 "the JSON array of steps on stdin, in order\n({\"tool\": ..., \"arguments\": {...}}, as the\nMCP tools); stops at a failure (exit 1) or\na human's take (4)"},
 };
 
 static const char usage_head[] = "Usage: botdesk [--profile NAME] COMMAND [OPTIONS]\n"
@@ -92,7 +94,8 @@ static const char usage_tail[] =
 	"\n"
 	"The profile is --profile, else $BOTDESK_PROFILE, else 'default'.\n"
 	"Exit status: 0 success, 1 failure, 2 usage error, 3 not running, 4 a human\n"
-	"holds the desktop (env, exec, thumbnail and the actions are the agent's).\n"
+	"holds the desktop (env, exec, thumbnail, batch and the actions\n"
+	"are the agent's).\n"
 	"See botdesk(1), and for every command, setting and file:\n"
 	"  " BOTDESK_DOCDIR "/CLI.md\n";
 

@@ -25,7 +25,7 @@ done < <("$BOTDESK_BIN" --list-commands)
 while read -r name fn; do
     [ -n "${handler[$name]:-}" ] && handler[$name]=$fn
 done < <(
-    grep -oE '\{"[a-z-]+", *cmd_[a-z_]+\}' "$main_c" | sed -E 's/\{"([a-z-]+)", *(cmd_[a-z_]+)\}/\1 \2/'
+    grep -oE '\{"[a-z-]+", *cmd_[a-z_]+[,}]' "$main_c" | sed -E 's/\{"([a-z-]+)", *(cmd_[a-z_]+)[,}]/\1 \2/'
     # Every action of act/acttable.c is cmd_act's (main.c's action_command).
     grep -oE '^\s*\.name = "[a-z-]+",' "$BD_SRCDIR/act/acttable.c" | sed -E 's/.*"([a-z-]+)".*/\1 cmd_act/'
 )

@@ -131,7 +131,7 @@ if not listed.get("ttlMs", 0) > 0 or listed.get("cacheScope") not in ("public", 
     fail(f"tools/list: no cache hints: {listed}")
 tools = {t["name"]: t for t in listed["tools"]}
 want = {"screenshot", "click", "move", "drag", "scroll", "type", "key", "cursor", "wait",
-        "status", "start", "lease"}
+        "status", "start", "lease", "batch"}
 if set(tools) != want:
     fail(f"tools/list: {sorted(tools)}")
 for t in tools.values():
@@ -239,6 +239,44 @@ rec_wait("key 0xff0d 0", n)
 if "key 0x6c 0x4" not in rec_lines()[n:]:
     fail("key ctrl+l")
 
+# -- a batch: its steps in order through the tools' own path (the model's picture's space, as
+# each tool alone), the summary as text, the pictures after it
+n = len(rec_lines())
+res = call("tools/call", {"name": "batch", "arguments": {"steps": [
+    {"tool": "click", "arguments": {"x": 50, "y": 60, "from": "1440x900"}},
+    {"tool": "click", "arguments": {"x": 1000, "y": 600}},
+    {"tool": "screenshot", "arguments": {"max": "96x60", "format": "png"}}]}})
+summary = json.loads(res["content"][0]["text"])
+if res.get("isError") or summary["status"] != "done" or summary["done"] != 3:
+    fail(f"batch: {summary}")
+if summary["results"][1]["result"] != {"x": mx, "y": my, "screen": "1440x900"} or summary["results"][2]["images"] != 1:
+    fail(f"batch results: {summary['results']}")
+if res["content"][1]["type"] != "image" or png_size(base64.b64decode(res["content"][1]["data"])) != (96, 60):
+    fail("batch: the screenshot's picture")
+rec_wait(f"release 1 {mx} {my}", n)
+got = [l for l in rec_lines()[n:] if l.startswith("press ")]
+if got != ["press 1 50 60", f"press 1 {mx} {my}"]:
+    fail(f"batch: the presses, in order: {got}")
+# A step that fails stops it; a malformed batch is a tool error before any step runs.
+n = len(rec_lines())
+res = call("tools/call", {"name": "batch", "arguments": {"steps": [
+    {"tool": "click", "arguments": {"x": 70, "y": 80, "from": "1440x900"}},
+    {"tool": "click", "arguments": {"x": 1389, "y": 0}},
+    {"tool": "click", "arguments": {"x": 90, "y": 95, "from": "1440x900"}}]}})
+summary = json.loads(res["content"][0]["text"])
+if not res.get("isError") or summary["stopped"]["step"] != 2 or summary["stopped"]["reason"] != "failed":
+    fail(f"batch with a failing step: {summary}")
+for steps, says in (([{"tool": "teleport"}], "names no tool"), ([], "1 to 64 steps"),
+                    ([{"tool": "batch", "arguments": {"steps": []}}], "is a batch"),
+                    ([{"tool": "cursor"}, {"tool": "click", "arguments": {"x": 1}}], "step 2 (click): invalid arguments")):
+    err = tool("batch", {"steps": steps}, is_error=True)[0]["text"]
+    if not err.startswith("invalid arguments: 'steps': ") or says not in err:
+        fail(f"batch {steps}: {err}")
+tool("click", {"x": 3, "y": 3, "from": "1440x900"})
+rec_wait("release 1 3 3", n)
+if [l for l in rec_lines()[n:] if l.startswith("press ")] != ["press 1 70 80", "press 1 3 3"]:
+    fail(f"batch: a step after the failure arrived: {rec_lines()[n:]}")
+
 # -- the legacy handshake on the same connection, as a client of 2025 speaks it
 init = call("initialize", {"protocolVersion": "2025-06-18", "capabilities": {},
                            "clientInfo": {"name": "e2e", "version": "1"}}, modern=False)
@@ -323,7 +361,8 @@ subprocess.run([botdesk, "take", "--reason", "2FA"], check=True, stdout=subproce
 n = len(rec_lines())
 for name, args in [("click", {"x": 5, "y": 5}), ("type", {"text": "secret"}),
                    ("key", {"keys": ["Return"]}), ("screenshot", {}), ("move", {"x": 9, "y": 9}),
-                   ("wait", {"for": "idle"})]:
+                   ("wait", {"for": "idle"}),
+                   ("batch", {"steps": [{"tool": "click", "arguments": {"x": 5, "y": 5}}]})]:
     msg = tool(name, args, is_error=True)[0]["text"]
     if "a human holds the desktop" not in msg or "(2FA)" not in msg:
         fail(f"{name} under a human's lease: {msg}")

@@ -6,7 +6,8 @@
 # runner execs it with the verified profile directory as an open descriptor, the desktop's
 # DISPLAY and XAUTHORITY, the log_typed_text setting and the action's arguments untouched, and
 # no other descriptor of its own; the pointer commands run botdesk-act-pointer the same way.
-# `botdesk mcp` execs botdesk-mcp for the profile.
+# `botdesk mcp` execs botdesk-mcp for the profile; `botdesk batch` execs it with --batch once the
+# desktop runs and the agent holds it.
 source "$BD_SRCDIR/tests/integration/common.sh"
 it_init
 export BOTDESK_LAUNCHER=$(it_fake up <<<'fake_xlock; fake_xserver; fake_publish; fake_hold')
@@ -107,4 +108,25 @@ unset BOTDESK_LOG_TYPED_TEXT
 it_bd --profile other mcp
 it_expect_rc 0 "mcp"
 it_expect_eq "$(tr '\n' ' ' <"$S/marks/mcp")" "--profile other " "botdesk-mcp's arguments"
+# `botdesk batch` execs botdesk-mcp --batch for the running desktop's profile, its stdin the
+# batch; refused (3, 4) from the files before it runs, and --json or an argument is usage (2).
+rm -f "$S/marks/mcp"
+it_bd batch </dev/null
+it_expect_rc 0 "batch"
+it_expect_eq "$(tr '\n' ' ' <"$S/marks/mcp")" "--profile default --batch " "botdesk-mcp's arguments for batch"
+for args in "batch --json" "batch extra" "batch --bogus"; do
+    rm -f "$S/marks/mcp"
+    # shellcheck disable=SC2086
+    it_bd $args
+    it_expect_rc 2 "$args"
+    it_expect_absent "$S/marks/mcp" "$args ran botdesk-mcp"
+done
+it_bd --profile other batch </dev/null
+it_expect_rc 3 "batch with no desktop for the profile"
+it_expect_absent "$S/marks/mcp" "batch with no desktop ran botdesk-mcp"
+it_bd take
+it_bd batch </dev/null
+it_expect_rc 4 "batch under a human's lease"
+it_expect_absent "$S/marks/mcp" "batch under a human's lease ran botdesk-mcp"
+it_bd release
 echo "ok: actions"

@@ -2,12 +2,14 @@
  * checks, the era's routing (mcp-era.h) and, for tools/call, the tool's argument checks into an
  * action request. None may crash, leak or read out of bounds, whatever the input; a request
  * routed must be one its era has, and one that passes the argument checks must be one the
- * actions can take (coordinates and counts in their bounds, text printable UTF-8). */
+ * actions can take (coordinates and counts in their bounds, text printable UTF-8); a batch's
+ * steps go through their checks (and each step's arguments through its tool's). */
 #include <assert.h>
 #include <stdint.h>
 #include <string.h>
 
 #include "../helper/fuzz.h"
+#include "batch.h"
 #include "mcp-era.h"
 #include "mcp-proto.h"
 #include "utf8.h"
@@ -47,6 +49,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			assert(!rq.text || (rq.text_len <= ACT_TEXT_MAX &&
 					    utf8_validate(rq.text, rq.text_len, &n, &bad) == 0));
 		}
+		/* A batch's steps pass their checks only as 1 to BATCH_STEPS_MAX steps. */
+		json_t *steps = json_object_get(json_object_get(msg.params, "arguments"), "steps");
+		json_t *tools = steps ? mcp_tools_list() : NULL;
+		if (tools && batch_check(steps, tools, &err) == 0) {
+			assert(json_array_size(steps) >= 1 &&
+			       json_array_size(steps) <= BATCH_STEPS_MAX);
+		}
+		json_decref(tools);
 	}
 	mcp_msg_free(&msg);
 	return 0;

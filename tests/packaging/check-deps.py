@@ -56,7 +56,7 @@ def read_list(purpose):
     return out
 
 
-lists = {p: read_list(p) for p in ("build", "run", "test", "image")}
+lists = {p: read_list(p) for p in ("build", "run", "test", "image", "npm")}
 listed = set().union(*lists.values())
 
 # The generated files.
