@@ -26,6 +26,10 @@
 
 /* How long a server that closed -displayfd gets to be reaped, for its status. */
 #define XVNC_EXIT_WAIT_MS 2000
+/* How long a part's end waits for Xvnc's, to name the cause: Xvnc's clients see their connection
+ * close while it exits, a moment before it can be reaped. A part that failed on its own costs the
+ * desktop's stop this much. */
+#define XVNC_CAUSE_WAIT_MS 300
 
 uint64_t session_deadline(uint64_t t0, uint64_t wait_ms)
 {
@@ -407,10 +411,20 @@ static int supervise(struct run *run, struct error *err)
 		return 0;
 	}
 	if (r == -ECHILD) {
-		const struct sv_child *c = run->sv.ended;
+		const struct sv_child *c = supervisor_cause(&run->sv, "Xvnc", XVNC_CAUSE_WAIT_MS);
 		char how[64];
 		exit_status_describe(c->status, EXIT_STATUS_NOUN, how, sizeof(how));
-		error_set(err, -ECHILD, "%s ended (%s); stopping the desktop", c->name, how);
+		if (c != run->sv.ended) {
+			char first[64];
+			exit_status_describe(run->sv.ended->status, EXIT_STATUS_NOUN, first,
+					     sizeof(first));
+			error_set(err, -ECHILD,
+				  "Xvnc ended (%s), and %s with it (%s); stopping the desktop", how,
+				  run->sv.ended->name, first);
+		} else {
+			error_set(err, -ECHILD, "%s ended (%s); stopping the desktop", c->name,
+				  how);
+		}
 		/* The panel quitting cleanly is a user ending the desktop, not a failure. */
 		bool clean = streq(c->name, components_names[PROG_PANEL]) && WIFEXITED(c->status) &&
 			     WEXITSTATUS(c->status) == 0;

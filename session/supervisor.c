@@ -156,6 +156,27 @@ int supervisor_wait(struct supervisor *s, int fd, uint64_t deadline_ms)
 	}
 }
 
+const struct sv_child *supervisor_cause(struct supervisor *s, const char *server, uint64_t wait_ms)
+{
+	const struct sv_child *x = NULL;
+	for (size_t i = 0; i < s->n; i++) {
+		if (streq(s->children[i].name, server)) {
+			x = &s->children[i];
+		}
+	}
+	if (!s->ended || !x || x == s->ended) {
+		return s->ended;
+	}
+	uint64_t until = now_ms() + wait_ms;
+	for (uint64_t now = now_ms(); x->running && now < until; now = now_ms()) {
+		struct pollfd p = {.fd = s->sigfd, .events = POLLIN};
+		if (poll(&p, 1, (int)(until - now)) > 0) {
+			handle_signals(s);
+		}
+	}
+	return x->running ? s->ended : x;
+}
+
 /* Every live process below us, found through /proc: a walk over parent links that also covers
  * what a component started and left behind in a session of its own. */
 static size_t collect_descendants(pid_t root, struct sv_proc *out, size_t max);

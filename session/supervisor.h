@@ -56,6 +56,12 @@ int supervisor_watch(struct supervisor *s, const char *name, pid_t pid, bool ess
  * an essential child ended. Ended children of any kind are reaped on the way. */
 int supervisor_wait(struct supervisor *s, int fd, uint64_t deadline_ms);
 
+/* The child to name for the desktop's end: s->ended, unless the child named server (the X
+ * server) ends too within wait_ms, reaped on the way: its clients end when it does, often before
+ * it is reaped (an OOM kill of Xvnc first shows as xfwm4's "exit status 1"), and the server's
+ * end is the cause a user needs. */
+const struct sv_child *supervisor_cause(struct supervisor *s, const char *server, uint64_t wait_ms);
+
 /* Sends sig to p through a pidfd, only if p->pid still names that process: the same start time
  * and a parent that is p->ppid or us. -ESRCH when it ended or its pid is another's now. */
 int supervisor_signal(const struct sv_proc *p, int sig);

@@ -85,6 +85,36 @@ static void test_essential_child_ends(void **state)
 	supervisor_done(&sv);
 }
 
+/* A client that ends because its server died is reaped first; the server is named as the cause
+ * once it is reaped within the wait. A server that lives on leaves the client named. */
+static void test_cause_is_the_server(void **state)
+{
+	struct supervisor sv;
+	assert_int_equal(supervisor_init(&sv), 0);
+	pid_t server = run_sh("sleep 0.2; kill -KILL $$", NULL);
+	pid_t client = run_sh("exit 1", NULL);
+	assert_int_equal(supervisor_watch(&sv, "Xvnc", server, true), 0);
+	assert_int_equal(supervisor_watch(&sv, "xfwm4", client, true), 0);
+	assert_int_equal(supervisor_wait(&sv, -1, now_ms() + 10000), -ECHILD);
+	assert_string_equal(sv.ended->name, "xfwm4");
+	const struct sv_child *c = supervisor_cause(&sv, "Xvnc", 10000);
+	assert_string_equal(c->name, "Xvnc");
+	assert_true(WIFSIGNALED(c->status));
+	assert_int_equal(WTERMSIG(c->status), SIGKILL);
+	supervisor_stop_all(&sv, 1000);
+	supervisor_done(&sv);
+
+	assert_int_equal(supervisor_init(&sv), 0);
+	server = run_sh("exec sleep 30", NULL);
+	client = run_sh("exit 1", NULL);
+	assert_int_equal(supervisor_watch(&sv, "Xvnc", server, true), 0);
+	assert_int_equal(supervisor_watch(&sv, "xfwm4", client, true), 0);
+	assert_int_equal(supervisor_wait(&sv, -1, now_ms() + 10000), -ECHILD);
+	assert_string_equal(supervisor_cause(&sv, "Xvnc", 50)->name, "xfwm4");
+	supervisor_stop_all(&sv, 1000);
+	supervisor_done(&sv);
+}
+
 static void test_fd_timeout_and_stop(void **state)
 {
 	struct supervisor sv;
@@ -343,6 +373,7 @@ int main(void)
 		cmocka_unit_test(test_no_stray_fds),
 		cmocka_unit_test(test_exec_failure_is_an_error),
 		cmocka_unit_test(test_essential_child_ends),
+		cmocka_unit_test(test_cause_is_the_server),
 		cmocka_unit_test(test_fd_timeout_and_stop),
 		cmocka_unit_test(test_stop_reaches_daemons),
 		cmocka_unit_test(test_tree_matches_descendants),
