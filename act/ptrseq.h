@@ -1,4 +1,5 @@
-/* The X events of a pointer command (click, drag, scroll; move has only its first motion), the
+/* The X events of a pointer command (click, drag, scroll, mouse-down and -up; move has only its
+ * first motion), the
  * same whichever X library sends them: Xlib's libXtst in act.c, XCB in xptr.c. Pure: no X. */
 #pragma once
 
@@ -12,7 +13,7 @@ struct ptrseq_ops {
 };
 
 /* Emits what follows the pointer's motion to (x, y), the first event, which the caller sends
- * itself (it is where a missing XTEST shows): the presses, releases and a drag's path to
- * (x2, y2). */
+ * itself (it is where a missing XTEST shows): the presses, releases and a drag's way to
+ * (x2, y2), or along path (rq->n_path screen points, the first at x, y; NULL for none). */
 void ptrseq_emit(const struct act_req *rq, unsigned x, unsigned y, unsigned x2, unsigned y2,
-		 const struct ptrseq_ops *ops, void *ctx);
+		 unsigned (*path)[2], const struct ptrseq_ops *ops, void *ctx);

@@ -199,7 +199,11 @@ int xptr_run(struct xptr *x, const struct act_req *rq, struct act_out *out,
 	     int (*check)(void *ctx, struct error *err), void *ctx, int dirfd, struct error *err)
 {
 	*out = (struct act_out){.sw = x->sw, .sh = x->sh};
+	unsigned path[ACT_PATH_MAX][2];
 	int r = act_resolve_points(rq, x->sw, x->sh, &out->x, &out->y, &out->x2, &out->y2, err);
+	if (r == 0) {
+		r = act_resolve_path(rq, x->sw, x->sh, path, err);
+	}
 	if (r < 0 || (check && (r = check(ctx, err)) < 0) || (r = has_xtest(x, err)) < 0) {
 		return r;
 	}
@@ -214,7 +218,7 @@ int xptr_run(struct xptr *x, const struct act_req *rq, struct act_out *out,
 	}
 	seq_motion(x, out->x, out->y);
 	static const struct ptrseq_ops ops = {.motion = seq_motion, .button = seq_button};
-	ptrseq_emit(rq, out->x, out->y, out->x2, out->y2, &ops, x);
+	ptrseq_emit(rq, out->x, out->y, out->x2, out->y2, rq->n_path ? path : NULL, &ops, x);
 	r = sync_server(x, err);
 	lease_watch_end(&w);
 	out->sent = r == 0;

@@ -248,6 +248,7 @@ static int pointer_args(json_t *a, struct act_req *rq, struct error *err)
 	if (r == 0 && rq->cmd == ACT_CLICK) {
 		r = member(a, "double", JSON_TRUE, false, &dbl, err);
 		rq->dbl = dbl && json_is_true(dbl);
+		rq->clicks = rq->dbl ? 2 : 1;
 	}
 	int d = 0;
 	if (r == 0 && rq->cmd == ACT_SCROLL) {

@@ -207,12 +207,12 @@ int cmd_act(struct cli *c, int argc, char **argv)
 	}
 	/* botdesk-act-pointer makes the same check itself, on the socket it then sends through
 	 * (act/xptr.h): two connections fewer for the commands agents call most. */
-	if (!act_is_pointer(rq.cmd) &&
-	    (r = desktop_verify_server(&c->settings, &c->p, &probe, &c->err)) < 0) {
+	bool by_pointer = act_by_pointer_program(&rq);
+	if (!by_pointer && (r = desktop_verify_server(&c->settings, &c->p, &probe, &c->err)) < 0) {
 		return fail(c, r);
 	}
 	fflush(stdout);
-	return fail(c, actions_exec(&c->settings, &c->p, &probe, rq.cmd, argc, argv, &c->err));
+	return fail(c, actions_exec(&c->settings, &c->p, &probe, by_pointer, argc, argv, &c->err));
 }
 
 int cmd_mcp(struct cli *c, int argc, char **argv)
