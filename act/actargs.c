@@ -502,11 +502,11 @@ static int point(const struct act_req *rq, const char *xn, const char *yn, unsig
 int act_resolve_points(const struct act_req *rq, unsigned sw, unsigned sh, unsigned *x, unsigned *y,
 		       unsigned *x2, unsigned *y2, struct error *err)
 {
-	if (rq->at_pointer) {
-		return 0; /* where the pointer is: the caller asks the server */
-	}
 	bool two = rq->cmd == ACT_DRAG;
-	int r = point(rq, two ? "X1" : "X", two ? "Y1" : "Y", rq->x, rq->y, sw, sh, x, y, err);
+	/* at_pointer: the first point is where the pointer is, which the caller asks the server. */
+	int r = rq->at_pointer ? 0
+			       : point(rq, two ? "X1" : "X", two ? "Y1" : "Y", rq->x, rq->y, sw, sh,
+				       x, y, err);
 	if (r == 0 && two) {
 		r = point(rq, "X2", "Y2", rq->x2, rq->y2, sw, sh, x2, y2, err);
 	}
