@@ -48,6 +48,9 @@ struct settings {
 	char *fc_list; /* BOTDESK_FC_LIST: fontconfig's fc-list, asked whether the international
 			* fonts (install --fonts) are there */
 	bool log_typed_text; /* BOTDESK_LOG_TYPED_TEXT: the action log keeps typed text */
+	/* BOTDESK_COMPUTER_SCREENSHOTS: the MCP `computer` tool answers every action with a
+	 * settled screenshot too, as Anthropic's reference harness does. */
+	bool computer_screenshots;
 };
 
 int settings_load(struct settings *ret, struct error *err);

@@ -40,6 +40,9 @@ enum mcp_tool {
 	MCP_TOOL_STATUS,
 	MCP_TOOL_START,
 	MCP_TOOL_LEASE,
+	/* The models' own vocabularies (issue 25.2, 25.3; mcp-computer.h). */
+	MCP_TOOL_COMPUTER,
+	MCP_TOOL_COMPUTER_ACTIONS,
 	MCP_TOOL_COUNT,
 };
 
