@@ -114,10 +114,10 @@ static void seq_motion(void *ctx, unsigned x, unsigned y)
 	motion(ctx, x, y);
 }
 
-static void seq_button(void *ctx, unsigned b, bool down)
+static void seq_button(void *ctx, unsigned b, bool down, unsigned delay_ms)
 {
 	struct act *a = ctx;
-	XTestFakeButtonEvent(a->dpy, b, down, CurrentTime);
+	XTestFakeButtonEvent(a->dpy, b, down, delay_ms);
 }
 
 static int no_xtest(struct act *a, struct error *err)

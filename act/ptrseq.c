@@ -20,19 +20,19 @@ void ptrseq_emit(const struct act_req *rq, unsigned x, unsigned y, unsigned x2, 
 {
 	switch (rq->cmd) {
 	case ACT_CLICK:
-		/* Back to back: the server stamps them within its double-click time, and a
-		 * toolkit counts them as one click of 2 or 3 (DOM detail, GTK's n_press). */
+		/* A few milliseconds apart (PTRSEQ_CLICK_GAP_MS), well within every toolkit's
+		 * double-click time: one click of 2 or 3 (DOM detail, GTK's n_press). */
 		for (unsigned i = 0; i < (rq->clicks ? rq->clicks : 1); i++) {
-			ops->button(ctx, rq->button, true);
-			ops->button(ctx, rq->button, false);
+			ops->button(ctx, rq->button, true, i ? PTRSEQ_CLICK_GAP_MS : 0);
+			ops->button(ctx, rq->button, false, 0);
 		}
 		break;
 	case ACT_MOUSE_DOWN:
 	case ACT_MOUSE_UP:
-		ops->button(ctx, rq->button, rq->cmd == ACT_MOUSE_DOWN);
+		ops->button(ctx, rq->button, rq->cmd == ACT_MOUSE_DOWN, 0);
 		break;
 	case ACT_DRAG:
-		ops->button(ctx, rq->button, true);
+		ops->button(ctx, rq->button, true, 0);
 		if (path && rq->n_path >= 2) {
 			/* Through every point in turn, each leg in steps as a plain drag. */
 			for (size_t i = 1; i < rq->n_path; i++) {
@@ -42,14 +42,14 @@ void ptrseq_emit(const struct act_req *rq, unsigned x, unsigned y, unsigned x2, 
 		} else {
 			segment(x, y, x2, y2, ops, ctx);
 		}
-		ops->button(ctx, rq->button, false);
+		ops->button(ctx, rq->button, false, 0);
 		break;
 	case ACT_SCROLL: {
 		/* X's wheel: buttons 4 up, 5 down, 6 left, 7 right, one press per step. */
 		static const unsigned wheel[] = {4, 5, 6, 7};
 		for (unsigned i = 0; i < rq->amount; i++) {
-			ops->button(ctx, wheel[rq->dir], true);
-			ops->button(ctx, wheel[rq->dir], false);
+			ops->button(ctx, wheel[rq->dir], true, 0);
+			ops->button(ctx, wheel[rq->dir], false, 0);
 		}
 		break;
 	}

@@ -7,9 +7,17 @@
 
 #include "actargs.h"
 
+/* The gap the server puts before each press of a click after the first (XTEST's own delay: the
+ * server holds the event that long, no client sleeps). Toolkits count presses into one click
+ * only when their server times differ: Chromium takes two presses of the same millisecond for
+ * one event seen twice, and a triple click sent back to back came out as three single ones.
+ * xdotool's click --repeat waits 10 ms too. */
+#define PTRSEQ_CLICK_GAP_MS 10
+
 struct ptrseq_ops {
 	void (*motion)(void *ctx, unsigned x, unsigned y);
-	void (*button)(void *ctx, unsigned button, bool down);
+	/* delay_ms: how long the server waits before it takes the event. */
+	void (*button)(void *ctx, unsigned button, bool down, unsigned delay_ms);
 };
 
 /* Emits what follows the pointer's motion to (x, y), the first event, which the caller sends

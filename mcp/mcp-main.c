@@ -28,6 +28,11 @@
  * or at most the bound (a clock or a video never settles). */
 #define COMPUTER_SETTLE_QUIET_MS 300
 #define COMPUTER_SETTLE_MAX_MS 2000
+/* Between two steps of one call. An application reads the X events waiting for it in one go
+ * and merges them (Chromium keeps the last motion of a burst and handed a right click of a
+ * list the position of a later click, its wheel events the wrong way): a step a few
+ * milliseconds after the one before reaches it as separate calls do. */
+#define COMPUTER_STEP_GAP_MS 20
 
 struct server {
 	struct settings settings;
@@ -335,6 +340,10 @@ static json_t *tool_computer(struct server *s, json_t *params, enum mcp_tool too
 	struct act_out out = {0};
 	for (size_t i = 0; i < plan->n; i++) {
 		free(out.pic.data);
+		if (i > 0) {
+			/* Paced as separate calls would be (see COMPUTER_STEP_GAP_MS). */
+			(void)poll(NULL, 0, COMPUTER_STEP_GAP_MS);
+		}
 		r = run_one(s, &plan->steps[i], &out, &err);
 		if (r < 0) {
 			free(out.pic.data);

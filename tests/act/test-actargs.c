@@ -82,10 +82,11 @@ static void rec_motion(void *ctx, unsigned x, unsigned y)
 	snprintf(buf + strlen(buf), 512 - strlen(buf), "m%u,%u ", x, y);
 }
 
-static void rec_button(void *ctx, unsigned b, bool down)
+static void rec_button(void *ctx, unsigned b, bool down, unsigned delay_ms)
 {
 	char *buf = ctx;
-	snprintf(buf + strlen(buf), 512 - strlen(buf), "b%u%c ", b, down ? '+' : '-');
+	snprintf(buf + strlen(buf), 512 - strlen(buf), delay_ms ? "b%u%c@%u " : "b%u%c ", b,
+		 down ? '+' : '-', delay_ms);
 }
 
 static const char *events(const struct act_req *rq, unsigned x, unsigned y, unsigned x2,
@@ -107,7 +108,7 @@ static void test_ptrseq(void **state)
 	assert_string_equal(events(&rq, 1, 2, 0, 0), "b1+ b1- ");
 	assert_int_equal(parse(&rq, &err, "click", "1", "2", "--double", "--button", "right", NULL),
 			 0);
-	assert_string_equal(events(&rq, 1, 2, 0, 0), "b3+ b3- b3+ b3- ");
+	assert_string_equal(events(&rq, 1, 2, 0, 0), "b3+ b3- b3+@10 b3- ");
 	assert_int_equal(parse(&rq, &err, "move", "1", "2", NULL), 0);
 	assert_true(act_is_pointer(rq.cmd));
 	assert_string_equal(events(&rq, 1, 2, 0, 0), "");
@@ -134,7 +135,7 @@ static void test_vocabulary(void **state)
 		parse(&rq, &err, "click", "1", "2", "--triple", "--hold", "shift+ctrl", NULL), 0);
 	assert_int_equal(rq.clicks, 3);
 	assert_string_equal(rq.hold, "shift+ctrl");
-	assert_string_equal(events(&rq, 1, 2, 0, 0), "b1+ b1- b1+ b1- b1+ b1- ");
+	assert_string_equal(events(&rq, 1, 2, 0, 0), "b1+ b1- b1+@10 b1- b1+@10 b1- ");
 	/* Keys held need the keyboard map: botdesk-act sends them, not the XCB path. */
 	assert_false(act_by_pointer_program(&rq));
 	assert_int_equal(parse(&rq, &err, "click", "1", "2", "--double", "--triple", NULL),
