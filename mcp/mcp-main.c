@@ -29,10 +29,11 @@
 #define COMPUTER_SETTLE_QUIET_MS 300
 #define COMPUTER_SETTLE_MAX_MS 2000
 /* Between two steps of one call. An application reads the X events waiting for it in one go
- * and merges them (Chromium keeps the last motion of a burst and handed a right click of a
- * list the position of a later click, its wheel events the wrong way): a step a few
- * milliseconds after the one before reaches it as separate calls do. */
-#define COMPUTER_STEP_GAP_MS 20
+ * and merges them: Chromium, handed a list's steps back to back, pressed a drag and a right
+ * click where a later step's motion went (e2e-computer fails without the gap). 50 ms lets it
+ * read each step on its own on a loaded host; a reference harness spends more than that
+ * starting xdotool for each action. */
+#define COMPUTER_STEP_GAP_MS 50
 
 struct server {
 	struct settings settings;
