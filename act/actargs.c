@@ -503,10 +503,12 @@ int act_resolve_points(const struct act_req *rq, unsigned sw, unsigned sh, unsig
 		       unsigned *x2, unsigned *y2, struct error *err)
 {
 	bool two = rq->cmd == ACT_DRAG;
+	const char *xn = two ? "X1" : "X", *yn = two ? "Y1" : "Y";
+	int r = 0;
 	/* at_pointer: the first point is where the pointer is, which the caller asks the server. */
-	int r = rq->at_pointer ? 0
-			       : point(rq, two ? "X1" : "X", two ? "Y1" : "Y", rq->x, rq->y, sw, sh,
-				       x, y, err);
+	if (!rq->at_pointer) {
+		r = point(rq, xn, yn, rq->x, rq->y, sw, sh, x, y, err);
+	}
 	if (r == 0 && two) {
 		r = point(rq, "X2", "Y2", rq->x2, rq->y2, sw, sh, x2, y2, err);
 	}

@@ -43,8 +43,12 @@ static const char *keep(struct mcp_plan *p, const char *s, size_t len, struct er
  * rounded). */
 static int coord(json_t *v, const char *name, unsigned *ret, struct error *err)
 {
-	double d = json_is_integer(v) ? (double)json_integer_value(v)
-				      : (json_is_real(v) ? json_real_value(v) : -1);
+	double d = -1;
+	if (json_is_integer(v)) {
+		d = (double)json_integer_value(v);
+	} else if (json_is_real(v)) {
+		d = json_real_value(v);
+	}
 	if (!(d >= 0) || d > ACT_COORD_MAX) {
 		return error_set(err, -EINVAL,
 				 "invalid arguments: '%s' must hold pixel coordinates from 0 to %d",
@@ -192,8 +196,11 @@ static int clicks(json_t *args, enum action a, struct mcp_plan *p, struct error 
 	bool given;
 	int r = pair(args, "coordinate", false, &rq->x, &rq->y, &given, err);
 	rq->at_pointer = !given;
-	rq->button = a == A_RIGHT_CLICK ? 3 : (a == A_MIDDLE_CLICK ? 2 : 1);
-	rq->clicks = a == A_DOUBLE_CLICK ? 2 : (a == A_TRIPLE_CLICK ? 3 : 1);
+	static const unsigned buttons[] = {
+		[A_RIGHT_CLICK] = 3, [A_MIDDLE_CLICK] = 2, [A_TRIPLE_CLICK] = 0};
+	static const unsigned counts[] = {[A_DOUBLE_CLICK] = 2, [A_TRIPLE_CLICK] = 3};
+	rq->button = buttons[a] ? buttons[a] : 1;
+	rq->clicks = counts[a] ? counts[a] : 1;
 	rq->dbl = rq->clicks == 2;
 	return r ? r : modifiers(args, rq);
 }
@@ -504,7 +511,8 @@ static int wheel(json_t *action, long px, enum act_scroll neg, enum act_scroll p
 		return -EINVAL;
 	}
 	long steps = (labs(px) + MCP_WHEEL_STEP_PX / 2) / MCP_WHEEL_STEP_PX;
-	rq->amount = (unsigned)(steps < 1 ? 1 : (steps > ACT_SCROLL_MAX ? ACT_SCROLL_MAX : steps));
+	steps = steps < 1 ? 1 : steps;
+	rq->amount = (unsigned)(steps > ACT_SCROLL_MAX ? ACT_SCROLL_MAX : steps);
 	rq->dir = px < 0 ? neg : pos;
 	rq->hold = hold;
 	return xy(action, rq, err);
