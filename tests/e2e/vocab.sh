@@ -5,6 +5,7 @@
 #  - mouse-down and mouse-up hold the button across a move, also where the pointer is;
 #  - drag --path passes through every point in turn;
 #  - key --hold-for sends the key; wait pauses (its --json says how long, at least asked);
+#  - a take during a hold stops it (exit 4, "after 1 of 2 key events") and the key is let go;
 #  - while a human holds the lease every new action exits 4 and nothing reaches the window;
 #  - actions.jsonl has a line for each, with the click count, the held keys and the path.
 source "$BD_SRCDIR/tests/e2e/e2e-lib.sh"
@@ -90,6 +91,28 @@ e2e_expect_rc 0 "wait"
 (($(e2e_json waited_ms) >= 300)) || bd_fail "wait 0.3 waited less: $OUT"
 bd wait 0
 e2e_expect_rc 2 "wait 0"
+
+# -- a take during a hold: the release is not sent (the take let the key go), exit 4
+m=$(mark)
+(
+    rc=0
+    BOTDESK_STATE_DIR=$ST bd_as "$U" "$BOTDESK_BIN" key shift --hold-for 3 >"$OUTD/hold.out" 2>&1 || rc=$?
+    echo "$rc" >"$OUTD/hold.rc"
+) &
+HOLD=$!
+rec_wait '^key 0xffe1 0$' "$m"
+bd take --reason "mid-hold"
+e2e_expect_rc 0 "take during a hold"
+wait $HOLD
+[ "$(cat "$OUTD/hold.rc")" = 4 ] || bd_fail "key --hold-for cut by a take: exit $(cat "$OUTD/hold.rc"): $(cat "$OUTD/hold.out")"
+grep -q "after 1 of 2 key events" "$OUTD/hold.out" || bd_fail "the hold's message: $(cat "$OUTD/hold.out")"
+bd release
+m=$(mark)
+bd key a
+rec_wait '^key 0x61 ' "$m"
+since "$m" | grep -q '^key 0x61 0$' || bd_fail "Shift still held after the take: $(since "$m")"
+grep -q '"command":"key".*"result":"stopped: a human took the desktop after 1 of 2 key events","sent":1' \
+    "$ST/default/actions.jsonl" || bd_fail "the cut hold's log line: $(grep '"key"' "$ST/default/actions.jsonl")"
 
 # -- a human holds the desktop: every new action exits 4, nothing arrives
 bd take --reason "checking"
