@@ -203,8 +203,11 @@ static int held_pointer(struct act *a, const struct act_req *rq, struct act_out 
 		lease_watch_leave(&a->lw);
 		t.done += r == 0;
 	}
-	if (r == 0) {
-		r = typist_combo(&t, &c, ACT_KEY_RELEASE, err);
+	/* Let go after a failed gesture too: keys left down would change every later input. */
+	if (!t.stopped && t.done > 0) {
+		struct error ignored = {{0}};
+		int rr = typist_combo(&t, &c, ACT_KEY_RELEASE, r ? &ignored : err);
+		r = r ? r : rr;
 	}
 	typist_end(&t);
 	out->sent = t.done;
