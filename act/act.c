@@ -19,6 +19,8 @@
 /* One `type` or `key` at a time per desktop: two would hand out the same spare keycodes. */
 #define TYPING_LOCK "typing.lock"
 #define TYPING_LOCK_WAIT_MS 10000
+/* How long keys held around a scroll stay down after its last notch (held_pointer()). */
+#define HOLD_WHEEL_GAP_MS 50
 
 int act_open(struct act *a, const char *display, const char *xauthority, struct error *err)
 {
@@ -202,6 +204,12 @@ static int held_pointer(struct act *a, const struct act_req *rq, struct act_out 
 		r = gesture(a, rq, out, path, err);
 		lease_watch_leave(&a->lw);
 		t.done += r == 0;
+	}
+	if (r == 0 && rq->cmd == ACT_SCROLL) {
+		/* Chromium gives a wheel event the modifiers its own keyboard state has when it
+		 * dispatches it, later than the keys: let go at once, and its later notches of a
+		 * ctrl+scroll came without ctrl. */
+		(void)poll(NULL, 0, HOLD_WHEEL_GAP_MS);
 	}
 	/* Let go after a failed gesture too: keys left down would change every later input. */
 	if (!t.stopped && t.done > 0) {
