@@ -115,21 +115,25 @@ int main(int argc, char **argv)
 			return usage(err.msg);
 		}
 	}
+	struct combo held;
+	if (rq.hold && keys_parse_combo(rq.hold, &held, &err) < 0) {
+		return usage(err.msg);
+	}
 	/* Typing and waits stop cleanly on Ctrl-C: the spare keycodes are given back first. */
 	sigset_t mask;
 	sigemptyset(&mask);
 	sigaddset(&mask, SIGINT);
 	sigaddset(&mask, SIGTERM);
 	sigaddset(&mask, SIGHUP);
-	bool stoppable = rq.cmd == ACT_TYPE || rq.cmd == ACT_KEY;
+	bool stoppable = rq.cmd == ACT_TYPE || rq.cmd == ACT_KEY || rq.cmd == ACT_WAIT;
 	int sigfd = -1;
 	if (stoppable) {
 		sigprocmask(SIG_BLOCK, &mask, NULL);
 		sigfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
 	}
-	/* Only typing needs XKB: without it, the connection's set-up takes two round trips
-	 * less. */
-	if (rq.cmd != ACT_TYPE && rq.cmd != ACT_KEY) {
+	/* Only typing and held keys need XKB: without it, the connection's set-up takes two
+	 * round trips less. */
+	if (rq.cmd != ACT_TYPE && rq.cmd != ACT_KEY && !rq.hold) {
 		XkbIgnoreExtension(True);
 	}
 	struct act a = {.check = lease_check, .ctx = &p, .sigfd = sigfd, .dirfd = p.dirfd};

@@ -10,6 +10,7 @@
 #include "lockfile.h"
 #include "modelpic.h"
 #include "ptrseq.h"
+#include "timeutil.h"
 #include "typing.h"
 #include "utf8.h"
 #include "util.h"
@@ -18,6 +19,8 @@
 /* One `type` or `key` at a time per desktop: two would hand out the same spare keycodes. */
 #define TYPING_LOCK "typing.lock"
 #define TYPING_LOCK_WAIT_MS 10000
+/* How long keys held around a scroll stay down after its last notch (held_pointer()). */
+#define HOLD_WHEEL_GAP_MS 50
 
 int act_open(struct act *a, const char *display, const char *xauthority, struct error *err)
 {
@@ -117,10 +120,10 @@ static void seq_motion(void *ctx, unsigned x, unsigned y)
 	motion(ctx, x, y);
 }
 
-static void seq_button(void *ctx, unsigned b, bool down)
+static void seq_button(void *ctx, unsigned b, bool down, unsigned delay_ms)
 {
 	struct act *a = ctx;
-	XTestFakeButtonEvent(a->dpy, b, down, CurrentTime);
+	XTestFakeButtonEvent(a->dpy, b, down, delay_ms);
 }
 
 static int no_xtest(struct act *a, struct error *err)
@@ -129,29 +132,6 @@ static int no_xtest(struct act *a, struct error *err)
 		err, -ENOTSUP,
 		"the desktop's X server %s has no XTEST extension: botdesk's own Xvnc always has it; is this display botdesk's?",
 		a->display);
-}
-
-static int pointer(struct act *a, const struct act_req *rq, struct act_out *out, struct error *err)
-{
-	int r = act_resolve_points(rq, a->sw, a->sh, &out->x, &out->y, &out->x2, &out->y2, err);
-	if (r < 0 || (r = watch_begin(a, err)) < 0) {
-		return r;
-	}
-	/* The whole gesture inside the watch: a take waits for it rather than cut a click in
-	 * two. */
-	if (lease_watch_enter(&a->lw) < 0) {
-		return error_set_kind(err, ERROR_HUMAN_HOLDS, -EACCES,
-				      "a human took the desktop just now; nothing was sent");
-	}
-	if (!motion(a, out->x, out->y)) {
-		return no_xtest(a, err);
-	}
-	static const struct ptrseq_ops ops = {.motion = seq_motion, .button = seq_button};
-	ptrseq_emit(rq, out->x, out->y, out->x2, out->y2, &ops, a);
-	XSync(a->dpy, False);
-	lease_watch_leave(&a->lw);
-	out->sent = 1;
-	return 0;
 }
 
 static int cursor(struct act *a, struct act_out *out, struct error *err)
@@ -181,6 +161,138 @@ static int typing_lock(struct act *a, struct error *err)
 			TYPING_LOCK_WAIT_MS / 1000);
 	}
 	return fd;
+}
+
+/* The pointer's events: the first motion (where a missing XTEST shows), then the sequence, and
+ * the wait until the server has them. */
+static int gesture(struct act *a, const struct act_req *rq, struct act_out *out,
+		   unsigned (*path)[2], struct error *err)
+{
+	if (!motion(a, out->x, out->y)) {
+		return no_xtest(a, err);
+	}
+	static const struct ptrseq_ops ops = {.motion = seq_motion, .button = seq_button};
+	ptrseq_emit(rq, out->x, out->y, out->x2, out->y2, rq->n_path ? path : NULL, &ops, a);
+	XSync(a->dpy, False);
+	return 0;
+}
+
+/* A pointer action with keys held around it (--hold, a model's modifiers on a click): three
+ * units, each inside the watch: the keys pressed, the gesture, the keys let go. A take between
+ * two stops it there, and the take's own release lets go of what is held. */
+static int held_pointer(struct act *a, const struct act_req *rq, struct act_out *out,
+			unsigned (*path)[2], struct error *err)
+{
+	struct combo c;
+	if (keys_parse_combo(rq->hold, &c, err) < 0) {
+		return -EINVAL;
+	}
+	_cleanup_close_ int lock = typing_lock(a, err);
+	if (lock < 0 && lock != -EBADF) {
+		return lock;
+	}
+	struct typist t = {.watch = a->dirfd >= 0 ? &a->lw : NULL, .sigfd = a->sigfd};
+	int r = typist_begin(&t, a->dpy, err);
+	if (r < 0) {
+		return r;
+	}
+	if ((r = watch_begin(a, err)) < 0) {
+		typist_end(&t);
+		return r;
+	}
+	r = typist_combo(&t, &c, ACT_KEY_PRESS, err);
+	if (r == 0 && lease_watch_enter(&a->lw) < 0) {
+		t.stopped = true;
+		r = -EACCES;
+	} else if (r == 0) {
+		r = gesture(a, rq, out, path, err);
+		lease_watch_leave(&a->lw);
+		t.done += r == 0;
+	}
+	if (r == 0 && rq->cmd == ACT_SCROLL) {
+		/* Chromium gives a wheel event the modifiers its own keyboard state has when it
+		 * dispatches it, later than the keys: let go at once, and its later notches of a
+		 * ctrl+scroll came without ctrl. */
+		(void)poll(NULL, 0, HOLD_WHEEL_GAP_MS);
+	}
+	/* Let go after a failed gesture too: keys left down would change every later input. */
+	if (!t.stopped && t.done > 0) {
+		struct error ignored = {{0}};
+		int rr = typist_combo(&t, &c, ACT_KEY_RELEASE, r ? &ignored : err);
+		r = r ? r : rr;
+	}
+	typist_end(&t);
+	out->sent = t.done;
+	if (t.stopped) {
+		return stopped(out, 3, "steps (keys down, the pointer's gesture, keys up)", err);
+	}
+	return r;
+}
+
+static int pointer(struct act *a, const struct act_req *rq, struct act_out *out, struct error *err)
+{
+	unsigned path[ACT_PATH_MAX][2];
+	int r = act_resolve_points(rq, a->sw, a->sh, &out->x, &out->y, &out->x2, &out->y2, err);
+	if (r == 0) {
+		r = act_resolve_path(rq, a->sw, a->sh, path, err);
+	}
+	if (r == 0 && rq->at_pointer) {
+		r = cursor(a, out, err);
+	}
+	if (r < 0) {
+		return r;
+	}
+	if (rq->hold) {
+		return held_pointer(a, rq, out, path, err);
+	}
+	if ((r = watch_begin(a, err)) < 0) {
+		return r;
+	}
+	/* The whole gesture inside the watch: a take waits for it rather than cut a click in
+	 * two. */
+	if (lease_watch_enter(&a->lw) < 0) {
+		return error_set_kind(err, ERROR_HUMAN_HOLDS, -EACCES,
+				      "a human took the desktop just now; nothing was sent");
+	}
+	r = gesture(a, rq, out, path, err);
+	lease_watch_leave(&a->lw);
+	out->sent = r == 0;
+	return r;
+}
+
+/* `wait SECONDS`: nothing sent; a signal (Ctrl-C) ends it early. */
+static int pause_for(struct act *a, const struct act_req *rq, struct act_out *out,
+		     struct error *err)
+{
+	uint64_t t0 = now_ms();
+	struct pollfd pfd = {.fd = a->sigfd, .events = POLLIN};
+	int n = poll(&pfd, 1, (int)rq->timeout_ms);
+	out->waited_ms = now_ms() - t0;
+	if (n > 0) {
+		return error_set(err, -EINTR, "the wait was interrupted by a signal");
+	}
+	return 0;
+}
+
+/* key --hold-for: the combo pressed, held hold_ms (a signal ends the hold early), let go. Each
+ * inside the watch; a take during the hold lets the keys go itself, and the release is then
+ * not sent. */
+static int hold_key(struct act *a, struct typist *t, const struct combo *c, uint64_t hold_ms,
+		    struct error *err)
+{
+	int r = typist_combo(t, c, ACT_KEY_PRESS, err);
+	if (r < 0) {
+		return r;
+	}
+	XSync(a->dpy, False);
+	struct pollfd pfd = {.fd = a->sigfd, .events = POLLIN};
+	bool signalled = poll(&pfd, 1, (int)hold_ms) > 0;
+	r = typist_combo(t, c, ACT_KEY_RELEASE, err);
+	if (r == 0 && signalled) {
+		r = error_set(err, -EINTR,
+			      "the hold was interrupted by a signal; the key was let go");
+	}
+	return r;
 }
 
 static int keyboard(struct act *a, const struct act_req *rq, struct act_out *out, struct error *err)
@@ -224,7 +336,10 @@ static int keyboard(struct act *a, const struct act_req *rq, struct act_out *out
 		typist_end(&t);
 		return r;
 	}
-	if (rq->cmd == ACT_KEY) {
+	if (rq->cmd == ACT_KEY && rq->hold_ms) {
+		r = hold_key(a, &t, &combos[0], rq->hold_ms, err);
+		out->keys = 1;
+	} else if (rq->cmd == ACT_KEY) {
 		for (size_t i = 0; i < rq->n_keys && r == 0; i++) {
 			r = typist_combo(&t, &combos[i], rq->key_mode, err);
 			if (r == 0 && rq->delay_ms > 0 && i + 1 < rq->n_keys) {
@@ -241,6 +356,9 @@ static int keyboard(struct act *a, const struct act_req *rq, struct act_out *out
 	typist_end(&t);
 	out->remapped = t.remapped;
 	out->sent = t.done;
+	if (t.stopped && rq->hold_ms) {
+		return stopped(out, 2, "key events (the press, the release after the hold)", err);
+	}
 	if (t.stopped) {
 		return rq->cmd == ACT_KEY ? stopped(out, rq->n_keys, "key combos", err)
 					  : stopped(out, n, "characters", err);
@@ -350,7 +468,7 @@ int act_run(struct act *a, const struct act_req *req, struct act_out *out, struc
 	if (r == 0) {
 		/* Changes before this action are not what a later wait-change waits for. */
 		if (a->watching && rq->cmd != ACT_WAIT_CHANGE && rq->cmd != ACT_WAIT_IDLE &&
-		    rq->cmd != ACT_SCREENSHOT && rq->cmd != ACT_CURSOR) {
+		    rq->cmd != ACT_SCREENSHOT && rq->cmd != ACT_CURSOR && rq->cmd != ACT_WAIT) {
 			screenwait_drain(&a->watch);
 			a->changed = false;
 		}
@@ -359,7 +477,12 @@ int act_run(struct act *a, const struct act_req *req, struct act_out *out, struc
 		case ACT_MOVE:
 		case ACT_DRAG:
 		case ACT_SCROLL:
+		case ACT_MOUSE_DOWN:
+		case ACT_MOUSE_UP:
 			r = pointer(a, rq, out, err);
+			break;
+		case ACT_WAIT:
+			r = pause_for(a, rq, out, err);
 			break;
 		case ACT_CURSOR:
 			r = cursor(a, out, err);

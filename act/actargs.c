@@ -21,6 +21,11 @@ bool act_is_pointer(enum act_cmd cmd)
 	return cmd < ACT_CMD_COUNT && act_actions[cmd].pointer;
 }
 
+bool act_by_pointer_program(const struct act_req *rq)
+{
+	return act_is_pointer(rq->cmd) && !rq->hold && !rq->at_pointer;
+}
+
 static int act_cmd_from_name(const char *name, enum act_cmd *ret)
 {
 	const struct act_action *a = act_action_find(name);
@@ -33,8 +38,9 @@ static int act_cmd_from_name(const char *name, enum act_cmd *ret)
 
 const char *act_button_name(unsigned button)
 {
-	static const char *const names[] = {"left", "left", "middle", "right"};
-	return button < ARRAY_SIZE(names) ? names[button] : "left";
+	static const char *const names[] = {"left", "left", "middle", "right", "?",
+					    "?",    "?",    "?",      "back",  "forward"};
+	return button < ARRAY_SIZE(names) ? names[button] : "?";
 }
 
 const char *act_scroll_name(enum act_scroll dir)
@@ -48,6 +54,7 @@ void act_req_init(struct act_req *rq, enum act_cmd cmd)
 	*rq = (struct act_req){
 		.cmd = cmd,
 		.button = 1,
+		.clicks = 1,
 		.amount = 1,
 		.dir = ACT_SCROLL_DOWN,
 		.quality = ACT_QUALITY_DEFAULT,
@@ -133,14 +140,18 @@ enum {
 	OPT_REGION,
 	OPT_TIMEOUT,
 	OPT_QUIET,
+	OPT_TRIPLE,
+	OPT_HOLD,
+	OPT_PATH,
+	OPT_HOLD_FOR,
 };
 
 /* Which options each command takes: its row's (acttable.c), in the order of the OPT_ values. */
 static bool takes(enum act_cmd cmd, int opt)
 {
-	static_assert(OPT_QUIET - OPT_JSON == 18 && ACT_O_QUIET == 1u << 18,
+	static_assert(OPT_HOLD_FOR - OPT_JSON == 22 && ACT_O_HOLD_FOR == 1u << 22,
 		      "the OPT_ values and the table's option bits go in the same order");
-	return opt >= OPT_JSON && opt <= OPT_QUIET &&
+	return opt >= OPT_JSON && opt <= OPT_HOLD_FOR &&
 	       (act_actions[cmd].options & (1u << (opt - OPT_JSON)));
 }
 
@@ -174,7 +185,13 @@ static int pointer_option(struct act_req *rq, int opt, const char *arg, bool *di
 		}
 		return 0;
 	case OPT_DOUBLE:
-		rq->dbl = true;
+	case OPT_TRIPLE:
+		if (rq->clicks != 1) {
+			return error_set_kind(err, ERROR_BAD_INPUT, -EINVAL,
+					      "click takes --double or --triple, not both");
+		}
+		rq->dbl = opt == OPT_DOUBLE;
+		rq->clicks = opt == OPT_DOUBLE ? 2 : 3;
 		return 0;
 	case OPT_UP:
 	case OPT_DOWN:
@@ -283,9 +300,45 @@ static int wait_option(struct act_req *rq, int opt, const char *arg, struct erro
 	return -EINVAL;
 }
 
+/* The models' vocabulary (issue 25.5): keys held around a pointer action, a drag along a path,
+ * a key held for a time. */
+static int vocab_option(struct act_req *rq, int opt, const char *arg, bool *dir_set,
+			struct error *err)
+{
+	switch (opt) {
+	case OPT_TRIPLE:
+		return pointer_option(rq, opt, arg, dir_set, err);
+	case OPT_HOLD:
+		if (!*arg || strlen(arg) > ACT_COMBO_MAX) {
+			return error_set_kind(
+				err, ERROR_BAD_INPUT, -EINVAL,
+				"--hold takes the keys to hold joined by +, e.g. shift or ctrl+shift, not '%s'",
+				arg);
+		}
+		rq->hold = arg;
+		return 0;
+	case OPT_PATH:
+		/* The positionals are then points (pos_drag): one marks the mode until then. */
+		rq->n_path = 1;
+		return 0;
+	case OPT_HOLD_FOR:
+		if (parse_seconds_ms(arg, ACT_HOLD_MAX_MS, &rq->hold_ms) < 0 || rq->hold_ms == 0) {
+			return error_set_kind(
+				err, ERROR_BAD_INPUT, -EINVAL,
+				"--hold-for takes seconds above 0, up to %d (e.g. 1 or 0.5), not '%s'",
+				ACT_HOLD_MAX_MS / 1000, arg);
+		}
+		return 0;
+	}
+	return -EINVAL;
+}
+
 static int parse_option(struct act_req *rq, int opt, const char *arg, bool *dir_set,
 			struct error *err)
 {
+	if (opt >= OPT_TRIPLE) {
+		return vocab_option(rq, opt, arg, dir_set, err);
+	}
 	if (opt <= OPT_RIGHT) {
 		return pointer_option(rq, opt, arg, dir_set, err);
 	}
@@ -319,6 +372,10 @@ static const struct option longopts[] = {
 	{"region", required_argument, NULL, OPT_REGION},
 	{"timeout", required_argument, NULL, OPT_TIMEOUT},
 	{"quiet", required_argument, NULL, OPT_QUIET},
+	{"triple", no_argument, NULL, OPT_TRIPLE},
+	{"hold", required_argument, NULL, OPT_HOLD},
+	{"path", no_argument, NULL, OPT_PATH},
+	{"hold-for", required_argument, NULL, OPT_HOLD_FOR},
 	{NULL, 0, NULL, 0},
 };
 
@@ -394,6 +451,11 @@ int act_parse_argv(int argc, char **argv, struct act_req *rq, struct error *err)
 		return error_set_kind(err, ERROR_BAD_INPUT, -EINVAL,
 				      "scroll takes a direction: --up, --down, --left or --right");
 	}
+	if (rq->hold_ms && rq->key_mode != ACT_KEY_TAP) {
+		return error_set_kind(
+			err, ERROR_BAD_INPUT, -EINVAL,
+			"--hold-for presses and lets go itself: no --press or --release");
+	}
 	if (rq->format != ACT_FORMAT_JPEG && rq->quality != ACT_QUALITY_DEFAULT) {
 		return error_set_kind(err, ERROR_BAD_INPUT, -EINVAL,
 				      "--quality is for --format jpeg");
@@ -441,7 +503,12 @@ int act_resolve_points(const struct act_req *rq, unsigned sw, unsigned sh, unsig
 		       unsigned *x2, unsigned *y2, struct error *err)
 {
 	bool two = rq->cmd == ACT_DRAG;
-	int r = point(rq, two ? "X1" : "X", two ? "Y1" : "Y", rq->x, rq->y, sw, sh, x, y, err);
+	const char *xn = two ? "X1" : "X", *yn = two ? "Y1" : "Y";
+	int r = 0;
+	/* at_pointer: the first point is where the pointer is, which the caller asks the server. */
+	if (!rq->at_pointer) {
+		r = point(rq, xn, yn, rq->x, rq->y, sw, sh, x, y, err);
+	}
 	if (r == 0 && two) {
 		r = point(rq, "X2", "Y2", rq->x2, rq->y2, sw, sh, x2, y2, err);
 	}
@@ -454,6 +521,22 @@ int act_check_region(const struct act_req *rq, unsigned sw, unsigned sh, struct 
 		return error_set_kind(err, ERROR_BAD_INPUT, -EINVAL,
 				      "--region %u,%u,%u,%u reaches outside the %ux%u screen",
 				      rq->rx, rq->ry, rq->rw, rq->rh, sw, sh);
+	}
+	return 0;
+}
+
+int act_resolve_path(const struct act_req *rq, unsigned sw, unsigned sh, unsigned (*ret)[2],
+		     struct error *err)
+{
+	for (size_t i = 0; i < rq->n_path; i++) {
+		char xn[32], yn[32];
+		snprintf(xn, sizeof(xn), "point %zu's X", i + 1);
+		snprintf(yn, sizeof(yn), "Y");
+		int r = point(rq, xn, yn, rq->path[i][0], rq->path[i][1], sw, sh, &ret[i][0],
+			      &ret[i][1], err);
+		if (r < 0) {
+			return r;
+		}
 	}
 	return 0;
 }

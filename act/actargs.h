@@ -22,6 +22,10 @@ enum act_cmd {
 	ACT_SCREENSHOT,
 	ACT_WAIT_IDLE,
 	ACT_WAIT_CHANGE,
+	/* The models' vocabulary (issue 25.5): a button held or let go, a pause. */
+	ACT_MOUSE_DOWN,
+	ACT_MOUSE_UP,
+	ACT_WAIT,
 	ACT_CMD_COUNT,
 };
 
@@ -54,6 +58,9 @@ enum act_format {
 #define ACT_WAIT_DEFAULT_MS (10 * 1000)
 #define ACT_QUIET_DEFAULT_MS 300
 #define ACT_QUALITY_DEFAULT 85
+#define ACT_CLICKS_MAX 3             /* presses of one click: 2 double, 3 triple */
+#define ACT_PATH_MAX 64              /* points of one drag --path */
+#define ACT_HOLD_MAX_MS (300 * 1000) /* key --hold-for: Anthropic's longest hold_key */
 
 struct act_req {
 	enum act_cmd cmd;
@@ -61,8 +68,16 @@ struct act_req {
 	/* Pointer commands: coordinates as given, in the picture when from_w is set. */
 	unsigned x, y, x2, y2;
 	unsigned from_w, from_h;
-	unsigned button; /* 1 left, 2 middle, 3 right */
+	unsigned button; /* 1 left, 2 middle, 3 right (8 back, 9 forward: the MCP tools only) */
 	bool dbl;
+	unsigned clicks; /* presses of a click: 1, 2 (--double) or 3 */
+	/* Where the pointer is instead of x, y (a click, mouse-down or -up without a point). */
+	bool at_pointer;
+	/* Keys held down around a pointer action (--hold shift+ctrl), a combo; NULL: none. */
+	const char *hold;
+	/* drag --path: the points in order (x, y the first, x2, y2 the last); 0: a plain drag. */
+	unsigned path[ACT_PATH_MAX][2];
+	size_t n_path;
 	enum act_scroll dir;
 	unsigned amount;
 	/* type: the text (not NUL-terminated), or a file to read, or standard input (neither). */
@@ -74,6 +89,7 @@ struct act_req {
 	const char *keys[ACT_KEYS_MAX];
 	size_t n_keys;
 	enum act_key_mode key_mode;
+	uint64_t hold_ms; /* key --hold-for: the combo is held this long, then let go; 0: tapped */
 	/* screenshot */
 	unsigned max_w, max_h; /* 0: full size */
 	bool region;
@@ -81,14 +97,17 @@ struct act_req {
 	enum act_format format;
 	int quality;
 	const char *output; /* NULL: a data URL on stdout; "-": the bytes on stdout */
-	/* waits */
+	/* waits; `wait` pauses timeout_ms */
 	uint64_t timeout_ms, quiet_ms;
 };
 
 /* The command's name as typed, and back. */
 const char *act_cmd_name(enum act_cmd cmd);
-/* Click, move, drag and scroll: what botdesk-act-pointer does. */
+/* Click, move, drag, scroll, mouse-down and mouse-up: the pointer's actions. */
 bool act_is_pointer(enum act_cmd cmd);
+/* Whether botdesk-act-pointer (XCB, no keyboard map) can do the request: a pointer action with
+ * no keys held and a point to go to. The others go to botdesk-act. */
+bool act_by_pointer_program(const struct act_req *rq);
 const char *act_button_name(unsigned button);
 const char *act_scroll_name(enum act_scroll dir);
 
@@ -120,5 +139,8 @@ unsigned act_to_picture(unsigned s, unsigned screen, unsigned pic);
  * then checked. -EINVAL naming the argument when a point is off the screen. */
 int act_resolve_points(const struct act_req *rq, unsigned sw, unsigned sh, unsigned *x, unsigned *y,
 		       unsigned *x2, unsigned *y2, struct error *err);
+/* A drag's path (rq->n_path points) on a sw x sh screen into ret, as act_resolve_points(). */
+int act_resolve_path(const struct act_req *rq, unsigned sw, unsigned sh, unsigned (*ret)[2],
+		     struct error *err);
 /* -EINVAL when the screenshot's region does not lie on a sw x sh screen. */
 int act_check_region(const struct act_req *rq, unsigned sw, unsigned sh, struct error *err);

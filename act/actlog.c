@@ -59,8 +59,17 @@ static void put_request(FILE *f, const struct act_req *rq, const struct act_out 
 	case ACT_MOVE:
 	case ACT_DRAG:
 	case ACT_SCROLL:
+	case ACT_MOUSE_DOWN:
+	case ACT_MOUSE_UP:
 		if (r == 0) {
 			fprintf(f, ",\"x\":%u,\"y\":%u", out->x, out->y);
+		}
+		if (rq->n_path) {
+			fprintf(f, ",\"path_points\":%zu", rq->n_path);
+		}
+		if (rq->hold) {
+			fputs(",\"hold\":", f);
+			put_string(f, rq->hold, strlen(rq->hold));
 		}
 		if (r == 0 && rq->cmd == ACT_DRAG) {
 			fprintf(f, ",\"x2\":%u,\"y2\":%u", out->x2, out->y2);
@@ -68,11 +77,13 @@ static void put_request(FILE *f, const struct act_req *rq, const struct act_out 
 		if (rq->from_w) {
 			fprintf(f, ",\"from\":\"%ux%u\"", rq->from_w, rq->from_h);
 		}
-		if (rq->cmd == ACT_CLICK || rq->cmd == ACT_DRAG) {
+		if (rq->cmd != ACT_MOVE && rq->cmd != ACT_SCROLL) {
 			fprintf(f, ",\"button\":\"%s\"", act_button_name(rq->button));
 		}
-		if (rq->cmd == ACT_CLICK && rq->dbl) {
+		if (rq->cmd == ACT_CLICK && rq->clicks == 2) {
 			fputs(",\"double\":true", f);
+		} else if (rq->cmd == ACT_CLICK && rq->clicks > 2) {
+			fprintf(f, ",\"clicks\":%u", rq->clicks);
 		}
 		if (rq->cmd == ACT_SCROLL) {
 			fprintf(f, ",\"direction\":\"%s\",\"amount\":%u", act_scroll_name(rq->dir),
@@ -88,6 +99,9 @@ static void put_request(FILE *f, const struct act_req *rq, const struct act_out 
 		break;
 	case ACT_KEY:
 		fprintf(f, ",\"keys\":%zu", rq->n_keys);
+		if (rq->hold_ms) {
+			fprintf(f, ",\"hold_ms\":%llu", (unsigned long long)rq->hold_ms);
+		}
 		if (rq->key_mode != ACT_KEY_TAP) {
 			fprintf(f, ",\"mode\":\"%s\"",
 				rq->key_mode == ACT_KEY_PRESS ? "press" : "release");
@@ -109,6 +123,10 @@ static void put_request(FILE *f, const struct act_req *rq, const struct act_out 
 		if (r == 0) {
 			fprintf(f, ",\"width\":%u,\"height\":%u", out->pic.w, out->pic.h);
 		}
+		break;
+	case ACT_WAIT:
+		fprintf(f, ",\"seconds\":%llu.%03llu", (unsigned long long)(rq->timeout_ms / 1000),
+			(unsigned long long)(rq->timeout_ms % 1000));
 		break;
 	default:
 		break;
@@ -141,9 +159,15 @@ char *actlog_line(const char *source, const struct act_req *rq, const struct act
 		if (rq->cmd == ACT_TYPE) {
 			total = out->chars;
 			what = "characters";
+		} else if (rq->cmd == ACT_KEY && rq->hold_ms) {
+			total = 2;
+			what = "key events";
 		} else if (rq->cmd == ACT_KEY) {
 			total = rq->n_keys;
 			what = "key combos";
+		} else if (rq->hold) {
+			total = 3;
+			what = "steps";
 		}
 		fprintf(f,
 			",\"result\":\"stopped: a human took the desktop after %zu of %zu %s\",\"sent\":%zu}\n",

@@ -40,16 +40,79 @@ static int pos_point(struct act_req *rq, int n, char **args, struct error *err)
 	return 0;
 }
 
+/* X,Y of a path, the i-th point. */
+static int path_point(const char *s, size_t i, unsigned *ret, struct error *err)
+{
+	const char *comma = strchr(s, ',');
+	uint64_t x, y;
+	if (!comma || parse_u64_n(s, (size_t)(comma - s), ACT_COORD_MAX, &x) < 0 ||
+	    parse_u64(comma + 1, ACT_COORD_MAX, &y) < 0) {
+		return error_set_kind(
+			err, ERROR_BAD_INPUT, -EINVAL,
+			"drag --path takes points as X,Y (pixels from the top left, e.g. 10,20); point %zu is '%s'",
+			i + 1, s);
+	}
+	ret[0] = (unsigned)x;
+	ret[1] = (unsigned)y;
+	return 0;
+}
+
 static int pos_drag(struct act_req *rq, int n, char **args, struct error *err)
 {
+	if (rq->n_path) {
+		/* --path: every positional is a point. */
+		if (n < 2 || n > ACT_PATH_MAX) {
+			return error_set_kind(err, ERROR_BAD_INPUT, -EINVAL,
+					      "drag --path takes 2 to %d points X,Y", ACT_PATH_MAX);
+		}
+		for (int i = 0; i < n; i++) {
+			if (path_point(args[i], (size_t)i, rq->path[i], err) < 0) {
+				return -EINVAL;
+			}
+		}
+		rq->n_path = (size_t)n;
+		rq->x = rq->path[0][0];
+		rq->y = rq->path[0][1];
+		rq->x2 = rq->path[n - 1][0];
+		rq->y2 = rq->path[n - 1][1];
+		return 0;
+	}
 	if (n != 4) {
-		return error_set_kind(err, ERROR_BAD_INPUT, -EINVAL, "drag takes X1 Y1 X2 Y2");
+		return error_set_kind(err, ERROR_BAD_INPUT, -EINVAL,
+				      "drag takes X1 Y1 X2 Y2, or --path X,Y X,Y...");
 	}
 	if (coordinate("X1", args[0], &rq->x, err) < 0 ||
 	    coordinate("Y1", args[1], &rq->y, err) < 0 ||
 	    coordinate("X2", args[2], &rq->x2, err) < 0 ||
 	    coordinate("Y2", args[3], &rq->y2, err) < 0) {
 		return -EINVAL;
+	}
+	return 0;
+}
+
+/* mouse-down and mouse-up: X Y, or nothing for where the pointer is. */
+static int pos_maybe_point(struct act_req *rq, int n, char **args, struct error *err)
+{
+	if (n == 0) {
+		rq->at_pointer = true;
+		return 0;
+	}
+	if (n != 2) {
+		return error_set_kind(err, ERROR_BAD_INPUT, -EINVAL,
+				      "%s takes X Y, or nothing for where the pointer is",
+				      act_cmd_name(rq->cmd));
+	}
+	return pos_point(rq, n, args, err);
+}
+
+static int pos_seconds(struct act_req *rq, int n, char **args, struct error *err)
+{
+	if (n != 1 || parse_seconds_ms(args[0], ACT_WAIT_MAX_MS, &rq->timeout_ms) < 0 ||
+	    rq->timeout_ms == 0) {
+		return error_set_kind(err, ERROR_BAD_INPUT, -EINVAL,
+				      "wait takes SECONDS above 0, up to %d (e.g. 2 or 0.5)%s%s%s",
+				      ACT_WAIT_MAX_MS / 1000, n ? ", not '" : "", n ? args[0] : "",
+				      n ? "'" : "");
 	}
 	return 0;
 }
@@ -79,6 +142,10 @@ static int pos_combos(struct act_req *rq, int n, char **args, struct error *err)
 	if (n > ACT_KEYS_MAX) {
 		return error_set_kind(err, ERROR_BAD_INPUT, -EINVAL,
 				      "key takes at most %d combos at a time", ACT_KEYS_MAX);
+	}
+	if (rq->hold_ms && n != 1) {
+		return error_set_kind(err, ERROR_BAD_INPUT, -EINVAL,
+				      "key --hold-for holds one combo, e.g. shift or ctrl+a");
 	}
 	for (int i = 0; i < n; i++) {
 		if (!*args[i] || strlen(args[i]) > ACT_COMBO_MAX) {
@@ -158,6 +225,13 @@ static bool result_picture(const struct act_req *rq, const struct act_out *out, 
 	return true;
 }
 
+static bool result_paused(const struct act_req *rq, const struct act_out *out, char *buf,
+			  size_t size)
+{
+	snprintf(buf, size, "{\"waited_ms\":%llu}", (unsigned long long)out->waited_ms);
+	return true;
+}
+
 static bool result_wait(const struct act_req *rq, const struct act_out *out, char *buf, size_t size)
 {
 	snprintf(buf, size, "{\"%s\":true,\"waited_ms\":%llu}",
@@ -182,9 +256,11 @@ const struct act_action act_actions[ACT_CMD_COUNT] = {
 		.name = "click",
 		.positionals = pos_point,
 		.pointer = true,
-		.options = ACT_O_JSON | ACT_O_FROM | ACT_O_BUTTON | ACT_O_DOUBLE,
-		.synopsis = "X Y [--button left|middle|right] [--double] [--from WxH] [--json]",
-		.summary = "Moves the pointer to X Y and clicks.",
+		.options = ACT_O_JSON | ACT_O_FROM | ACT_O_BUTTON | ACT_O_DOUBLE | ACT_O_TRIPLE | ACT_O_HOLD,
+		.synopsis = "X Y [--button left|middle|right] [--double|--triple] [--hold KEYS] [--from WxH] [--json]",
+		.summary = "Moves the pointer to X Y and clicks; `--triple` is one click of count 3 "
+		"(a line selected). `--hold shift+ctrl` holds those keys during it (also on `move`, "
+		"`drag`, `scroll`, `mouse-down`, `mouse-up`).",
 		.exits = "0; 2 bad input; 3; 4 a human holds the desktop; 1",
 		.mcp_tool = "click",
 		.mcp_args = (const char *const[]){"x", "y", "button", "double", "from", NULL},
@@ -199,8 +275,8 @@ const struct act_action act_actions[ACT_CMD_COUNT] = {
 		.name = "move",
 		.positionals = pos_point,
 		.pointer = true,
-		.options = ACT_O_JSON | ACT_O_FROM,
-		.synopsis = "X Y [--from WxH] [--json]",
+		.options = ACT_O_JSON | ACT_O_FROM | ACT_O_HOLD,
+		.synopsis = "X Y [--hold KEYS] [--from WxH] [--json]",
 		.summary = "Moves the pointer.",
 		.exits = "same",
 		.mcp_tool = "move",
@@ -215,9 +291,10 @@ const struct act_action act_actions[ACT_CMD_COUNT] = {
 		.name = "drag",
 		.positionals = pos_drag,
 		.pointer = true,
-		.options = ACT_O_JSON | ACT_O_FROM | ACT_O_BUTTON,
-		.synopsis = "X1 Y1 X2 Y2 [--button B] [--from WxH] [--json]",
-		.summary = "Presses at X1 Y1, moves there in 10 steps, releases at X2 Y2.",
+		.options = ACT_O_JSON | ACT_O_FROM | ACT_O_BUTTON | ACT_O_HOLD | ACT_O_PATH,
+		.synopsis = "X1 Y1 X2 Y2 | --path X,Y X,Y... [--button B] [--hold KEYS] [--from WxH] [--json]",
+		.summary = "Presses at X1 Y1, moves there in 10 steps, releases at X2 Y2. With `--path`, "
+		"presses at the first of 2–64 points and passes through each in turn, 10 steps a leg.",
 		.exits = "same",
 		.mcp_tool = "drag",
 		.mcp_args = (const char *const[]){"x1", "y1", "x2", "y2", "button", "from", NULL},
@@ -232,8 +309,8 @@ const struct act_action act_actions[ACT_CMD_COUNT] = {
 		.name = "scroll",
 		.positionals = pos_point,
 		.pointer = true,
-		.options = ACT_O_JSON | ACT_O_FROM | ACT_O_UP | ACT_O_DOWN | ACT_O_LEFT | ACT_O_RIGHT,
-		.synopsis = "X Y (--up|--down|--left|--right) [N] [--from WxH] [--json]",
+		.options = ACT_O_JSON | ACT_O_FROM | ACT_O_UP | ACT_O_DOWN | ACT_O_LEFT | ACT_O_RIGHT | ACT_O_HOLD,
+		.synopsis = "X Y (--up|--down|--left|--right) [N] [--hold KEYS] [--from WxH] [--json]",
 		.summary = "N wheel steps (1–100, default 1) at X Y (buttons 4–7).",
 		.exits = "same",
 		.mcp_tool = "scroll",
@@ -279,14 +356,14 @@ const struct act_action act_actions[ACT_CMD_COUNT] = {
 		.name = "key",
 		.positionals = pos_combos,
 		.pointer = false,
-		.options = ACT_O_JSON | ACT_O_DELAY | ACT_O_PRESS | ACT_O_RELEASE,
-		.synopsis = "COMBO... [--press|--release] [--delay MS] [--json]",
+		.options = ACT_O_JSON | ACT_O_DELAY | ACT_O_PRESS | ACT_O_RELEASE | ACT_O_HOLD_FOR,
+		.synopsis = "COMBO... [--press|--release|--hold-for S] [--delay MS] [--json]",
 		.summary = "Key combos in turn: `ctrl+l`, `alt+F4`, `Return`, `super`, `ctrl+shift+t`, "
 		"`ctrl++`. Names are X keysym names (case matters: `a`, `A`, `Page_Up`, `F4`), "
 		"the modifiers `ctrl` `alt` `shift` `super` `altgr` `meta` `hyper`, the aliases "
 		"`enter` `esc` `tab` `space` `backspace` `del` `ins` `home` `end` `pgup` `pgdn` "
 		"`up` `down` `left` `right` `f1`…, or one character. `--press` holds, "
-		"`--release` lets go.",
+		"`--release` lets go, `--hold-for S` holds one combo S seconds (at most 300) and lets go.",
 		.exits = "same",
 		.mcp_tool = "key",
 		.mcp_args = (const char *const[]){"keys", "mode", "delay_ms", NULL},
@@ -341,6 +418,39 @@ const struct act_action act_actions[ACT_CMD_COUNT] = {
 		.mcp_args = NULL,
 		.mcp_json = NULL,
 		.result_json = result_wait,
+	},
+	/* The models' vocabulary (issue 25.5): a button held down and let go, a pause. */
+	[ACT_MOUSE_DOWN] = {
+		.name = "mouse-down",
+		.positionals = pos_maybe_point,
+		.pointer = true,
+		.options = ACT_O_JSON | ACT_O_FROM | ACT_O_BUTTON | ACT_O_HOLD,
+		.synopsis = "[X Y] [--button B] [--hold KEYS] [--from WxH] [--json]",
+		.summary = "Presses the button at X Y (or where the pointer is) and keeps it down until "
+		"`mouse-up`, or until a human's take lets it go.",
+		.exits = "same",
+		.result_json = result_point,
+	},
+	[ACT_MOUSE_UP] = {
+		.name = "mouse-up",
+		.positionals = pos_maybe_point,
+		.pointer = true,
+		.options = ACT_O_JSON | ACT_O_FROM | ACT_O_BUTTON | ACT_O_HOLD,
+		.synopsis = "[X Y] [--button B] [--hold KEYS] [--from WxH] [--json]",
+		.summary = "Lets the button go at X Y (or where the pointer is).",
+		.exits = "same",
+		.result_json = result_point,
+	},
+	[ACT_WAIT] = {
+		.name = "wait",
+		.positionals = pos_seconds,
+		.pointer = false,
+		.options = ACT_O_JSON,
+		.synopsis = "SECONDS [--json]",
+		.summary = "Pauses SECONDS (fractions allowed, at most 600), sending nothing: a script's "
+		"or a model's own pause. `wait-idle` and `wait-change` wait for the screen instead.",
+		.exits = "same; 130 interrupted",
+		.result_json = result_paused,
 	},
 };
 /* clang-format on */

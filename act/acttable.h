@@ -36,6 +36,11 @@ enum act_opt {
 	ACT_O_REGION = 1u << 16,
 	ACT_O_TIMEOUT = 1u << 17,
 	ACT_O_QUIET = 1u << 18,
+	/* The models' vocabulary (issue 25.5). */
+	ACT_O_TRIPLE = 1u << 19,
+	ACT_O_HOLD = 1u << 20,
+	ACT_O_PATH = 1u << 21,
+	ACT_O_HOLD_FOR = 1u << 22,
 };
 
 struct act_action {

@@ -100,11 +100,14 @@ int modelpic_request(const struct act_req *rq, unsigned sw, unsigned sh, struct 
 	}
 	bool two = rq->cmd == ACT_DRAG;
 	int r = 0;
-	if (pointer) {
+	if (pointer && !rq->at_pointer) {
 		r = point(two ? "x1" : "x", two ? "y1" : "y", rq->x, rq->y, mw, mh, sw, sh, err);
 	}
 	if (r == 0 && two) {
 		r = point("x2", "y2", rq->x2, rq->y2, mw, mh, sw, sh, err);
+	}
+	for (size_t i = 0; r == 0 && i < rq->n_path; i++) {
+		r = point("path x", "y", rq->path[i][0], rq->path[i][1], mw, mh, sw, sh, err);
 	}
 	ret->from_w = mw;
 	ret->from_h = mh;

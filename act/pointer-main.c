@@ -73,9 +73,9 @@ int main(int argc, char **argv)
 		fputs("Try 'botdesk --help'.\n", stderr);
 		return EXIT_USAGE;
 	}
-	if (!act_is_pointer(rq.cmd)) {
+	if (!act_by_pointer_program(&rq)) {
 		log_error(
-			"botdesk-act-pointer does click, move, drag and scroll; '%s' is botdesk-act's",
+			"botdesk-act-pointer does click, move, drag, scroll, mouse-down and mouse-up at a point with no keys held; '%s' with these arguments is botdesk-act's",
 			act_cmd_name(rq.cmd));
 		return EXIT_USAGE;
 	}

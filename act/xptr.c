@@ -143,20 +143,21 @@ int xptr_open(struct xptr *x, const char *profile, const char *display, const ch
 	return 0;
 }
 
-static void fake(struct xptr *x, uint8_t type, uint8_t detail, unsigned px, unsigned py)
+/* delay_ms: XTEST's delay, the time the server waits before it takes the event. */
+static void fake(struct xptr *x, uint8_t type, uint8_t detail, unsigned px, unsigned py,
+		 unsigned delay_ms)
 {
-	xcb_test_fake_input(x->c, type, detail, XCB_CURRENT_TIME, x->root, (int16_t)px, (int16_t)py,
-			    0);
+	xcb_test_fake_input(x->c, type, detail, delay_ms, x->root, (int16_t)px, (int16_t)py, 0);
 }
 
 static void seq_motion(void *ctx, unsigned px, unsigned py)
 {
-	fake(ctx, XCB_MOTION_NOTIFY, 0, px, py);
+	fake(ctx, XCB_MOTION_NOTIFY, 0, px, py, 0);
 }
 
-static void seq_button(void *ctx, unsigned b, bool down)
+static void seq_button(void *ctx, unsigned b, bool down, unsigned delay_ms)
 {
-	fake(ctx, down ? XCB_BUTTON_PRESS : XCB_BUTTON_RELEASE, (uint8_t)b, 0, 0);
+	fake(ctx, down ? XCB_BUTTON_PRESS : XCB_BUTTON_RELEASE, (uint8_t)b, 0, 0, delay_ms);
 }
 
 static int gone(struct xptr *x, struct error *err)
@@ -199,7 +200,11 @@ int xptr_run(struct xptr *x, const struct act_req *rq, struct act_out *out,
 	     int (*check)(void *ctx, struct error *err), void *ctx, int dirfd, struct error *err)
 {
 	*out = (struct act_out){.sw = x->sw, .sh = x->sh};
+	unsigned path[ACT_PATH_MAX][2];
 	int r = act_resolve_points(rq, x->sw, x->sh, &out->x, &out->y, &out->x2, &out->y2, err);
+	if (r == 0) {
+		r = act_resolve_path(rq, x->sw, x->sh, path, err);
+	}
 	if (r < 0 || (check && (r = check(ctx, err)) < 0) || (r = has_xtest(x, err)) < 0) {
 		return r;
 	}
@@ -214,7 +219,7 @@ int xptr_run(struct xptr *x, const struct act_req *rq, struct act_out *out,
 	}
 	seq_motion(x, out->x, out->y);
 	static const struct ptrseq_ops ops = {.motion = seq_motion, .button = seq_button};
-	ptrseq_emit(rq, out->x, out->y, out->x2, out->y2, &ops, x);
+	ptrseq_emit(rq, out->x, out->y, out->x2, out->y2, rq->n_path ? path : NULL, &ops, x);
 	r = sync_server(x, err);
 	lease_watch_end(&w);
 	out->sent = r == 0;
@@ -239,13 +244,13 @@ int xptr_release_held(struct xptr *x, unsigned *ret_n, struct error *err)
 	/* Buttons first: a drag let go where it is, then the keys (modifiers among them). */
 	for (unsigned b = 1; b <= 5; b++) {
 		if (ptr->mask & (XCB_BUTTON_MASK_1 << (b - 1))) {
-			fake(x, XCB_BUTTON_RELEASE, (uint8_t)b, 0, 0);
+			fake(x, XCB_BUTTON_RELEASE, (uint8_t)b, 0, 0, 0);
 			n++;
 		}
 	}
 	for (unsigned kc = 8; kc < 256; kc++) {
 		if (km->keys[kc / 8] & (1u << (kc % 8))) {
-			fake(x, XCB_KEY_RELEASE, (uint8_t)kc, 0, 0);
+			fake(x, XCB_KEY_RELEASE, (uint8_t)kc, 0, 0, 0);
 			n++;
 		}
 	}

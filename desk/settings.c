@@ -40,6 +40,7 @@ const struct setting_def settings_defs[S_COUNT] = {
 	[S_NOVNC] = {"BOTDESK_NOVNC", "novnc", "/usr/share/novnc"},
 	[S_FC_LIST] = {"BOTDESK_FC_LIST", "fc_list", "/usr/bin/fc-list"},
 	[S_LOG_TYPED_TEXT] = {"BOTDESK_LOG_TYPED_TEXT", "log_typed_text", "no"},
+	[S_COMPUTER_SCREENSHOTS] = {"BOTDESK_COMPUTER_SCREENSHOTS", "computer_screenshots", "no"},
 };
 
 struct config_read {

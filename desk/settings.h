@@ -53,6 +53,9 @@ struct settings {
 	 * every message (common/log.h); unset, they are dropped. */
 	void (*warn)(void *data, const char *msg);
 	void *warn_data;
+	/* BOTDESK_COMPUTER_SCREENSHOTS: the MCP `computer` tool answers every action with a
+	 * settled screenshot too, as Anthropic's reference harness does. */
+	bool computer_screenshots;
 };
 
 /* A warning through s->warn, formatted. */

@@ -150,6 +150,18 @@ static int validate_numbers(struct settings *s, struct setting_values *sv, struc
 	return 0;
 }
 
+/* A yes/no setting. */
+static int yes_no(const struct setting_values *sv, int which, bool *ret, struct error *err)
+{
+	const char *v = sv->v[which];
+	if (streq(v, "yes") || streq(v, "true") || streq(v, "1")) {
+		*ret = true;
+	} else if (!streq(v, "no") && !streq(v, "false") && !streq(v, "0")) {
+		return setting_error(err, sv, which, v, "expected yes or no");
+	}
+	return 0;
+}
+
 static int validate_words(struct settings *s, struct setting_values *sv, struct error *err)
 {
 	const char *pm = sv->v[S_PACKAGE_MANAGER];
@@ -171,13 +183,8 @@ static int validate_words(struct settings *s, struct setting_values *sv, struct 
 		return setting_error(err, sv, S_PASS_ENV, sv->v[S_PASS_ENV], why);
 	}
 	/* Off by default: what an agent types is often a password. */
-	const char *lt = sv->v[S_LOG_TYPED_TEXT];
-	if (streq(lt, "yes") || streq(lt, "true") || streq(lt, "1")) {
-		s->log_typed_text = true;
-	} else if (!streq(lt, "no") && !streq(lt, "false") && !streq(lt, "0")) {
-		return setting_error(err, sv, S_LOG_TYPED_TEXT, lt, "expected yes or no");
-	}
-	return 0;
+	int r = yes_no(sv, S_LOG_TYPED_TEXT, &s->log_typed_text, err);
+	return r ? r : yes_no(sv, S_COMPUTER_SCREENSHOTS, &s->computer_screenshots, err);
 }
 
 /* The checked strings move into the settings. */

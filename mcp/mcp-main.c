@@ -21,6 +21,7 @@
 #include "exitstatus.h"
 #include "fileio.h"
 #include "log.h"
+#include "mcp-computer.h"
 #include "mcp-era.h"
 #include "mcp-proto.h"
 #include "modelpic.h"
@@ -28,6 +29,17 @@
 #include "settings.h"
 #include "status.h"
 #include "util.h"
+
+/* The settle before the screenshot a `computer` call answers with: the screen quiet this long,
+ * or at most the bound (a clock or a video never settles). */
+#define COMPUTER_SETTLE_QUIET_MS 300
+#define COMPUTER_SETTLE_MAX_MS 2000
+/* Between two steps of one call. An application reads the X events waiting for it in one go
+ * and merges them: Chromium, handed a list's steps back to back, pressed a drag and a right
+ * click where a later step's motion went (e2e-computer fails without the gap). 50 ms lets it
+ * read each step on its own on a loaded host; a reference harness spends more than that
+ * starting xdotool for each action. */
+#define COMPUTER_STEP_GAP_MS 50
 
 struct server {
 	struct settings settings;
@@ -191,37 +203,174 @@ static json_t *action_result(const struct act_req *rq, struct act_out *out)
 	return img ? mcp_tool_result(json_pack("[o,o]", img, mcp_text(text)), false) : NULL;
 }
 
-static json_t *tool_action(struct server *s, const struct act_req *rq)
+/* One action on the desktop, connected and with the lease checked, logged in actions.jsonl.
+ * The caller frees out->pic.data. */
+static int run_one(struct server *s, const struct act_req *rq, struct act_out *out,
+		   struct error *err)
 {
-	struct error err = {{0}};
-	int r = connect_desktop(s, &err);
+	*out = (struct act_out){0};
+	int r = connect_desktop(s, err);
 	struct lease l;
 	if (r == 0) {
-		r = control_need_agent(&s->p, &l, &err);
+		r = control_need_agent(&s->p, &l, err);
 	}
 	if (r < 0) {
-		return text_result(err.msg, true);
+		return r;
 	}
-	struct act_out out;
-	r = act_run(&s->a, rq, &out, &err);
+	r = act_run(&s->a, rq, out, err);
 	if (r == -ECONNRESET) {
 		/* The desktop went away under us; one more try on a fresh connection. */
 		act_close(&s->a);
-		err = (struct error){{0}};
-		r = connect_desktop(s, &err);
-		r = r ? r : act_run(&s->a, rq, &out, &err);
+		*err = (struct error){{0}};
+		r = connect_desktop(s, err);
+		r = r ? r : act_run(&s->a, rq, out, err);
 	}
 	/* A refusal sent nothing; a take part way through is logged where it stopped. */
-	if ((err.kind != ERROR_HUMAN_HOLDS || out.stopped) && s->p.dirfd >= 0) {
+	if ((err->kind != ERROR_HUMAN_HOLDS || out->stopped) && s->p.dirfd >= 0) {
 		actlog_stamp_activity(&s->p);
 		_cleanup_free_ char *line =
-			actlog_line(s->source, rq, &out, r, s->settings.log_typed_text);
+			actlog_line(s->source, rq, out, r, s->settings.log_typed_text);
 		if (line && actlog_append(s->p.dirfd, line) < 0) {
 			log_warn("cannot append to %s/%s", s->p.dir, ACTLOG_FILE);
 		}
 	}
-	const char *msg = error_isset(&err) ? err.msg : strerror(-r);
-	json_t *res = r == 0 ? action_result(rq, &out) : text_result(msg, true);
+	if (r < 0 && !error_isset(err)) {
+		error_set(err, r, "%s", strerror(-r));
+	}
+	return r;
+}
+
+static json_t *tool_action(struct server *s, const struct act_req *rq)
+{
+	struct error err = {{0}};
+	struct act_out out;
+	int r = run_one(s, rq, &out, &err);
+	json_t *res = r == 0 ? action_result(rq, &out) : text_result(err.msg, true);
+	free(out.pic.data);
+	return res;
+}
+
+/* The default picture after the actions, once the screen has settled (quiet for a moment, or
+ * at most a bound): what Anthropic's reference harness sends after each action, and OpenAI's
+ * answer to every call. Appended to content. */
+static int settled_screenshot(struct server *s, json_t *content, struct error *err)
+{
+	struct act_req rq;
+	struct act_out out;
+	act_req_init(&rq, ACT_WAIT_IDLE);
+	rq.quiet_ms = COMPUTER_SETTLE_QUIET_MS;
+	rq.timeout_ms = COMPUTER_SETTLE_MAX_MS;
+	struct error ignored = {{0}};
+	/* Not logged: a pause of the server's own, and a screen that keeps changing (a clock, a
+	 * video) is no failure. */
+	(void)act_run(&s->a, &rq, &out, &ignored);
+	act_req_init(&rq, ACT_SCREENSHOT);
+	rq.format = ACT_FORMAT_JPEG;
+	int r = run_one(s, &rq, &out, err);
+	json_t *res = r == 0 ? action_result(&rq, &out) : NULL;
+	free(out.pic.data);
+	if (r == 0 && !res) {
+		return -ENOMEM;
+	}
+	size_t i;
+	json_t *item;
+	json_array_foreach(json_object_get(res, "content"), i, item)
+	{
+		json_array_append(content, item);
+	}
+	json_decref(res);
+	return r;
+}
+
+/* A plan's failure: which step, and what was done before it. */
+static json_t *plan_failed(const struct mcp_plan *plan, size_t step, const struct error *err)
+{
+	if (plan->items <= 1) {
+		return text_result(err->msg, true);
+	}
+	size_t item = plan->item[step];
+	char msg[sizeof(err->msg) + 256];
+	snprintf(msg, sizeof(msg), "%s at action %zu of %zu (%s): %s. %s",
+		 err->kind == ERROR_HUMAN_HOLDS ? "stopped" : "failed", item + 1, plan->items,
+		 plan->what[step], err->msg,
+		 item == 0 ? "No action before it was done."
+			   : "The actions before it were done; none after it was sent.");
+	return text_result(msg, true);
+}
+
+/* What a `computer` call answers once its steps are done (out: the last step's). */
+static json_t *plan_answer(struct server *s, const struct mcp_plan *plan, struct act_out *out)
+{
+	const struct act_req *last = plan->n ? &plan->steps[plan->n - 1] : NULL;
+	char text[256] = "{}";
+	if (plan->answer == MCP_ANSWER_PICTURE && last) {
+		json_t *img = mcp_image(out->pic.data, out->pic.len, "image/jpeg");
+		return img ? mcp_tool_result(json_pack("[o]", img), false) : NULL;
+	}
+	if (plan->answer == MCP_ANSWER_CURSOR && last) {
+		/* As the reference harness says it, in the picture the model sees. */
+		unsigned x = out->from_w ? act_to_picture(out->x, out->sw, out->from_w) : out->x;
+		unsigned y = out->from_w ? act_to_picture(out->y, out->sh, out->from_h) : out->y;
+		snprintf(text, sizeof(text), "X=%u,Y=%u", x, y);
+	} else if (last && !act_actions[last->cmd].result_json(last, out, text, sizeof(text))) {
+		snprintf(text, sizeof(text), "{}");
+	}
+	json_t *content = json_pack("[o]", mcp_text(text));
+	struct error err = {{0}};
+	if (content && s->settings.computer_screenshots &&
+	    settled_screenshot(s, content, &err) < 0) {
+		json_decref(content);
+		return text_result(err.msg, true);
+	}
+	return content ? mcp_tool_result(content, false) : NULL;
+}
+
+/* The models' vocabularies (mcp-computer.h): the steps in order, the first failure or a human's
+ * take stopping the rest. */
+static json_t *tool_computer(struct server *s, json_t *params, enum mcp_tool tool)
+{
+	struct error err = {{0}};
+	_cleanup_free_ struct mcp_plan *plan = calloc(1, sizeof(*plan));
+	if (!plan) {
+		return NULL;
+	}
+	json_t *args = json_object_get(params, "arguments");
+	int r = tool == MCP_TOOL_COMPUTER ? mcp_computer_plan(args, plan, &err)
+					  : mcp_computer_actions_plan(args, plan, &err);
+	if (r == 0 && plan->zoom) {
+		/* The region at the screen's resolution, fitted to the model picture's size. */
+		r = connect_desktop(s, &err);
+		modelpic_size(s->a.sw, s->a.sh, &plan->steps[plan->n - 1].max_w,
+			      &plan->steps[plan->n - 1].max_h);
+	}
+	if (r < 0) {
+		return text_result(err.msg, true);
+	}
+	struct act_out out = {0};
+	for (size_t i = 0; i < plan->n; i++) {
+		free(out.pic.data);
+		if (i > 0) {
+			/* Paced as separate calls would be (see COMPUTER_STEP_GAP_MS). */
+			(void)poll(NULL, 0, COMPUTER_STEP_GAP_MS);
+		}
+		r = run_one(s, &plan->steps[i], &out, &err);
+		if (r < 0) {
+			free(out.pic.data);
+			return plan_failed(plan, i, &err);
+		}
+	}
+	json_t *res = NULL;
+	if (plan->answer == MCP_ANSWER_SCREEN) {
+		json_t *content = json_array();
+		r = content ? settled_screenshot(s, content, &err) : -ENOMEM;
+		res = r == 0 ? mcp_tool_result(content, false) : NULL;
+		if (r < 0) {
+			json_decref(content);
+			res = r == -ENOMEM ? NULL : text_result(err.msg, true);
+		}
+	} else {
+		res = plan_answer(s, plan, &out);
+	}
 	free(out.pic.data);
 	return res;
 }
@@ -251,6 +400,9 @@ static json_t *call_tool(struct server *s, json_t *params, int *code, struct err
 		return tool_lease(s);
 	case MCP_TOOL_BATCH:
 		return tool_batch(s, params);
+	case MCP_TOOL_COMPUTER:
+	case MCP_TOOL_COMPUTER_ACTIONS:
+		return tool_computer(s, params, tool);
 	default:
 		return tool_action(s, &rq);
 	}

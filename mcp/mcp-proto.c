@@ -79,6 +79,15 @@ static const struct {
 		{"batch", (const char *const[]){"steps", NULL},
 		 "{\"name\":\"batch\",\"description\":\"Runs several of this server's tools in one call, in order, each step with the arguments it takes alone (e.g. [{\\\"tool\\\":\\\"click\\\",\\\"arguments\\\":{\\\"x\\\":10,\\\"y\\\":20}},{\\\"tool\\\":\\\"type\\\",\\\"arguments\\\":{\\\"text\\\":\\\"hi\\\"}}]). Stops at the first step that fails, and at once when a human takes the desktop, with nothing more sent. The result is each step's result (the pictures follow it), and which step stopped and why.\","
 		 "\"inputSchema\":{\"type\":\"object\",\"properties\":{\"steps\":{\"type\":\"array\",\"minItems\":1,\"maxItems\":64,\"items\":{\"type\":\"object\",\"properties\":{\"tool\":{\"type\":\"string\",\"description\":\"a tool of this server other than batch\"},\"arguments\":{\"type\":\"object\",\"description\":\"the tool's arguments\"}},\"required\":[\"tool\"],\"additionalProperties\":false}}},\"required\":[\"steps\"],\"additionalProperties\":false}}"},
+	/* The models' own vocabularies, as they emit them (mcp-computer.h; docs/mcp.md). */
+	[MCP_TOOL_COMPUTER] = {"computer",
+			       (const char *const[]){"action", "coordinate", "start_coordinate",
+						     "text", "scroll_direction", "scroll_amount",
+						     "duration", "region", "repeat", NULL},
+			       "{\"name\":\"computer\",\"description\":\"Anthropic's computer tool (computer_20250124, computer_20251124) taken as the model emits it: coordinates in the default screenshot's pixels, text in xdotool's key syntax (and the modifiers held on a click, drag or scroll). Answers a screenshot or zoom with the picture, cursor_position with X=..,Y=.., the other actions with what was done.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"action\":{\"type\":\"string\",\"enum\":[\"key\",\"hold_key\",\"type\",\"cursor_position\",\"mouse_move\",\"left_mouse_down\",\"left_mouse_up\",\"left_click\",\"left_click_drag\",\"right_click\",\"middle_click\",\"double_click\",\"triple_click\",\"scroll\",\"wait\",\"screenshot\",\"zoom\"]},\"coordinate\":{\"type\":\"array\",\"items\":{\"type\":\"integer\",\"minimum\":0},\"minItems\":2,\"maxItems\":2},\"start_coordinate\":{\"type\":\"array\",\"items\":{\"type\":\"integer\",\"minimum\":0},\"minItems\":2,\"maxItems\":2},\"text\":{\"type\":\"string\"},\"scroll_direction\":{\"type\":\"string\",\"enum\":[\"up\",\"down\",\"left\",\"right\"]},\"scroll_amount\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":100},\"duration\":{\"type\":\"number\",\"exclusiveMinimum\":0,\"maximum\":300},\"region\":{\"type\":\"array\",\"items\":{\"type\":\"integer\",\"minimum\":0},\"minItems\":4,\"maxItems\":4},\"repeat\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":100}},\"required\":[\"action\"],\"additionalProperties\":false}}"},
+	[MCP_TOOL_COMPUTER_ACTIONS] =
+		{"computer_actions", (const char *const[]){"actions", "action", NULL},
+		 "{\"name\":\"computer_actions\",\"description\":\"OpenAI's computer-use actions taken as the model emits them (click, double_click, drag, keypress, move, screenshot, scroll, type, wait), run in order, stopping at the first failure or when a human takes the desktop; answered with one screenshot after the last. Coordinates in the default screenshot's pixels.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"actions\":{\"type\":\"array\",\"maxItems\":32,\"items\":{\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"enum\":[\"click\",\"double_click\",\"drag\",\"keypress\",\"move\",\"screenshot\",\"scroll\",\"type\",\"wait\"]}},\"required\":[\"type\"]}},\"action\":{\"type\":\"object\",\"description\":\"one action, as computer_use_preview sends it\"}},\"additionalProperties\":false}}"},
 };
 
 static int append_tool(json_t *tools, const char *text)
@@ -252,6 +261,7 @@ static int pointer_args(json_t *a, struct act_req *rq, struct error *err)
 	if (r == 0 && rq->cmd == ACT_CLICK) {
 		r = member(a, "double", JSON_TRUE, false, &dbl, err);
 		rq->dbl = dbl && json_is_true(dbl);
+		rq->clicks = rq->dbl ? 2 : 1;
 	}
 	int d = 0;
 	if (r == 0 && rq->cmd == ACT_SCROLL) {

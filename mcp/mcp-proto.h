@@ -43,6 +43,9 @@ enum mcp_tool {
 	/* Several of the tools above in one call (mcp/batch.h); its steps go through tools/call's
 	 * own path. */
 	MCP_TOOL_BATCH,
+	/* The models' own vocabularies (issue 25.2, 25.3; mcp-computer.h). */
+	MCP_TOOL_COMPUTER,
+	MCP_TOOL_COMPUTER_ACTIONS,
 	MCP_TOOL_COUNT,
 };
 

@@ -82,10 +82,11 @@ static void rec_motion(void *ctx, unsigned x, unsigned y)
 	snprintf(buf + strlen(buf), 512 - strlen(buf), "m%u,%u ", x, y);
 }
 
-static void rec_button(void *ctx, unsigned b, bool down)
+static void rec_button(void *ctx, unsigned b, bool down, unsigned delay_ms)
 {
 	char *buf = ctx;
-	snprintf(buf + strlen(buf), 512 - strlen(buf), "b%u%c ", b, down ? '+' : '-');
+	snprintf(buf + strlen(buf), 512 - strlen(buf), delay_ms ? "b%u%c@%u " : "b%u%c ", b,
+		 down ? '+' : '-', delay_ms);
 }
 
 static const char *events(const struct act_req *rq, unsigned x, unsigned y, unsigned x2,
@@ -94,7 +95,7 @@ static const char *events(const struct act_req *rq, unsigned x, unsigned y, unsi
 	static char buf[512];
 	static const struct ptrseq_ops ops = {.motion = rec_motion, .button = rec_button};
 	buf[0] = '\0';
-	ptrseq_emit(rq, x, y, x2, y2, &ops, buf);
+	ptrseq_emit(rq, x, y, x2, y2, NULL, &ops, buf);
 	return buf;
 }
 
@@ -107,7 +108,7 @@ static void test_ptrseq(void **state)
 	assert_string_equal(events(&rq, 1, 2, 0, 0), "b1+ b1- ");
 	assert_int_equal(parse(&rq, &err, "click", "1", "2", "--double", "--button", "right", NULL),
 			 0);
-	assert_string_equal(events(&rq, 1, 2, 0, 0), "b3+ b3- b3+ b3- ");
+	assert_string_equal(events(&rq, 1, 2, 0, 0), "b3+ b3- b3+@10 b3- ");
 	assert_int_equal(parse(&rq, &err, "move", "1", "2", NULL), 0);
 	assert_true(act_is_pointer(rq.cmd));
 	assert_string_equal(events(&rq, 1, 2, 0, 0), "");
@@ -122,6 +123,67 @@ static void test_ptrseq(void **state)
 	assert_false(act_is_pointer(rq.cmd));
 	assert_int_equal(parse(&rq, &err, "type", "x", NULL), 0);
 	assert_false(act_is_pointer(rq.cmd));
+}
+
+/* The models' vocabulary (issue 25.5): triple click, held keys, a drag along a path, a button
+ * held and let go, a key held for a time, a pause; who sends them. */
+static void test_vocabulary(void **state)
+{
+	struct act_req rq;
+	struct error err;
+	assert_int_equal(
+		parse(&rq, &err, "click", "1", "2", "--triple", "--hold", "shift+ctrl", NULL), 0);
+	assert_int_equal(rq.clicks, 3);
+	assert_string_equal(rq.hold, "shift+ctrl");
+	assert_string_equal(events(&rq, 1, 2, 0, 0), "b1+ b1- b1+@10 b1- b1+@10 b1- ");
+	/* Keys held need the keyboard map: botdesk-act sends them, not the XCB path. */
+	assert_false(act_by_pointer_program(&rq));
+	assert_int_equal(parse(&rq, &err, "click", "1", "2", "--double", "--triple", NULL),
+			 -EINVAL);
+	assert_int_equal(parse(&rq, &err, "click", "1", "2", "--hold", "", NULL), -EINVAL);
+	assert_int_equal(parse(&rq, &err, "drag", "--path", "0,0", "10,0", "10,20", NULL), 0);
+	assert_int_equal(rq.n_path, 3);
+	assert_int_equal(rq.x2, 10);
+	assert_int_equal(rq.y2, 20);
+	assert_true(act_by_pointer_program(&rq));
+	unsigned path[ACT_PATH_MAX][2];
+	assert_int_equal(act_resolve_path(&rq, 1440, 900, path, &err), 0);
+	static char buf[1024];
+	static const struct ptrseq_ops ops = {.motion = rec_motion, .button = rec_button};
+	buf[0] = '\0';
+	ptrseq_emit(&rq, 0, 0, 10, 20, path, &ops, buf);
+	assert_string_equal(buf,
+			    "b1+ m1,0 m2,0 m3,0 m4,0 m5,0 m6,0 m7,0 m8,0 m9,0 m10,0 m10,2 "
+			    "m10,4 m10,6 m10,8 m10,10 m10,12 m10,14 m10,16 m10,18 m10,20 b1- ");
+	assert_int_equal(parse(&rq, &err, "drag", "--path", "0,0", NULL), -EINVAL);
+	assert_int_equal(parse(&rq, &err, "drag", "--path", "0,0", "1;2", NULL), -EINVAL);
+	assert_non_null(strstr(err.msg, "point 2 is '1;2'"));
+	assert_int_equal(parse(&rq, &err, "drag", "--path", "0,0", "1440,2", NULL), 0);
+	assert_int_equal(act_resolve_path(&rq, 1440, 900, path, &err), -EINVAL);
+	assert_int_equal(parse(&rq, &err, "mouse-down", NULL), 0);
+	assert_true(rq.at_pointer);
+	assert_false(act_by_pointer_program(&rq));
+	assert_string_equal(events(&rq, 0, 0, 0, 0), "b1+ ");
+	assert_int_equal(parse(&rq, &err, "mouse-up", "5", "6", "--button", "right", NULL), 0);
+	assert_false(rq.at_pointer);
+	assert_true(act_by_pointer_program(&rq));
+	assert_string_equal(events(&rq, 5, 6, 0, 0), "b3- ");
+	assert_int_equal(parse(&rq, &err, "mouse-up", "5", NULL), -EINVAL);
+	assert_int_equal(parse(&rq, &err, "key", "shift", "--hold-for", "1.5", NULL), 0);
+	assert_int_equal(rq.hold_ms, 1500);
+	assert_int_equal(parse(&rq, &err, "key", "a", "b", "--hold-for", "1", NULL), -EINVAL);
+	assert_int_equal(parse(&rq, &err, "key", "a", "--hold-for", "1", "--press", NULL), -EINVAL);
+	assert_int_equal(parse(&rq, &err, "key", "a", "--hold-for", "301", NULL), -EINVAL);
+	assert_int_equal(parse(&rq, &err, "wait", "0.25", NULL), 0);
+	assert_int_equal(rq.cmd, ACT_WAIT);
+	assert_int_equal(rq.timeout_ms, 250);
+	assert_false(act_is_pointer(rq.cmd));
+	assert_int_equal(parse(&rq, &err, "wait", NULL), -EINVAL);
+	assert_int_equal(parse(&rq, &err, "wait", "0", NULL), -EINVAL);
+	assert_int_equal(parse(&rq, &err, "wait", "601", NULL), -EINVAL);
+	/* Options of other actions stay refused. */
+	assert_int_equal(parse(&rq, &err, "type", "x", "--hold", "shift", NULL), -EINVAL);
+	assert_int_equal(parse(&rq, &err, "scroll", "1", "1", "--down", "--triple", NULL), -EINVAL);
 }
 
 static void test_keyboard_and_screen(void **state)
@@ -318,7 +380,7 @@ int main(void)
 		cmocka_unit_test(test_pointer),     cmocka_unit_test(test_keyboard_and_screen),
 		cmocka_unit_test(test_scaling),     cmocka_unit_test(test_utf8),
 		cmocka_unit_test(test_actlog),      cmocka_unit_test(test_ptrseq),
-		cmocka_unit_test(test_server_keys),
+		cmocka_unit_test(test_server_keys), cmocka_unit_test(test_vocabulary),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -10,9 +10,38 @@
 
 #include "../helper/fuzz.h"
 #include "batch.h"
+#include "mcp-computer.h"
 #include "mcp-era.h"
 #include "mcp-proto.h"
 #include "utf8.h"
+
+/* The models' vocabularies: every step a plan holds is one the actions can take. */
+static void check_plan(enum mcp_tool tool, json_t *args)
+{
+	static struct mcp_plan plan;
+	struct error err = {{0}};
+	int r = tool == MCP_TOOL_COMPUTER ? mcp_computer_plan(args, &plan, &err)
+					  : mcp_computer_actions_plan(args, &plan, &err);
+	if (r < 0) {
+		assert(r == -EINVAL && err.msg[0]);
+		return;
+	}
+	assert(plan.n <= MCP_STEPS_MAX);
+	for (size_t i = 0; i < plan.n; i++) {
+		const struct act_req *rq = &plan.steps[i];
+		assert(rq->cmd < ACT_CMD_COUNT);
+		assert(rq->x <= ACT_COORD_MAX && rq->y <= ACT_COORD_MAX);
+		assert(rq->x2 <= ACT_COORD_MAX && rq->y2 <= ACT_COORD_MAX);
+		assert(rq->n_path <= ACT_PATH_MAX && rq->n_keys <= ACT_KEYS_MAX);
+		assert(rq->clicks >= 1 && rq->clicks <= ACT_CLICKS_MAX);
+		assert(rq->cmd != ACT_SCROLL || (rq->amount >= 1 && rq->amount <= ACT_SCROLL_MAX));
+		assert(rq->hold_ms <= ACT_HOLD_MAX_MS && rq->timeout_ms <= ACT_WAIT_MAX_MS);
+		assert(rq->cmd != ACT_KEY || rq->n_keys >= 1);
+		size_t n, bad;
+		assert(!rq->text || (rq->text_len <= ACT_TEXT_MAX &&
+				     utf8_validate(rq->text, rq->text_len, &n, &bad) == 0));
+	}
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -39,7 +68,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		enum mcp_tool tool;
 		struct act_req rq;
 		uint64_t wait_ms;
-		if (mcp_tool_args(msg.params, &tool, &rq, &wait_ms, &err) == 0) {
+		int r = mcp_tool_args(msg.params, &tool, &rq, &wait_ms, &err);
+		if (r == 0 && (tool == MCP_TOOL_COMPUTER || tool == MCP_TOOL_COMPUTER_ACTIONS)) {
+			check_plan(tool, json_object_get(msg.params, "arguments"));
+		} else if (r == 0) {
 			assert(tool < MCP_TOOL_COUNT);
 			assert(rq.x <= ACT_COORD_MAX && rq.y <= ACT_COORD_MAX);
 			assert(rq.amount >= 1 && rq.amount <= ACT_SCROLL_MAX);

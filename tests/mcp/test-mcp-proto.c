@@ -1,7 +1,9 @@
 /* The MCP server's wire side without a desktop: JSON-RPC checks and their codes, the tools'
- * argument checks, the two eras (routing, version negotiation) and the responses' shape. */
+ * argument checks, the two eras (routing, version negotiation) and the responses' shape, and the
+ * models' vocabularies (Anthropic's computer input, OpenAI's actions) into action requests. */
 #include "../unit.h"
 
+#include "mcp-computer.h"
 #include "mcp-era.h"
 #include "mcp-proto.h"
 
@@ -144,11 +146,193 @@ static void test_tool_args(void **state)
 	json_decref(p);
 }
 
+static struct mcp_plan plan;
+
+static int anthropic(const char *json, struct error *err)
+{
+	json_t *a = json_loads(json, 0, NULL);
+	assert_non_null(a);
+	*err = (struct error){{0}};
+	int r = mcp_computer_plan(a, &plan, err);
+	/* The plan points into the arguments: they live as long as the test needs. */
+	static json_t *keep[64];
+	static size_t n;
+	json_decref(keep[n % 64]);
+	keep[n++ % 64] = a;
+	return r;
+}
+
+static int openai(const char *json, struct error *err)
+{
+	json_t *a = json_loads(json, 0, NULL);
+	assert_non_null(a);
+	*err = (struct error){{0}};
+	int r = mcp_computer_actions_plan(a, &plan, err);
+	static json_t *keep[64];
+	static size_t n;
+	json_decref(keep[n % 64]);
+	keep[n++ % 64] = a;
+	return r;
+}
+
+/* Anthropic's computer_20250124 / computer_20251124 input, as the model emits it. */
+static void test_anthropic(void **state)
+{
+	struct error err;
+	assert_int_equal(anthropic("{\"action\":\"triple_click\",\"coordinate\":[10,20],"
+				   "\"text\":\"shift\"}",
+				   &err),
+			 0);
+	assert_int_equal(plan.n, 1);
+	assert_int_equal(plan.steps[0].cmd, ACT_CLICK);
+	assert_int_equal(plan.steps[0].clicks, 3);
+	assert_int_equal(plan.steps[0].x, 10);
+	assert_int_equal(plan.steps[0].y, 20);
+	assert_string_equal(plan.steps[0].hold, "shift");
+	assert_int_equal(plan.steps[0].from_w, 0); /* the model picture's space */
+	assert_int_equal(plan.answer, MCP_ANSWER_TEXT);
+	/* Without a coordinate: where the pointer is. */
+	assert_int_equal(anthropic("{\"action\":\"right_click\"}", &err), 0);
+	assert_true(plan.steps[0].at_pointer);
+	assert_int_equal(plan.steps[0].button, 3);
+	assert_int_equal(anthropic("{\"action\":\"double_click\",\"coordinate\":[1,2]}", &err), 0);
+	assert_int_equal(plan.steps[0].clicks, 2);
+	assert_int_equal(anthropic("{\"action\":\"middle_click\",\"coordinate\":[1,2]}", &err), 0);
+	assert_int_equal(plan.steps[0].button, 2);
+	assert_int_equal(anthropic("{\"action\":\"left_click_drag\",\"start_coordinate\":[1,2],"
+				   "\"coordinate\":[30,40]}",
+				   &err),
+			 0);
+	assert_int_equal(plan.steps[0].cmd, ACT_DRAG);
+	assert_int_equal(plan.steps[0].x2, 30);
+	assert_false(plan.steps[0].at_pointer);
+	assert_int_equal(anthropic("{\"action\":\"left_click_drag\",\"coordinate\":[30,40]}", &err),
+			 0);
+	assert_true(plan.steps[0].at_pointer);
+	assert_int_equal(anthropic("{\"action\":\"left_mouse_down\"}", &err), 0);
+	assert_int_equal(plan.steps[0].cmd, ACT_MOUSE_DOWN);
+	assert_int_equal(anthropic("{\"action\":\"left_mouse_up\",\"coordinate\":[5,6]}", &err), 0);
+	assert_int_equal(plan.steps[0].cmd, ACT_MOUSE_UP);
+	assert_int_equal(anthropic("{\"action\":\"mouse_move\"}", &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "'coordinate' [x, y] is required"));
+	/* xdotool's key syntax, combos separated by spaces, repeated. */
+	assert_int_equal(
+		anthropic("{\"action\":\"key\",\"text\":\"ctrl+a Delete\",\"repeat\":2}", &err), 0);
+	assert_int_equal(plan.n, 1);
+	assert_int_equal(plan.steps[0].n_keys, 4);
+	assert_string_equal(plan.steps[0].keys[0], "ctrl+a");
+	assert_string_equal(plan.steps[0].keys[3], "Delete");
+	assert_int_equal(anthropic("{\"action\":\"key\",\"text\":\"a\",\"repeat\":100}", &err), 0);
+	assert_int_equal(plan.n, 2); /* 64 combos a step */
+	assert_int_equal(
+		anthropic("{\"action\":\"hold_key\",\"text\":\"shift\",\"duration\":1}", &err), 0);
+	assert_int_equal(plan.steps[0].hold_ms, 1000);
+	assert_int_equal(anthropic("{\"action\":\"hold_key\",\"text\":\"shift\"}", &err), -EINVAL);
+	assert_int_equal(
+		anthropic("{\"action\":\"hold_key\",\"text\":\"a b\",\"duration\":1}", &err),
+		-EINVAL);
+	assert_int_equal(anthropic("{\"action\":\"type\",\"text\":\"hi\\n\"}", &err), 0);
+	assert_int_equal(plan.steps[0].cmd, ACT_TYPE);
+	assert_int_equal(anthropic("{\"action\":\"scroll\",\"coordinate\":[5,5],"
+				   "\"scroll_direction\":\"left\",\"scroll_amount\":3,"
+				   "\"text\":\"ctrl\"}",
+				   &err),
+			 0);
+	assert_int_equal(plan.steps[0].dir, ACT_SCROLL_LEFT);
+	assert_int_equal(plan.steps[0].amount, 3);
+	assert_string_equal(plan.steps[0].hold, "ctrl");
+	assert_int_equal(anthropic("{\"action\":\"scroll\",\"scroll_direction\":\"sideways\","
+				   "\"scroll_amount\":3}",
+				   &err),
+			 -EINVAL);
+	assert_int_equal(anthropic("{\"action\":\"wait\",\"duration\":0.5}", &err), 0);
+	assert_int_equal(plan.steps[0].cmd, ACT_WAIT);
+	assert_int_equal(plan.steps[0].timeout_ms, 500);
+	assert_int_equal(anthropic("{\"action\":\"wait\",\"duration\":301}", &err), -EINVAL);
+	assert_int_equal(anthropic("{\"action\":\"screenshot\"}", &err), 0);
+	assert_int_equal(plan.answer, MCP_ANSWER_PICTURE);
+	assert_int_equal(anthropic("{\"action\":\"cursor_position\"}", &err), 0);
+	assert_int_equal(plan.answer, MCP_ANSWER_CURSOR);
+	/* zoom: [x0, y0, x1, y1] into a region [x, y, w, h]. */
+	assert_int_equal(anthropic("{\"action\":\"zoom\",\"region\":[10,20,110,70]}", &err), 0);
+	assert_true(plan.zoom);
+	assert_true(plan.steps[0].region);
+	assert_int_equal(plan.steps[0].rw, 100);
+	assert_int_equal(plan.steps[0].rh, 50);
+	assert_int_equal(anthropic("{\"action\":\"zoom\",\"region\":[10,20,5,70]}", &err), -EINVAL);
+	assert_int_equal(anthropic("{\"action\":\"teleport\"}", &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "'action' must be one of"));
+	assert_int_equal(anthropic("{\"action\":\"left_click\",\"coordinate\":[-1,2]}", &err),
+			 -EINVAL);
+}
+
+/* OpenAI's actions list, as the model emits it. */
+static void test_openai(void **state)
+{
+	struct error err;
+	assert_int_equal(
+		openai("{\"actions\":[{\"type\":\"click\",\"x\":10,\"y\":20,\"button\":\"wheel\","
+		       "\"keys\":[\"CTRL\",\"SHIFT\"]},{\"type\":\"double_click\",\"x\":1,\"y\":2},"
+		       "{\"type\":\"keypress\",\"keys\":[\"CTRL\",\"A\"]},{\"type\":\"type\","
+		       "\"text\":\"hi\"},{\"type\":\"wait\"},{\"type\":\"screenshot\"},"
+		       "{\"type\":\"move\",\"x\":3,\"y\":4},{\"type\":\"drag\",\"path\":[{\"x\":1,"
+		       "\"y\":1},{\"x\":9,\"y\":1},{\"x\":9,\"y\":9}]},{\"type\":\"scroll\",\"x\":5,"
+		       "\"y\":6,\"scroll_x\":-106,\"scroll_y\":300}]}",
+		       &err),
+		0);
+	assert_int_equal(plan.items, 9);
+	assert_int_equal(plan.n, 9); /* the screenshot is none; the scroll is two */
+	assert_int_equal(plan.answer, MCP_ANSWER_SCREEN);
+	assert_int_equal(plan.steps[0].button, 2);
+	assert_string_equal(plan.steps[0].hold, "ctrl+shift");
+	assert_int_equal(plan.steps[1].clicks, 2);
+	assert_string_equal(plan.steps[2].keys[0], "ctrl+a");
+	assert_int_equal(plan.steps[4].cmd, ACT_WAIT);
+	assert_int_equal(plan.steps[5].cmd, ACT_MOVE);
+	assert_int_equal(plan.item[5], 6);
+	assert_int_equal(plan.steps[6].n_path, 3);
+	assert_int_equal(plan.steps[6].x2, 9);
+	/* scroll_y 300 px down: 6 steps of 53; scroll_x -106: 2 steps left. */
+	assert_int_equal(plan.steps[7].dir, ACT_SCROLL_DOWN);
+	assert_int_equal(plan.steps[7].amount, 6);
+	assert_int_equal(plan.steps[8].dir, ACT_SCROLL_LEFT);
+	assert_int_equal(plan.steps[8].amount, 2);
+	assert_int_equal(plan.item[8], 8);
+	assert_int_equal(openai("{\"action\":{\"type\":\"scroll\",\"x\":1,\"y\":1,\"scroll_x\":0,"
+				"\"scroll_y\":-10}}",
+				&err),
+			 0);
+	assert_int_equal(plan.steps[0].dir, ACT_SCROLL_UP);
+	assert_int_equal(plan.steps[0].amount, 1);
+	assert_int_equal(openai("{\"actions\":[{\"type\":\"click\",\"x\":1,\"y\":1,\"button\":"
+				"\"back\"}]}",
+				&err),
+			 0);
+	assert_int_equal(plan.steps[0].button, 8);
+	assert_int_equal(openai("{\"actions\":[{\"type\":\"keypress\",\"keys\":[\"ARROWLEFT\"]},"
+				"{\"type\":\"keypress\",\"keys\":[\"CMD\",\"+\"]}]}",
+				&err),
+			 0);
+	assert_string_equal(plan.steps[0].keys[0], "Left");
+	assert_string_equal(plan.steps[1].keys[0], "super+plus");
+	assert_int_equal(openai("{\"actions\":[{\"type\":\"move\",\"x\":1,\"y\":1},{\"type\":"
+				"\"fly\"}]}",
+				&err),
+			 -EINVAL);
+	assert_non_null(strstr(err.msg, "action 2:"));
+	assert_int_equal(
+		openai("{\"actions\":[{\"type\":\"drag\",\"path\":[{\"x\":1,\"y\":1}]}]}", &err),
+		-EINVAL);
+	assert_int_equal(openai("{\"actions\":[{\"type\":\"click\",\"x\":1,\"y\":1}]}", &err),
+			 -EINVAL);
+	assert_int_equal(openai("{}", &err), -EINVAL);
+}
+
 static void test_responses(void **state)
 {
 	json_t *tools = mcp_tools_list();
 	assert_non_null(tools);
-	assert_int_equal(json_array_size(json_object_get(tools, "tools")), 13);
+	assert_int_equal(json_array_size(json_object_get(tools, "tools")), 15);
 	json_decref(tools);
 	json_t *id = json_integer(3);
 	char *line = mcp_error_line(id, MCP_METHOD_NOT_FOUND, "nope", NULL);
@@ -297,7 +481,7 @@ static void test_era_results(void **state)
 	assert_string_equal(json_string_value(json_object_get(r, "resultType")), "complete");
 	assert_true(json_integer_value(json_object_get(r, "ttlMs")) > 0);
 	assert_string_equal(json_string_value(json_object_get(r, "cacheScope")), "public");
-	assert_int_equal(json_array_size(json_object_get(r, "tools")), 13);
+	assert_int_equal(json_array_size(json_object_get(r, "tools")), 15);
 	json_t *info =
 		json_object_get(json_object_get(r, "_meta"), "io.modelcontextprotocol/serverInfo");
 	assert_string_equal(json_string_value(json_object_get(info, "version")), "1.0");
@@ -321,7 +505,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_requests),    cmocka_unit_test(test_tool_args),
 		cmocka_unit_test(test_responses),   cmocka_unit_test(test_eras),
-		cmocka_unit_test(test_era_results),
+		cmocka_unit_test(test_era_results), cmocka_unit_test(test_anthropic),
+		cmocka_unit_test(test_openai),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
