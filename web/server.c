@@ -28,6 +28,7 @@
 #include "log.h"
 #include "pathjoin.h"
 #include "request.h"
+#include "rfbearly.h"
 #include "util.h"
 #include "webctl.h"
 
@@ -60,10 +61,18 @@
 /* An answer from memory goes out in pieces of this size, one per turn of the loop. */
 #define SEND_CHUNK 32768
 
-/* Where a websocket is: the page proves its server first (nonce, then "go"), then the door. */
+/* A websocket whose page has not said "go" this long after it opened is closed, and its door
+ * with it: the door's connection made ahead is bounded (web/rfbearly.h). */
+#define EARLY_SECS 5
+
+/* Where a websocket is: the page proves its server first (nonce, then "go"), meanwhile the
+ * server opens the door's handshake (web/rfbearly.h); after "go" the page is given it piece by
+ * piece (REPLAY), then what the door said after it (FLUSH), then the stream is the door's. */
 enum ws_stage {
 	WS_NONCE,
 	WS_GO,
+	WS_REPLAY,
+	WS_FLUSH,
 	WS_PROXY,
 };
 
@@ -87,6 +96,7 @@ struct conn {
 	unsigned char *to_ws; /* LWS_PRE + PROXY_BUF */
 	size_t to_up_len, to_up_off;
 	unsigned char *to_up; /* PROXY_BUF */
+	struct rfb_early *early; /* the door's opening, until the stream is the door's */
 	/* A POST /take's answer waits for its release program (release_done()). */
 	struct release *release;
 	bool take_answer; /* the program has ended: answer on the next writable */
@@ -763,34 +773,108 @@ static int connect_door(bool human)
 	return fd;
 }
 
-static int ws_established(struct lws *wsi, struct conn *c)
+/* The door the lease gives now, connected and handed to the event loop as c's peer. */
+static int door_open(struct conn *c)
 {
 	struct lease l;
 	(void)lease_read_at(S.cfg->dirfd, &l);
 	S.human = l.holder == LEASE_HUMAN;
-	*c = (struct conn){
-		.kind = K_HTTP, .wsi = wsi, .is_ws = true, .human_door = S.human, .upfd = -1};
+	c->human_door = S.human;
+	int fd = connect_door(c->human_door);
+	if (fd < 0) {
+		log_warn("cannot reach the desktop's %s door (%s): %s",
+			 c->human_door ? "control" : "view",
+			 !c->human_door && S.cfg->view_socket ? S.cfg->view_socket : S.cfg->state,
+			 strerror(-fd));
+		return fd;
+	}
+	c->upfd = fd;
+	lws_sock_file_fd_type u = {.filefd = fd};
+	c->peer = lws_adopt_descriptor_vhost(S.vh, LWS_ADOPT_RAW_FILE_DESC, u, "botdesk-raw", NULL);
+	if (!c->peer) {
+		c->upfd = -1; /* lws closed it */
+		return -ENOMEM;
+	}
+	lws_set_opaque_user_data(c->peer, c);
+	return 0;
+}
+
+static void ws_free(struct conn *c)
+{
+	free(c->to_ws);
+	free(c->to_up);
+	free(c->early);
+	c->to_ws = c->to_up = NULL;
+	c->early = NULL;
+}
+
+static int ws_established(struct lws *wsi, struct conn *c)
+{
+	*c = (struct conn){.wsi = wsi, .is_ws = true, .upfd = -1};
 	c->to_ws = malloc(LWS_PRE + PROXY_BUF);
 	c->to_up = malloc(PROXY_BUF);
-	if (!c->to_ws || !c->to_up) {
-		free(c->to_ws);
-		free(c->to_up);
-		c->to_ws = c->to_up = NULL;
+	c->early = malloc(sizeof(*c->early));
+	if (!c->to_ws || !c->to_up || !c->early) {
+		ws_free(c);
 		c->is_ws = false;
 		return -1;
 	}
-	/* On the list from now: ws_closed() frees the buffers. The door comes after the page's
-	 * proof (ws_challenge). */
+	rfb_early_init(c->early);
+	/* On the list from now: ws_closed() frees the buffers and lets the door go. */
 	c->stage = WS_NONCE;
 	c->next = S.ws_list;
 	S.ws_list = c;
 	S.ws_count++;
-	return 0;
+	/* The door now, while the page proves its server: its handshake and first update are kept
+	 * (up_rx) and reach the page only after its "go"; without one in EARLY_SECS, both go. */
+	lws_set_timeout(wsi, PENDING_TIMEOUT_USER_OK, EARLY_SECS);
+	return door_open(c) < 0 ? -1 : 0;
+}
+
+/* The next piece of the door's opening that the page is owed, if it is there and the page has
+ * answered the one before (web/rfbearly.h); after the last, the rest (ws_writeable). */
+static void early_pump(struct conn *c)
+{
+	if (c->stage != WS_REPLAY || c->to_ws_len) {
+		return;
+	}
+	const unsigned char *data;
+	size_t len;
+	bool last;
+	rfb_early_next(c->early, &data, &len, &last);
+	if (len == 0) {
+		return;
+	}
+	memcpy(c->to_ws + LWS_PRE, data, len);
+	c->to_ws_len = len;
+	rfb_early_given(c->early);
+	if (last) {
+		c->stage = WS_FLUSH;
+	}
+	lws_callback_on_writable(c->wsi);
+}
+
+/* The last piece has gone: what the door said after it (the first update) follows as a message
+ * of its own (noVNC takes one handshake message per websocket message), then the door's own. */
+static void early_flush(struct lws *wsi, struct conn *c)
+{
+	size_t len;
+	const unsigned char *rest = rfb_early_rest(c->early, &len);
+	memcpy(c->to_ws + LWS_PRE, rest, len);
+	c->to_ws_len = len;
+	free(c->early);
+	c->early = NULL;
+	c->stage = WS_PROXY;
+	if (len) {
+		lws_callback_on_writable(wsi);
+	} else if (c->peer) {
+		lws_rx_flow_control(c->peer, 1);
+	}
 }
 
 /* The page's side of the stream before the door: its nonce (32 hex digits), answered with the
- * proof that this is the server the page was loaded from; then its "go", and only then the
- * door. A page that does not get a good proof sends nothing more (data/web/bar.js). */
+ * proof that this is the server the page was loaded from; then its "go", and only then what the
+ * door said. A page that does not get a good proof sends nothing more (data/web/bar.js). */
 static int ws_challenge(struct lws *wsi, struct conn *c, const void *in, size_t len)
 {
 	if (c->stage == WS_NONCE) {
@@ -812,28 +896,18 @@ static int ws_challenge(struct lws *wsi, struct conn *c, const void *in, size_t 
 	if (len != 2 || memcmp(in, "go", 2) != 0) {
 		return -1;
 	}
-	/* The door of the lease at this moment. */
+	lws_set_timeout(wsi, NO_PENDING_TIMEOUT, 0);
+	/* The door was the lease's when the stream opened; if the lease has moved since, the page
+	 * reconnects to the other (as when it moves later). */
 	struct lease l;
 	(void)lease_read_at(S.cfg->dirfd, &l);
-	S.human = l.holder == LEASE_HUMAN;
-	c->human_door = S.human;
-	int fd = connect_door(c->human_door);
-	if (fd < 0) {
-		log_warn("cannot reach the desktop's %s door (%s): %s",
-			 c->human_door ? "control" : "view",
-			 !c->human_door && S.cfg->view_socket ? S.cfg->view_socket : S.cfg->state,
-			 strerror(-fd));
-		return -1;
+	if ((l.holder == LEASE_HUMAN) != c->human_door) {
+		c->closing = true;
+		lws_callback_on_writable(wsi);
+		return 0;
 	}
-	c->upfd = fd;
-	lws_sock_file_fd_type u = {.filefd = fd};
-	c->peer = lws_adopt_descriptor_vhost(S.vh, LWS_ADOPT_RAW_FILE_DESC, u, "botdesk-raw", NULL);
-	if (!c->peer) {
-		c->upfd = -1; /* lws closed it */
-		return -1;
-	}
-	lws_set_opaque_user_data(c->peer, c);
-	c->stage = WS_PROXY;
+	c->stage = WS_REPLAY;
+	early_pump(c);
 	return 0;
 }
 
@@ -851,9 +925,7 @@ static void ws_closed(struct conn *c)
 		lws_set_timeout(c->peer, PENDING_TIMEOUT_CLOSE_SEND, LWS_TO_KILL_ASYNC);
 		c->peer = NULL;
 	}
-	free(c->to_ws);
-	free(c->to_up);
-	c->to_ws = c->to_up = NULL;
+	ws_free(c);
 }
 
 static int ws_writeable(struct lws *wsi, struct conn *c)
@@ -878,7 +950,11 @@ static int ws_writeable(struct lws *wsi, struct conn *c)
 	c->to_ws_len = 0;
 	if (c->closing) {
 		lws_callback_on_writable(wsi);
-	} else if (c->peer) {
+	} else if (c->stage == WS_FLUSH) {
+		early_flush(wsi, c);
+	} else if (c->stage == WS_REPLAY) {
+		early_pump(c);
+	} else if (c->peer && c->stage == WS_PROXY) {
 		lws_rx_flow_control(c->peer, 1);
 	}
 	return 0;
@@ -886,8 +962,17 @@ static int ws_writeable(struct lws *wsi, struct conn *c)
 
 static int ws_receive(struct lws *wsi, struct conn *c, const void *in, size_t len)
 {
-	if (c->stage != WS_PROXY) {
+	if (c->stage == WS_NONCE || c->stage == WS_GO) {
 		return ws_challenge(wsi, c, in, len);
+	}
+	if (c->stage == WS_REPLAY) {
+		/* The page's answers to the pieces the server answered the door already. */
+		if (rfb_early_page(c->early, in, len) < 0) {
+			log_warn("the page's RFB handshake differs from the one botdesk web made with the desktop's door (is this noVNC 1.3?); the stream is closed");
+			return -1;
+		}
+		early_pump(c);
+		return 0;
 	}
 	if (!c->peer || c->upfd < 0) {
 		return -1;
@@ -914,8 +999,37 @@ static int ws_receive(struct lws *wsi, struct conn *c, const void *in, size_t le
 	return 0;
 }
 
+/* The door before the stream is its own: kept in c->early, answered there. */
+static int up_rx_early(struct lws *wsi, struct conn *c)
+{
+	size_t room;
+	unsigned char *space = rfb_early_space(c->early, &room);
+	if (room == 0) {
+		lws_rx_flow_control(wsi, 0); /* the rest waits in the door's socket */
+		return 0;
+	}
+	ssize_t n = read(c->upfd, space, room);
+	if (n < 0 && (errno == EAGAIN || errno == EINTR)) {
+		return 0;
+	}
+	if (n <= 0) {
+		return -1;
+	}
+	unsigned char reply[RFB_EARLY_REPLY_MAX];
+	size_t rlen;
+	if (rfb_early_door(c->early, (size_t)n, reply, &rlen) < 0 ||
+	    (rlen && write(c->upfd, reply, rlen) != (ssize_t)rlen)) {
+		return -1;
+	}
+	early_pump(c);
+	return 0;
+}
+
 static int up_rx(struct lws *wsi, struct conn *c)
 {
+	if (c && c->early && c->stage != WS_FLUSH) {
+		return up_rx_early(wsi, c);
+	}
 	if (!c || c->to_ws_len) {
 		lws_rx_flow_control(wsi, 0);
 		return c ? 0 : -1;
