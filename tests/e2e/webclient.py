@@ -3,7 +3,7 @@
 adds or drops any), for the web tests.
 
     webclient.py ADDR METHOD PATH [--cookie C] [--origin O] [--host H] [--header 'K: V']...
-                 [--key KEYSYM] [--page-key HEX]
+                 [--key KEYSYM] [--page-key HEX] [--no-go]
 
 ADDR is unix:/path or HOST:PORT. Prints `status N`, then `set-cookie: ...` and `location: ...`
 when the answer has them, then `body: ...` (its first 400 bytes). METHOD `WS` asks for a
@@ -12,6 +12,8 @@ the page's key, checked with --page-key HEX: 1 when it does not match; then "go"
 `hello <RFB version>` from the first frame, and with
 --key it goes through the RFB handshake, sends that key (pressed and released) and a one-pixel
 update request, and prints `synced` once the update arrives: the desktop has had the key.
+With --no-go it never says "go" and prints `closed after N frames: ...` once the server ends the
+stream.
 Exit 0 whatever the status; 1 with a message on stderr when the exchange itself fails.
 """
 
@@ -206,6 +208,7 @@ def main():
     ap.add_argument("--header", action="append", default=[])
     ap.add_argument("--key")
     ap.add_argument("--page-key")
+    ap.add_argument("--no-go", action="store_true")
     ap.add_argument("--host")
     a = ap.parse_args()
     host = "localhost:6080" if a.addr.startswith("unix:") else a.addr
@@ -243,6 +246,18 @@ def main():
                             hashlib.sha256).hexdigest().encode()
             if got != want:
                 raise RuntimeError("the server's proof %r is not of the page's key" % got)
+        if a.no_go:
+            # The server's door is open behind the stream, but nothing of it may come before
+            # "go"; without one the server ends the stream (docs/web.md).
+            c.s.settimeout(60)
+            frames = 0
+            try:
+                while True:
+                    ws.frame()
+                    frames += 1
+            except (EOFError, ConnectionError) as e:
+                print("closed after %d frames: %s" % (frames, e))
+            return 0
         ws.send(b"go")
         print("hello " + ws.read(12).decode("latin-1").strip())
         if a.key:
