@@ -64,8 +64,8 @@ static void put32(unsigned char *p, int32_t v)
  * noVNC's requests follow this one through the door and take over from the next update on. */
 static size_t first_request(const unsigned char *server_init, unsigned char *out)
 {
-	static const unsigned char pixel_format[20] = {
-		0, 0, 0, 0, 32, 24, 0, 1, 0, 255, 0, 255, 0, 255, 0, 8, 16, 0, 0, 0};
+	static const unsigned char pixel_format[20] = {0, 0,   0, 0,   32, 24, 0,  1, 0, 255,
+						       0, 255, 0, 255, 0,  8,  16, 0, 0, 0};
 	static const int32_t encodings[] = {7, -256 + 2, -224, 0};
 	size_t n = 0;
 	memcpy(out, pixel_format, sizeof(pixel_format));
@@ -130,8 +130,8 @@ static int piece(const struct rfb_early *e, unsigned k, size_t start, size_t *re
 		if (have < need) {
 			return 0;
 		}
-		/* Not answered: the page's answer (its format, encodings, request) goes to the door,
-		 * after the server's request for the first update. */
+		/* Not answered: the page's answer (its format, encodings, request) goes to the
+		 * door, after the server's request for the first update. */
 		*ret_reply = first_request(p, reply);
 		*ret_len = need;
 		return 0;
