@@ -129,6 +129,8 @@ struct web_args {
 	bool ticket, loopback;
 };
 
+static int args_check(struct web_config *cfg, struct web_args *a, const struct ready_args *ra);
+
 /* The command line, checked for what the options mean together: -1 to go on, or the exit
  * status. */
 static int parse_args(int argc, char **argv, struct web_config *cfg, struct web_args *a,
@@ -190,6 +192,12 @@ static int parse_args(int argc, char **argv, struct web_config *cfg, struct web_
 	if (!cfg->profile || !cfg->state || optind != argc) {
 		return usage();
 	}
+	return args_check(cfg, a, ra);
+}
+
+/* What the options mean together: -1 to go on, or the exit status. */
+static int args_check(struct web_config *cfg, struct web_args *a, const struct ready_args *ra)
+{
 	if (!cfg->act_pointer != !cfg->display || !cfg->act_pointer != !cfg->xauthority) {
 		log_error("--%s, --%s and --%s go together (the runner gives all three)",
 			  WEBARG_ACT_POINTER, WEBARG_DISPLAY, WEBARG_XAUTHORITY);
