@@ -125,8 +125,9 @@ int proxy_established(struct web_server *s, struct lws *wsi, struct conn *c)
 	return door_open(s, c) < 0 ? -1 : 0;
 }
 
-/* The next piece of the door's opening that the page is owed, if it is there and the page has
- * answered the one before (web/rfbearly.h); after the last, the rest (ws_writeable). */
+/* The next piece of the door's opening for the page, if the door has said it (web/rfbearly.h),
+ * as a message of its own; after the last, the rest (ws_writeable). The page's answers are not
+ * waited for: noVNC answers each message in turn, and they are checked as they come. */
 static void early_pump(struct conn *c)
 {
 	if (c->stage != WS_REPLAY || c->to_ws_len) {
@@ -156,8 +157,6 @@ static void early_flush(struct lws *wsi, struct conn *c)
 	const unsigned char *rest = rfb_early_rest(c->early, &len);
 	memcpy(c->to_ws + LWS_PRE, rest, len);
 	c->to_ws_len = len;
-	free(c->early);
-	c->early = NULL;
 	c->stage = WS_PROXY;
 	if (len) {
 		lws_callback_on_writable(wsi);
@@ -255,21 +254,38 @@ int proxy_writeable(struct web_server *s, struct lws *wsi, struct conn *c)
 	return 0;
 }
 
+static int to_door(struct lws *wsi, struct conn *c, const void *in, size_t len);
+
 int proxy_receive(struct web_server *s, struct lws *wsi, struct conn *c, const void *in, size_t len)
 {
 	if (c->stage == WS_NONCE || c->stage == WS_GO) {
 		return ws_challenge(s, wsi, c, in, len);
 	}
-	if (c->stage == WS_REPLAY) {
-		/* The page's answers to the pieces the server answered the door already. */
-		if (rfb_early_page(c->early, in, len) < 0) {
+	if (c->early) {
+		/* First the page's answers to the pieces the server answered the door already. */
+		int n = rfb_early_page(c->early, in, len);
+		if (n < 0) {
 			log_warn(
 				"the page's RFB handshake differs from the one botdesk web made with the desktop's door (is this noVNC 1.3?); the stream is closed");
 			return -1;
 		}
-		early_pump(c);
-		return 0;
+		in = (const unsigned char *)in + n;
+		len -= (size_t)n;
+		if (rfb_early_page_done(c->early)) {
+			free(c->early);
+			c->early = NULL;
+		}
+		if (len == 0) {
+			return 0;
+		}
 	}
+	return to_door(wsi, c, in, len);
+}
+
+/* The page's bytes for the door: written now, or kept (one frame at most, the page's stream
+ * paused) until the door takes them. */
+static int to_door(struct lws *wsi, struct conn *c, const void *in, size_t len)
+{
 	if (!c->peer || c->upfd < 0) {
 		return -1;
 	}
@@ -323,7 +339,7 @@ static int up_rx_early(struct lws *wsi, struct conn *c)
 
 int proxy_door_rx(struct lws *wsi, struct conn *c)
 {
-	if (c && c->early && c->stage != WS_FLUSH) {
+	if (c && c->stage < WS_FLUSH) {
 		return up_rx_early(wsi, c);
 	}
 	if (!c || c->to_ws_len) {

@@ -176,20 +176,11 @@ int rfb_early_door(struct rfb_early *e, size_t n, unsigned char *reply, size_t *
 	return 0;
 }
 
-static size_t answer_len(unsigned k)
+/* Whether the stream is the door's once the page has answered what it owes: every piece given,
+ * the last one not the server's to answer. */
+static bool handed_over(const struct rfb_early *e)
 {
-	size_t n;
-	(void)answer_of(k, &n);
-	return n;
-}
-
-bool rfb_early_page_ready(const struct rfb_early *e)
-{
-	if (e->given == 0) {
-		return true;
-	}
-	unsigned k = e->given - 1;
-	return !e->answered[k] || e->page_got == answer_len(k);
+	return e->given > 0 && !e->answered[e->given - 1];
 }
 
 void rfb_early_next(const struct rfb_early *e, const unsigned char **ret_data, size_t *ret_len,
@@ -198,8 +189,7 @@ void rfb_early_next(const struct rfb_early *e, const unsigned char **ret_data, s
 	*ret_data = NULL;
 	*ret_len = 0;
 	*ret_last = false;
-	bool after_last = e->given > 0 && !e->answered[e->given - 1];
-	if (after_last || e->given >= e->pieces || !rfb_early_page_ready(e)) {
+	if (handed_over(e) || e->given >= e->pieces) {
 		return;
 	}
 	size_t start = e->given ? e->piece_end[e->given - 1] : 0;
@@ -212,21 +202,47 @@ void rfb_early_given(struct rfb_early *e)
 {
 	e->sent = e->piece_end[e->given];
 	e->given++;
-	e->page_got = 0;
+}
+
+/* The byte the page owes at offset off of its answers, if the pieces given so far ask for it. */
+static bool owed_byte(const struct rfb_early *e, size_t off, unsigned char *ret)
+{
+	for (unsigned k = 0; k < e->given; k++) {
+		if (!e->answered[k]) {
+			break;
+		}
+		size_t n;
+		const unsigned char *a = answer_of(k, &n);
+		if (off < n) {
+			*ret = a[off];
+			return true;
+		}
+		off -= n;
+	}
+	return false;
 }
 
 int rfb_early_page(struct rfb_early *e, const unsigned char *in, size_t len)
 {
-	if (e->given == 0 || !e->answered[e->given - 1]) {
+	size_t i = 0;
+	unsigned char want;
+	for (; i < len && owed_byte(e, e->page_got, &want); i++, e->page_got++) {
+		if (in[i] != want) {
+			return -EPROTO;
+		}
+	}
+	/* Beyond its answers the page speaks to the door, once the stream is the door's; before,
+	 * it has nothing else to say. */
+	if (i < len && !handed_over(e)) {
 		return -EPROTO;
 	}
-	size_t want_len;
-	const unsigned char *want = answer_of(e->given - 1, &want_len);
-	if (len > want_len - e->page_got || memcmp(in, want + e->page_got, len) != 0) {
-		return -EPROTO;
-	}
-	e->page_got += len;
-	return 0;
+	return (int)i;
+}
+
+bool rfb_early_page_done(const struct rfb_early *e)
+{
+	unsigned char want;
+	return handed_over(e) && !owed_byte(e, e->page_got, &want);
 }
 
 const unsigned char *rfb_early_rest(const struct rfb_early *e, size_t *ret_len)

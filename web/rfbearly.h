@@ -2,14 +2,15 @@
  * connects the desktop's door as soon as a websocket is established and speaks the RFB
  * handshake's client side with it (version 3.8, security None, a shared ClientInit) while the page
  * proves the server, then asks for the first update in the pixel format noVNC will ask for. What
- * the door says is only kept here; after the page's "go" it is given to the page piece by piece,
- * each piece once the page has answered the one before exactly as the server answered the door
- * (noVNC takes one handshake message per websocket message), and the rest, the first update
- * among it, follows at once. Where the door says something the server does not answer itself
- * (another version, no None, a failed result), the page answers it, through the door.
+ * the door says is only kept here; after the page's "go" it is given to the page, each piece of
+ * the handshake a websocket message of its own (noVNC takes one handshake message per websocket
+ * message), then the rest, the first update among it. The page's answers to the pieces the
+ * server answered already are checked (they must be what the server said) and kept from the
+ * door. Where the door says something the server does not answer itself (another version, no
+ * None, a failed result), the page answers it, through the door.
  *
  * No I/O: the caller reads the door into rfb_early_space(), writes what rfb_early_door() asks to
- * the door, and hands the page's bytes to rfb_early_page(). Unit-tested and fuzzed. */
+ * the door, and hands the page's bytes to rfb_early_page(). Unit-tested. */
 #pragma once
 
 #include <stdbool.h>
@@ -31,7 +32,7 @@ struct rfb_early {
 	bool answered[RFB_EARLY_PIECES]; /* the server answered this piece to the door */
 	unsigned pieces;                 /* complete pieces */
 	bool door_done;                  /* the server says nothing more to the door */
-	/* The page's side: pieces given to it, and how much of its answer to the last one came. */
+	/* The page's side: pieces given to it, and how many bytes of its answers came. */
 	unsigned given;
 	size_t page_got;
 	size_t sent; /* bytes of buf given to the page */
@@ -47,20 +48,21 @@ unsigned char *rfb_early_space(struct rfb_early *e, size_t *ret_room);
  * protocol (a ServerInit that does not fit). */
 int rfb_early_door(struct rfb_early *e, size_t n, unsigned char *reply, size_t *ret_len);
 
-/* The next piece the page is owed, now: *ret_data and *ret_len (0: none yet). *ret_last is true
- * when after it the stream is the door's: the page's answers go to the door, and what follows in
- * the buffer (rfb_early_rest()) goes to the page. The caller marks it given with
+/* The next piece for the page, now: *ret_data and *ret_len (0: none yet). *ret_last is true when
+ * after it the stream is the door's: what follows in the buffer (rfb_early_rest()) goes to the
+ * page, and the page's bytes beyond its answers to the door. The caller marks it given with
  * rfb_early_given(). */
 void rfb_early_next(const struct rfb_early *e, const unsigned char **ret_data, size_t *ret_len,
 		    bool *ret_last);
 void rfb_early_given(struct rfb_early *e);
 
-/* The page's bytes while it answers pieces: 0 while they match what the server answered the
- * door, -EPROTO on any other byte (or on bytes nobody asked for). */
+/* The page's bytes after its "go": how many of them (from the start) are its answers to pieces
+ * the server answered already (the rest is for the door), or -EPROTO when an answer differs or
+ * the page says more before the stream is the door's. */
 int rfb_early_page(struct rfb_early *e, const unsigned char *in, size_t len);
 
-/* Whether the page has given its whole answer to the last piece (the next may go). */
-bool rfb_early_page_ready(const struct rfb_early *e);
+/* The stream is the door's and the page has answered all it owed: nothing left to check. */
+bool rfb_early_page_done(const struct rfb_early *e);
 
 /* After the last piece: what the door said after it, not yet given to the page. */
 const unsigned char *rfb_early_rest(const struct rfb_early *e, size_t *ret_len);

@@ -1,8 +1,9 @@
 /* botdesk-web's opening of the door ahead of the page (web/rfbearly.c), without a server: what
- * it answers the door at each step and the first update's request; that the page gets each piece
- * only after its answer to the one before, and is refused on any other answer; where it stops
- * answering (another version, no None, a failed result) the rest is the page's; a ServerInit that
- * cannot fit is a protocol error; and nothing is owed before the door has spoken. */
+ * it answers the door at each step and the first update's request; that the page gets the pieces
+ * in order, each once the door has said it, its answers checked as they come (in any split) and
+ * kept from the door, anything else refused; where the server stops answering (another version,
+ * no None, a failed result) the rest is the page's; a ServerInit that cannot fit is a protocol
+ * error; and nothing is given before the door has spoken. */
 #include "unit.h"
 
 #include <errno.h>
@@ -10,9 +11,9 @@
 
 #include "rfbearly.h"
 
-static const unsigned char server_init[] = {
-	0x05, 0xa0, 0x03, 0x84, 32, 24, 0, 1, 0, 255, 0, 255, 0, 255, 16, 8, 0, 0, 0, 0,
-	0, 0, 0, 4, 'd', 'e', 's', 'k'};
+static const unsigned char server_init[] = {0x05, 0xa0, 0x03, 0x84, 32,  24,  0,   1,  0, 255,
+					    0,    255,  0,    255,  16,  8,   0,   0,  0, 0,
+					    0,    0,    0,    4,    'd', 'e', 's', 'k'};
 static const unsigned char update[] = {0, 0, 0, 1, 9, 9, 9};
 
 /* The door says data; returns what the server answered it. */
@@ -65,8 +66,8 @@ static void whole_opening(void **state)
 	assert_int_equal(door(&e, server_init, 10, reply), 0);
 	size_t n = door(&e, server_init + 10, sizeof(server_init) - 10, reply);
 	assert_int_equal(n, 50);
-	static const unsigned char pixel_format[20] = {0, 0, 0, 0, 32, 24, 0, 1, 0, 255,
-						       0, 255, 0, 255, 0, 8, 16, 0, 0, 0};
+	static const unsigned char pixel_format[20] = {0, 0,   0, 0,   32, 24, 0,  1, 0, 255,
+						       0, 255, 0, 255, 0,  8,  16, 0, 0, 0};
 	assert_memory_equal(reply, pixel_format, 20);
 	assert_int_equal(reply[20], 2); /* SetEncodings, 4 of them, Tight first */
 	assert_int_equal(reply[23], 4);
@@ -75,24 +76,26 @@ static void whole_opening(void **state)
 	assert_memory_equal(reply + 40, fbur, 10);
 	assert_int_equal(door(&e, update, sizeof(update), reply), 0);
 
-	/* The page: each piece after its answer to the one before, then the rest. */
+	/* The page: the pieces in order without waiting for its answers, then the rest. */
 	owed(&e, "RFB 003.008\n", 12, false);
-	nothing_owed(&e);
-	assert_int_equal(rfb_early_page(&e, (const unsigned char *)"RFB 003.", 8), 0);
-	nothing_owed(&e);
-	assert_int_equal(rfb_early_page(&e, (const unsigned char *)"008\n", 4), 0);
+	/* An answer comes in any split; before the stream is the door's, nothing more. */
+	assert_int_equal(rfb_early_page(&e, (const unsigned char *)"RFB 003.", 8), 8);
+	assert_int_equal(rfb_early_page(&e, (const unsigned char *)"008\n\x01", 5), -EPROTO);
+	e.page_got = 8;
 	owed(&e, "\x02\x02\x01", 3, false);
-	assert_int_equal(rfb_early_page(&e, (const unsigned char *)"\x01", 1), 0);
 	owed(&e, "\0\0\0\0", 4, false);
-	assert_int_equal(rfb_early_page(&e, (const unsigned char *)"\x01", 1), 0);
+	assert_false(rfb_early_page_done(&e));
 	owed(&e, server_init, sizeof(server_init), true);
 	nothing_owed(&e);
 	size_t rest_len;
 	const unsigned char *rest = rfb_early_rest(&e, &rest_len);
 	assert_int_equal(rest_len, sizeof(update));
 	assert_memory_equal(rest, update, sizeof(update));
-	/* After the last piece the page's bytes are the door's, not the opening's. */
-	assert_int_equal(rfb_early_page(&e, (const unsigned char *)"\x01", 1), -EPROTO);
+	/* The rest of the answers (version, None, shared), then the page's own for the door. */
+	assert_false(rfb_early_page_done(&e));
+	assert_int_equal(rfb_early_page(&e, (const unsigned char *)"008\n\x01\x01\x00\x00", 8), 6);
+	assert_true(rfb_early_page_done(&e));
+	assert_int_equal(rfb_early_page(&e, (const unsigned char *)"\x03", 1), 0);
 }
 
 static void other_answers_refused(void **state)
@@ -106,11 +109,19 @@ static void other_answers_refused(void **state)
 	assert_int_equal(rfb_early_page(&e, (const unsigned char *)"R", 1), -EPROTO);
 	owed(&e, "RFB 003.008\n", 12, false);
 	assert_int_equal(rfb_early_page(&e, (const unsigned char *)"RFB 003.007\n", 12), -EPROTO);
-	/* More than the answer. */
+	/* More than the answer, before the next piece. */
 	rfb_early_init(&e);
 	door(&e, "RFB 003.008\n", 12, reply);
 	owed(&e, "RFB 003.008\n", 12, false);
 	assert_int_equal(rfb_early_page(&e, (const unsigned char *)"RFB 003.008\n\x01", 13),
+			 -EPROTO);
+	/* Another security type than the server chose. */
+	rfb_early_init(&e);
+	door(&e, "RFB 003.008\n", 12, reply);
+	door(&e, "\x02\x02\x01", 3, reply);
+	owed(&e, "RFB 003.008\n", 12, false);
+	owed(&e, "\x02\x02\x01", 3, false);
+	assert_int_equal(rfb_early_page(&e, (const unsigned char *)"RFB 003.008\n\x02", 13),
 			 -EPROTO);
 }
 
@@ -127,13 +138,16 @@ static void stops_where_it_does_not_answer(void **state)
 	const unsigned char *rest = rfb_early_rest(&e, &n);
 	assert_int_equal(n, 4);
 	assert_memory_equal(rest, "\0\0\0\x01", 4);
+	assert_true(rfb_early_page_done(&e));
+	assert_int_equal(rfb_early_page(&e, (const unsigned char *)"RFB 003.003\n", 12), 0);
 	/* No None among the types. */
 	rfb_early_init(&e);
 	door(&e, "RFB 003.008\n", 12, reply);
 	assert_int_equal(door(&e, "\x01\x02", 2, reply), 0);
 	owed(&e, "RFB 003.008\n", 12, false);
-	assert_int_equal(rfb_early_page(&e, (const unsigned char *)"RFB 003.008\n", 12), 0);
+	assert_int_equal(rfb_early_page(&e, (const unsigned char *)"RFB 003.008\n", 12), 12);
 	owed(&e, "\x01\x02", 2, true);
+	assert_int_equal(rfb_early_page(&e, (const unsigned char *)"\x02", 1), 0);
 	/* A failed result: its reason is the page's to read. */
 	rfb_early_init(&e);
 	door(&e, "RFB 003.008\n", 12, reply);
