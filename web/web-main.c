@@ -52,7 +52,7 @@ struct ready_args {
 
 /* The page --open hands the browser: a 0600 file in the profile's 0700 directory that sends it
  * on to the ticket URL. The ticket never goes into an argv (any local user reads
- * /proc/PID/cmdline); the file goes when the ticket is used (web/server.c) or the server
+ * /proc/PID/cmdline); the file goes when the ticket is used (web/routes.c) or the server
  * stops. */
 static int write_open_page(const struct web_config *cfg, const char *url, char *path, size_t size)
 {
