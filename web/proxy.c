@@ -114,19 +114,20 @@ int proxy_established(struct web_server *s, struct lws *wsi, struct conn *c)
 		return -1;
 	}
 	rfb_early_init(c->early);
-	/* On the list from now: ws_closed() frees the buffers and lets the door go. */
+	/* On the list from now: proxy_closed() frees the buffers and lets the door go. */
 	c->stage = WS_NONCE;
 	c->next = s->ws_list;
 	s->ws_list = c;
 	s->ws_count++;
 	/* The door now, while the page proves its server: its handshake and first update are kept
-	 * (up_rx) and reach the page only after its "go"; without one in EARLY_SECS, both go. */
+	 * (up_rx_early) and reach the page only after its "go"; without one in EARLY_SECS, both go.
+	 */
 	lws_set_timeout(wsi, PENDING_TIMEOUT_USER_OK, EARLY_SECS);
 	return door_open(s, c) < 0 ? -1 : 0;
 }
 
 /* The next piece of the door's opening for the page, if the door has said it (web/rfbearly.h),
- * as a message of its own; after the last, the rest (ws_writeable). The page's answers are not
+ * as a message of its own; after the last, the rest (proxy_writeable). The page's answers are not
  * waited for: noVNC answers each message in turn, and they are checked as they come. */
 static void early_pump(struct conn *c)
 {

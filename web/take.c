@@ -56,13 +56,13 @@ static int release_start(struct web_server *s, struct release *rel, struct conn 
 	}
 	rel->ep = (struct endpoint){.kind = EP_RELEASE, .owner = rel};
 	lws_set_opaque_user_data(w, &rel->ep);
-	/* Past its bound the wsi closes, and release_closed() kills what is left. */
+	/* Past its bound the wsi closes, and take_closed() kills what is left. */
 	lws_set_timeout(w, PENDING_TIMEOUT_USER_OK, ACT_RELEASE_WAIT_MS / 1000);
 	return 0;
 }
 
 /* The pidfd is readable: the program has ended (or this is a spurious wake). -1 closes the
- * pidfd's wsi, which answers the take (release_closed()). */
+ * pidfd's wsi, which answers the take (take_closed()). */
 int take_rx(struct web_server *s, struct release *rel)
 {
 	int status = 0;
@@ -156,7 +156,7 @@ int take_post(struct web_server *s, struct lws *wsi, struct conn *c, enum lease_
 			 * program's own bound, with a second to spare for its kill. */
 			lws_set_timeout(wsi, PENDING_TIMEOUT_USER_OK,
 					ACT_RELEASE_WAIT_MS / 1000 + 2);
-			return 0; /* answered by release_closed() */
+			return 0; /* answered by take_closed() */
 		}
 		if (r < 0) {
 			log_warn(
