@@ -29,9 +29,11 @@ struct web_config {
 	 * when on host:port; nonzero stops the server. */
 	int (*ready)(const struct web_config *cfg, const char *url, void *userdata);
 	void *userdata;
+	/* Readable when the caller wants the loop to look at *stop (an eventfd its signal handler
+	 * writes); -1: none. The server watches a duplicate: the caller's stays its own. */
+	int wake_fd;
 };
 
-/* Serves until *stop is set (a signal handler sets it and calls web_wake()). 0 or -errno. */
+/* Serves until *stop is set (a signal handler sets it, then writes cfg->wake_fd). 0 or
+ * -errno. */
 int web_serve(const struct web_config *cfg, volatile sig_atomic_t *stop);
-/* Wakes the event loop from a signal handler. */
-void web_wake(void);

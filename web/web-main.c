@@ -6,8 +6,10 @@
 #include <pwd.h>
 #include <signal.h>
 #include <spawn.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/eventfd.h>
 #include <sys/stat.h>
 #include <sys/un.h>
 #include <unistd.h>
@@ -25,11 +27,14 @@
 extern char **environ;
 
 static volatile sig_atomic_t stopping;
+/* The server's loop watches it (web_config.wake_fd): the handler's write wakes it. */
+static int wake_fd = -1;
 
 static void on_signal(int sig)
 {
 	stopping = 1;
-	web_wake();
+	uint64_t one = 1;
+	(void)!write(wake_fd, &one, sizeof(one));
 }
 
 static int usage(void)
@@ -47,7 +52,7 @@ struct ready_args {
 
 /* The page --open hands the browser: a 0600 file in the profile's 0700 directory that sends it
  * on to the ticket URL. The ticket never goes into an argv (any local user reads
- * /proc/PID/cmdline); the file goes when the ticket is used (web/server.c) or the server
+ * /proc/PID/cmdline); the file goes when the ticket is used (web/routes.c) or the server
  * stops. */
 static int write_open_page(const struct web_config *cfg, const char *url, char *path, size_t size)
 {
@@ -124,6 +129,8 @@ struct web_args {
 	bool ticket, loopback;
 };
 
+static int args_check(struct web_config *cfg, struct web_args *a, const struct ready_args *ra);
+
 /* The command line, checked for what the options mean together: -1 to go on, or the exit
  * status. */
 static int parse_args(int argc, char **argv, struct web_config *cfg, struct web_args *a,
@@ -185,6 +192,12 @@ static int parse_args(int argc, char **argv, struct web_config *cfg, struct web_
 	if (!cfg->profile || !cfg->state || optind != argc) {
 		return usage();
 	}
+	return args_check(cfg, a, ra);
+}
+
+/* What the options mean together: -1 to go on, or the exit status. */
+static int args_check(struct web_config *cfg, struct web_args *a, const struct ready_args *ra)
+{
 	if (!cfg->act_pointer != !cfg->display || !cfg->act_pointer != !cfg->xauthority) {
 		log_error("--%s, --%s and --%s go together (the runner gives all three)",
 			  WEBARG_ACT_POINTER, WEBARG_DISPLAY, WEBARG_XAUTHORITY);
@@ -242,9 +255,12 @@ static bool novnc_present(const char *novnc)
 	char rfbjs[512];
 	/* A path too long to build is named by its directory: a cut one would be checked instead.
 	 */
-	int e = path_join(rfbjs, sizeof(rfbjs), novnc, "core/rfb.js") < 0 ? ENAMETOOLONG
-		: access(rfbjs, R_OK) < 0                                 ? errno
-									  : 0;
+	int e = 0;
+	if (path_join(rfbjs, sizeof(rfbjs), novnc, "core/rfb.js") < 0) {
+		e = ENAMETOOLONG;
+	} else if (access(rfbjs, R_OK) < 0) {
+		e = errno;
+	}
 	if (e != 0) {
 		log_error(
 			"noVNC is missing (%s: %s): install it with 'botdesk install --web' (Debian's novnc package), then run botdesk web again",
@@ -279,6 +295,12 @@ static int serve(struct web_config *cfg, const char *listen)
 		(void)unlinkat(cfg->dirfd, WEB_SOCK, 0);
 		cfg->unix_path = unix_path;
 	}
+	wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (wake_fd < 0) {
+		log_error("cannot make an eventfd: %s", strerror(errno));
+		return 1;
+	}
+	cfg->wake_fd = wake_fd;
 	struct sigaction sa = {.sa_handler = on_signal};
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
@@ -309,7 +331,8 @@ int main(int argc, char **argv)
 {
 	log_set_program("botdesk");
 	log_set_debug(getenv("BOTDESK_DEBUG") != NULL);
-	struct web_config cfg = {.novnc = "/usr/share/novnc", .data = BOTDESK_WEB_DATA_DIR};
+	struct web_config cfg = {
+		.novnc = "/usr/share/novnc", .data = BOTDESK_WEB_DATA_DIR, .wake_fd = -1};
 	struct web_args a = {0};
 	struct ready_args ra = {0};
 	int rc = parse_args(argc, argv, &cfg, &a, &ra);

@@ -19,16 +19,15 @@
 
 int webctl_lock(int dirfd)
 {
-	int fd = openat(dirfd, WEB_LOCK, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+	_cleanup_close_ int fd =
+		openat(dirfd, WEB_LOCK, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
 	if (fd < 0) {
 		return negative_errno();
 	}
 	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
-		int r = errno == EWOULDBLOCK ? -EBUSY : negative_errno();
-		close(fd);
-		return r;
+		return errno == EWOULDBLOCK ? -EBUSY : negative_errno();
 	}
-	return fd;
+	return TAKE_FD(fd);
 }
 
 static int ctl_addr(int dirfd, struct sockaddr_un *sa)
@@ -50,7 +49,7 @@ int webctl_listen(int dirfd)
 	if (unlinkat(dirfd, WEB_CTL_SOCK, 0) < 0 && errno != ENOENT) {
 		return negative_errno();
 	}
-	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	_cleanup_close_ int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
 	if (fd < 0) {
 		return negative_errno();
 	}
@@ -58,11 +57,9 @@ int webctl_listen(int dirfd)
 	r = bind(fd, (struct sockaddr *)&sa, sizeof(sa));
 	umask(old);
 	if (r < 0 || listen(fd, 8) < 0) {
-		r = negative_errno();
-		close(fd);
-		return r;
+		return negative_errno();
 	}
-	return fd;
+	return TAKE_FD(fd);
 }
 
 int webctl_ticket(int dirfd, char *out, size_t size)

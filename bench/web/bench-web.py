@@ -41,15 +41,21 @@ HOOKS = r"""
 (() => {
   const mark = (k) => { if (!(k in window.bdMarks)) window.bdMarks[k] = performance.now(); };
   window.bdMarks = {};
+  window.bdStream = [];
   const WS = window.WebSocket;
   window.WebSocket = function (...a) {
     mark('ws_new');
     const ws = new WS(...a);
     ws.addEventListener('open', () => mark('ws_open'));
     let n = 0;
-    ws.addEventListener('message', () => mark(++n === 1 ? 'ws_first_message' : 'rfb_first_message'));
+    const size = (d) => typeof d === 'string' ? d.length : d.byteLength;
+    const log = (what, d) => { if (window.bdStream.length < 40) window.bdStream.push([what, performance.now(), size(d)]); };
+    ws.addEventListener('message', (e) => {
+      mark(++n === 1 ? 'ws_first_message' : 'rfb_first_message');
+      log('in', e.data);
+    });
     const send = ws.send.bind(ws);
-    ws.send = (d) => { if (d === 'go') mark('ws_go'); return send(d); };
+    ws.send = (d) => { if (d === 'go') mark('ws_go'); log('out', d); return send(d); };
     return ws;
   };
   window.WebSocket.prototype = WS.prototype;
@@ -83,7 +89,7 @@ REPORT = r"""
     modules_end: Math.max(0, ...mods.map((r) => r.responseEnd)),
     dom_content_loaded: m.dom_content_loaded, ws_new: m.ws_new, ws_open: m.ws_open,
     ws_first_message: m.ws_first_message, ws_go: m.ws_go, rfb_first_message: m.rfb_first_message,
-    first_draw: m.first_draw, frame: m.frame,
+    first_draw: m.first_draw, frame: m.frame, stream: window.bdStream,
     timeline: [[n.name.replace(location.origin, ''), 0, n.responseEnd]].concat(
       res.map((r) => [r.name.replace(location.origin, ''), r.startTime, r.responseEnd,
                       r.transferSize])),
@@ -184,6 +190,9 @@ def main():
                         for t in r["timeline"]:
                             print("  %7.1f %7.1f %7s  %s" % (
                                 t[1], t[2], t[3] if len(t) > 3 else "", t[0]))
+                        print("the stream's first messages of the %s open (ms, bytes):" % what)
+                        for t in r["stream"]:
+                            print("  %7.1f %-3s %7d" % (t[1], t[0], t[2]))
                 sys.stdout.flush()
     finally:
         shutil.rmtree(work, ignore_errors=True)

@@ -2,7 +2,8 @@
 # botdesk web without a browser, on a real desktop: the default unix socket (0600, its owner's
 # only: another user gets EACCES), the page, Debian's noVNC with its content types and nothing
 # beside it, the lease as JSON and its change only with the Origin and the CSRF token, the
-# websocket through the door the lease gives (RFB 003.008), a foreign Origin refused; on
+# websocket through the door the lease gives (RFB 003.008; nothing of it before "go", and a
+# stream without "go" ended by the server), a foreign Origin refused; on
 # host:port a ticket works once (403 for none, a used one and a forged one), the cookie is
 # HttpOnly and SameSite=Strict, botdesk web --ticket gives a fresh one; plain HTTP beyond
 # loopback is refused, one server per profile, Ctrl-C stops it and removes its sockets.
@@ -102,6 +103,12 @@ web_req "$W" WS /websockify --origin "$origin" --key 72
 web_status 101 "the websocket"
 [ "$(sed -n 2p <<<"$OUT")" = "hello RFB 003.008" ] || bd_fail "no RFB through the websocket: $OUT"
 [ "$(sed -n 3p <<<"$OUT")" = synced ] || bd_fail "the RFB exchange did not finish: $OUT"
+# The door is opened with the stream, ahead of the page's proof (docs/web.md, "The stream before
+# the proof"): a stream that never says "go" gets nothing of it, and is ended by the server.
+web_req "$W" WS /websockify --origin "$origin" --no-go
+web_status 101 "the websocket without go"
+[[ "$(sed -n 2p <<<"$OUT")" == "closed after 0 frames: "* ]] ||
+    bd_fail "a stream without go got the desktop's bytes, or was not ended: $OUT"
 
 web_req "$W" POST /take --origin "$origin" --header "X-Botdesk-CSRF: $csrf"
 web_status 200 "take"

@@ -3,7 +3,7 @@
 adds or drops any), for the web tests.
 
     webclient.py ADDR METHOD PATH [--cookie C] [--origin O] [--host H] [--header 'K: V']...
-                 [--key KEYSYM] [--page-key HEX]
+                 [--key KEYSYM] [--page-key HEX] [--no-go]
 
 ADDR is unix:/path or HOST:PORT. Prints `status N`, then `set-cookie: ...` and `location: ...`
 when the answer has them, then `body: ...` (its first 400 bytes). METHOD `WS` asks for a
@@ -12,6 +12,8 @@ the page's key, checked with --page-key HEX: 1 when it does not match; then "go"
 `hello <RFB version>` from the first frame, and with
 --key it goes through the RFB handshake, sends that key (pressed and released) and a one-pixel
 update request, and prints `synced` once the update arrives: the desktop has had the key.
+With --no-go it never says "go" and prints `closed after N frames: ...` once the server ends the
+stream.
 Exit 0 whatever the status; 1 with a message on stderr when the exchange itself fails.
 """
 
@@ -102,6 +104,59 @@ class WS:
         return out
 
 
+def tight_rect(ws, w, h):
+    """Reads one Tight rect (32-bit pixels: 3-byte TPIXELs) of w x h and returns nothing."""
+    def compact():
+        n, shift = 0, 0
+        for _ in range(3):
+            (b,) = struct.unpack("!B", ws.read(1))
+            n |= (b & 0x7f) << shift
+            shift += 7
+            if not b & 0x80:
+                break
+        return n
+    (ctl,) = struct.unpack("!B", ws.read(1))
+    kind = ctl >> 4
+    if kind == 8:  # fill
+        ws.read(3)
+        return
+    if kind == 9:  # JPEG
+        ws.read(compact())
+        return
+    filt, bits = 0, 24
+    if kind & 4:
+        (filt,) = struct.unpack("!B", ws.read(1))
+    if filt == 1:  # palette
+        (n,) = struct.unpack("!B", ws.read(1))
+        ws.read((n + 1) * 3)
+        size = (w + 7) // 8 * h if n + 1 == 2 else w * h
+    else:
+        size = w * h * bits // 8
+    ws.read(size if size < 12 else compact())
+
+
+def first_update(ws):
+    """The answer to the server's own first request (docs/web.md, "The stream before the proof"):
+    Tight, LastRect or Raw; read whole, so that what follows is the answer to ours."""
+    (mtype,) = struct.unpack("!B", ws.read(1))
+    if mtype != 0:
+        raise RuntimeError("expected the server's first update, got message %d" % mtype)
+    ws.read(1)
+    (nrect,) = struct.unpack("!H", ws.read(2))
+    i = 0
+    while nrect == 0xFFFF or i < nrect:
+        x, y, rw, rh, enc = struct.unpack("!HHHHi", ws.read(12))
+        i += 1
+        if enc == -224:  # LastRect
+            return
+        if enc == 7:
+            tight_rect(ws, rw, rh)
+        elif enc == 0:
+            ws.read(rw * rh * 4)
+        else:
+            raise RuntimeError("encoding %d in the server's first update" % enc)
+
+
 def rfb_key(ws, keysym):
     ws.send(b"RFB 003.008\n")
     (count,) = struct.unpack("!B", ws.read(1))
@@ -117,6 +172,7 @@ def rfb_key(ws, keysym):
     ws.read(16)
     (namelen,) = struct.unpack("!I", ws.read(4))
     ws.read(namelen)
+    first_update(ws)
     ws.send(struct.pack("!BxH", 2, 0))  # SetEncodings: none (raw only)
     ws.send(struct.pack("!BBxxI", 4, 1, keysym) + struct.pack("!BBxxI", 4, 0, keysym))
     ws.send(struct.pack("!BBHHHH", 3, 0, 0, 0, 1, 1))
@@ -152,6 +208,7 @@ def main():
     ap.add_argument("--header", action="append", default=[])
     ap.add_argument("--key")
     ap.add_argument("--page-key")
+    ap.add_argument("--no-go", action="store_true")
     ap.add_argument("--host")
     a = ap.parse_args()
     host = "localhost:6080" if a.addr.startswith("unix:") else a.addr
@@ -189,6 +246,18 @@ def main():
                             hashlib.sha256).hexdigest().encode()
             if got != want:
                 raise RuntimeError("the server's proof %r is not of the page's key" % got)
+        if a.no_go:
+            # The server's door is open behind the stream, but nothing of it may come before
+            # "go"; without one the server ends the stream (docs/web.md).
+            c.s.settimeout(60)
+            frames = 0
+            try:
+                while True:
+                    ws.frame()
+                    frames += 1
+            except (EOFError, ConnectionError) as e:
+                print("closed after %d frames: %s" % (frames, e))
+            return 0
         ws.send(b"go")
         print("hello " + ws.read(12).decode("latin-1").strip())
         if a.key:
