@@ -21,6 +21,8 @@
 #define RECORDER_FILE "recorder"
 #define RECORDER_LOCK "recorder.lock"
 #define RECORDINGS_DIR "recordings"
+/* export's captions: this name, in a directory of its own (ffmpeg reads it from there). */
+#define RECORD_CAPTIONS_NAME "captions.srt"
 
 /* An id is the UTC second the recording began, "YYYYMMDD-HHMMSS", and "-N" when a second
  * recording began in the same second. */

@@ -10,6 +10,7 @@
 
 #include "envallow.h"
 #include "launcher.h"
+#include "recording.h"
 #include "util.h"
 #include "viewdoor.h"
 
@@ -20,6 +21,8 @@ static const char *const contract_vars[] = {
 	LAUNCHER_ENV_IDLE_STOP_MS, LAUNCHER_ENV_VIEW_SOCKET, LAUNCHER_ENV_VIEW_GID,
 	LAUNCHER_ENV_PASS_ENV,     LAUNCHER_ENV_WAIT_MS,     LAUNCHER_ENV_MARKER,
 	LAUNCHER_ENV_NOTIFY_FD,
+	/* The flight recorder (issue 28). */
+	LAUNCHER_ENV_RECORD,       LAUNCHER_ENV_RECORD_MAX_MB,
 };
 
 static bool name_is(const char *entry, size_t name_len, const char *name)
@@ -119,6 +122,10 @@ char **launch_environment(const char *const *envp, const struct settings *s,
 	 * from what is left of it. */
 	if (wait_ms > 0) {
 		ADD(LAUNCHER_ENV_WAIT_MS "=%llu", (unsigned long long)wait_ms);
+	}
+	if (s->record_always) {
+		ADD(LAUNCHER_ENV_RECORD "=always");
+		ADD(LAUNCHER_ENV_RECORD_MAX_MB "=%llu", (unsigned long long)s->record_max_mb);
 	}
 	/* Where exec_launcher() puts the handshake's pipe. */
 	ADD(LAUNCHER_ENV_NOTIFY_FD "=%d", LAUNCHER_NOTIFY_FD);

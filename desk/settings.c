@@ -9,6 +9,7 @@
 #include "config.h"
 #include "kvfile.h"
 #include "launcher.h"
+#include "recording.h"
 #include "util.h"
 
 const struct setting_def settings_defs[S_COUNT] = {
@@ -39,6 +40,11 @@ const struct setting_def settings_defs[S_COUNT] = {
 	[S_NOVNC] = {"BOTDESK_NOVNC", "novnc", "/usr/share/novnc"},
 	[S_FC_LIST] = {"BOTDESK_FC_LIST", "fc_list", "/usr/bin/fc-list"},
 	[S_LOG_TYPED_TEXT] = {"BOTDESK_LOG_TYPED_TEXT", "log_typed_text", "no"},
+	/* The flight recorder (issue 28). */
+	[S_RECORD] = {LAUNCHER_ENV_RECORD, "record", "off"},
+	[S_RECORD_MAX_MB] = {LAUNCHER_ENV_RECORD_MAX_MB, "record_max_mb", "1024"},
+	[S_RECORDER] = {"BOTDESK_RECORDER", "recorder", BOTDESK_RECORD_PATH},
+	[S_FFMPEG] = {"BOTDESK_FFMPEG", "ffmpeg", "/usr/bin/ffmpeg"},
 };
 
 struct config_read {
@@ -210,6 +216,8 @@ void settings_free(struct settings *s)
 	free(s->web_data);
 	free(s->novnc);
 	free(s->fc_list);
+	free(s->recorder);
+	free(s->ffmpeg);
 	free(s->search_path);
 	free(s->view_dir);
 	*s = (struct settings){0};

@@ -48,6 +48,11 @@ struct settings {
 	char *fc_list; /* BOTDESK_FC_LIST: fontconfig's fc-list, asked whether the international
 			* fonts (install --fonts) are there */
 	bool log_typed_text; /* BOTDESK_LOG_TYPED_TEXT: the action log keeps typed text */
+	/* The flight recorder (issue 28). */
+	bool record_always;     /* BOTDESK_RECORD: always (every desktop from its start) or off */
+	uint64_t record_max_mb; /* BOTDESK_RECORD_MAX_MB: all recordings; the oldest go first */
+	char *recorder;         /* BOTDESK_RECORDER, default the installed botdesk-record */
+	char *ffmpeg;           /* BOTDESK_FFMPEG, default /usr/bin/ffmpeg: export's encoder */
 };
 
 int settings_load(struct settings *ret, struct error *err);

@@ -10,6 +10,7 @@
 #include "envallow.h"
 #include "launcher.h"
 #include "parse.h"
+#include "recording.h"
 #include "util.h"
 
 /* The largest display number we hand out: far below where X's TCP port arithmetic breaks. */
@@ -103,7 +104,8 @@ static int validate_paths(struct settings *s, struct setting_values *sv, struct 
 	static const int paths[] = {S_X_LOCK_DIR,  S_X_UNIX_TABLE, S_ALLOC_LOCK,  S_MEMINFO,
 				    S_CGROUP_ROOT, S_HELPER,       S_THUMBNAILER, S_IMAGE_MARKER,
 				    S_ACT,         S_ACT_POINTER,  S_MCP,         S_WEB,
-				    S_WEB_DATA,    S_NOVNC,        S_FC_LIST};
+				    S_WEB_DATA,    S_NOVNC,        S_FC_LIST,     S_RECORDER,
+				    S_FFMPEG};
 	for (size_t i = 0; i < ARRAY_SIZE(paths); i++) {
 		if ((r = need_absolute(err, sv, paths[i], sv->v[paths[i]])) < 0) {
 			return r;
@@ -150,6 +152,23 @@ static int validate_numbers(struct settings *s, struct setting_values *sv, struc
 	return 0;
 }
 
+/* The flight recorder: off by default (a recording holds whatever the screen showed). */
+static int validate_record(struct settings *s, struct setting_values *sv, struct error *err)
+{
+	const char *rec = sv->v[S_RECORD];
+	if (streq(rec, "always")) {
+		s->record_always = true;
+	} else if (!streq(rec, "off")) {
+		return setting_error(err, sv, S_RECORD, rec, "expected always or off");
+	}
+	int r = parse_u64(sv->v[S_RECORD_MAX_MB], RECORD_MAX_MB_LIMIT, &s->record_max_mb);
+	if (r < 0 || s->record_max_mb == 0) {
+		return setting_error(err, sv, S_RECORD_MAX_MB, sv->v[S_RECORD_MAX_MB],
+				     "expected a whole number of megabytes, at least 1");
+	}
+	return 0;
+}
+
 static int validate_words(struct settings *s, struct setting_values *sv, struct error *err)
 {
 	const char *pm = sv->v[S_PACKAGE_MANAGER];
@@ -177,7 +196,7 @@ static int validate_words(struct settings *s, struct setting_values *sv, struct 
 	} else if (!streq(lt, "no") && !streq(lt, "false") && !streq(lt, "0")) {
 		return setting_error(err, sv, S_LOG_TYPED_TEXT, lt, "expected yes or no");
 	}
-	return 0;
+	return validate_record(s, sv, err);
 }
 
 /* The checked strings move into the settings. */
@@ -202,6 +221,8 @@ static int take_values(struct settings *s, struct setting_values *sv)
 	s->web_data = TAKE_PTR(sv->v[S_WEB_DATA]);
 	s->novnc = TAKE_PTR(sv->v[S_NOVNC]);
 	s->fc_list = TAKE_PTR(sv->v[S_FC_LIST]);
+	s->recorder = TAKE_PTR(sv->v[S_RECORDER]);
+	s->ffmpeg = TAKE_PTR(sv->v[S_FFMPEG]);
 	const char *path = getenv("PATH");
 	s->search_path = strdup(path ? path : "/usr/local/bin:/usr/bin:/bin");
 	return !s->launcher || !s->search_path ? -ENOMEM : 0;

@@ -138,14 +138,21 @@ static int temp_name(const char *output, char *buf, size_t size)
 	return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
 }
 
+static int in_dir(void *userdata)
+{
+	return chdir(userdata) < 0 ? -errno : 0;
+}
+
 static int spawn_ffmpeg(const struct export_opts *o, const char *tmp, unsigned w, unsigned h,
 			unsigned ow, unsigned oh, int *ret_stdin, pid_t *ret_pid)
 {
 	char size[32], rate[16], filter[4200];
 	snprintf(size, sizeof(size), "%ux%u", w, h);
 	snprintf(rate, sizeof(rate), "%u", EXPORT_FPS);
-	int n = snprintf(filter, sizeof(filter), "scale=%u:%u%s%s", ow, oh,
-			 o->captions ? ",subtitles=" : "", o->captions ? o->captions : "");
+	/* The captions by a plain relative name in ffmpeg's working directory: a path in a filter
+	 * graph would need two levels of escaping. */
+	int n = snprintf(filter, sizeof(filter), "scale=%u:%u%s", ow, oh,
+			 o->captions ? ",subtitles=" EXPORT_CAPTIONS_NAME : "");
 	if (n < 0 || (size_t)n >= sizeof(filter)) {
 		return -ENAMETOOLONG;
 	}
@@ -175,7 +182,20 @@ static int spawn_ffmpeg(const struct export_opts *o, const char *tmp, unsigned w
 		return negative_errno();
 	}
 	struct spawn_fd fds[] = {{pipefd[0], STDIN_FILENO}};
+	char dir[4096];
 	struct spawn_opts so = {.fds = fds, .n_fds = 1, .parent_death_signal = SIGTERM};
+	if (o->captions) {
+		const char *slash = strrchr(o->captions, '/');
+		if (!slash || !streq(slash + 1, EXPORT_CAPTIONS_NAME) ||
+		    (size_t)(slash - o->captions) >= sizeof(dir)) {
+			safe_close(pipefd[0]);
+			safe_close(pipefd[1]);
+			return -EINVAL;
+		}
+		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - o->captions), o->captions);
+		so.child_setup = in_dir;
+		so.userdata = dir;
+	}
 	int r = spawn_program(o->ffmpeg, argv, environ, &so, ret_pid);
 	safe_close(pipefd[0]);
 	if (r < 0) {
@@ -269,7 +289,7 @@ int export_run(const struct export_opts *o, struct error *err)
 	char tmp[4200];
 	int in = -1;
 	pid_t pid = 0;
-	r = temp_name(o->output, tmp, sizeof(tmp));
+	r = o->output[0] == '/' ? temp_name(o->output, tmp, sizeof(tmp)) : -EINVAL;
 	if (r == 0) {
 		r = spawn_ffmpeg(o, tmp, h.width, h.height, ow, oh, &in, &pid);
 	}

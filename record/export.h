@@ -6,8 +6,11 @@
 #include <stdint.h>
 
 #include "error.h"
+#include "recording.h"
 
 #define EXPORT_FPS 10
+/* The captions file's name (in a directory of its own); the output's path is absolute. */
+#define EXPORT_CAPTIONS_NAME RECORD_CAPTIONS_NAME
 
 struct export_opts {
 	const char *state_dir; /* the profile's directory */

@@ -388,7 +388,8 @@ static int begin(struct rec *r, const struct recorder_opts *o, struct error *err
 		return error_set(err, -EBUSY, "the desktop is being recorded already");
 	}
 	if (o->launcher_pid > 0) {
-		r->pidfd = pidpin_open(o->launcher_pid, o->launcher_starttime, NULL);
+		struct proc_stat st;
+		r->pidfd = pidpin_open(o->launcher_pid, o->launcher_starttime, &st);
 		if (r->pidfd < 0) {
 			return error_set(err, -ESRCH, "the desktop has ended");
 		}

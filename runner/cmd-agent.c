@@ -36,6 +36,7 @@
 #include "settings.h"
 #include "status.h"
 #include "thumbnailer.h"
+#include "recordings.h"
 #include "webexec.h"
 
 extern char **environ;
@@ -123,6 +124,8 @@ int cmd_exec(struct cli *c, int argc, char **argv)
 		}
 	}
 	desktop_stamp_activity(&c->settings, &c->p);
+	/* A start of a program is on a running recording's timeline. */
+	recordings_note_exec(&c->p, argv[first]);
 	desktop_join_cgroup(&c->settings, &probe);
 	profile_close(&c->p);
 	execvp(argv[first], argv + first);

@@ -64,6 +64,8 @@ static const char usage_commands[] =
 	"  lease [--json]                    who controls the desktop\n"
 	"  web [--listen ADDR:PORT] [--open] [--ticket]  the desktop in a browser\n"
 	"  mcp                               a Model Context Protocol server on stdin/stdout\n"
+	"  record start|stop|list|show ID|export ID --output FILE.webm|.mp4 [--max WxH] [--captions]\n"
+	"                                    the flight recorder: the screen and the timeline\n"
 	"\n"
 	"The agent's hands and eyes (X Y in screen pixels, or in a WxH picture with --from WxH):\n";
 /* Then the actions' lines, from their table (act/acttable.c). */
@@ -190,6 +192,8 @@ static const struct command commands[] = {
 	{"run", cmd_run},     {"doctor", cmd_doctor},   {"thumbnail", cmd_thumbnail},
 	{"take", cmd_take},   {"release", cmd_release}, {"lease", cmd_lease},
 	{"list", cmd_list},   {"web", cmd_web},         {"mcp", cmd_mcp},
+	/* The flight recorder (issue 28). */
+	{"record", cmd_record},
 };
 
 /* The agent's hands and eyes are the rows of act/acttable.c, and every one goes the same way:
