@@ -60,7 +60,8 @@ void rec_header_encode(const struct rec_header *h, uint8_t out[REC_HEADER_SIZE])
 int rec_header_decode(const uint8_t in[REC_HEADER_SIZE], struct rec_header *ret);
 
 struct rec_meta {
-	uint64_t start_ms, end_ms; /* unix ms; end 0 while the recorder runs (or if it was killed) */
+	uint64_t start_ms,
+		end_ms; /* unix ms; end 0 while the recorder runs (or if it was killed) */
 	unsigned width, height;
 };
 

@@ -83,8 +83,9 @@ static int action_time(const char *line, uint64_t *ret)
 {
 	const char *t = strstr(line, "\"time\":\"");
 	int y, mo, d, h, mi, s, ms, n = 0;
-	if (!t || sscanf(t + 8, "%4d-%2d-%2dT%2d:%2d:%2d.%3dZ%n", &y, &mo, &d, &h, &mi, &s, &ms,
-			 &n) != 7 ||
+	if (!t ||
+	    sscanf(t + 8, "%4d-%2d-%2dT%2d:%2d:%2d.%3dZ%n", &y, &mo, &d, &h, &mi, &s, &ms, &n) !=
+		    7 ||
 	    n != 24 || y < 1970 || mo < 1 || mo > 12 || d < 1 || d > 31) {
 		return -EINVAL;
 	}
@@ -299,7 +300,8 @@ int recordings_list(const struct profile *p, struct rec_row **ret, size_t *ret_n
 	while ((de = readdir(dir))) {
 		size_t len = strlen(de->d_name);
 		char id[RECORDING_ID_MAX + 1];
-		if (len < 6 || len - 5 > RECORDING_ID_MAX || !streq(de->d_name + len - 5, ".meta")) {
+		if (len < 6 || len - 5 > RECORDING_ID_MAX ||
+		    !streq(de->d_name + len - 5, ".meta")) {
 			continue;
 		}
 		memcpy(id, de->d_name, len - 5);
@@ -334,8 +336,8 @@ static int by_time(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-int recordings_timeline(const struct profile *p, const struct rec_row *row,
-			struct rec_event **ret, size_t *ret_n)
+int recordings_timeline(const struct profile *p, const struct rec_row *row, struct rec_event **ret,
+			size_t *ret_n)
 {
 	struct evlist l = {0};
 	uint64_t from = row->start_ms, to = row->start_ms + row->duration_ms;

@@ -43,8 +43,8 @@ int recordings_list(const struct profile *p, struct rec_row **ret, size_t *ret_n
 /* One recording's row; -ENOENT when there is no such id. */
 int recordings_row(const struct profile *p, const char *id, struct rec_row *ret);
 /* Its timeline, in time order (malloc'ed; recordings_events_free). */
-int recordings_timeline(const struct profile *p, const struct rec_row *row,
-			struct rec_event **ret, size_t *ret_n);
+int recordings_timeline(const struct profile *p, const struct rec_row *row, struct rec_event **ret,
+			size_t *ret_n);
 void recordings_events_free(struct rec_event *v, size_t n);
 
 /* `botdesk exec PROGRAM` while a recording runs: a line in its events. Nothing otherwise. */

@@ -62,7 +62,8 @@ static int next_record(struct reader *rd)
 		rd->len = 0;
 		return 1;
 	}
-	rd->t = (uint64_t)head[0] << 24 | (uint64_t)head[1] << 16 | (uint64_t)head[2] << 8 | head[3];
+	rd->t = (uint64_t)head[0] << 24 | (uint64_t)head[1] << 16 | (uint64_t)head[2] << 8 |
+		head[3];
 	size_t len = (size_t)head[4] << 24 | (size_t)head[5] << 16 | (size_t)head[6] << 8 | head[7];
 	if (len == 0 || len > REC_MESSAGE_MAX) {
 		return -EINVAL;
@@ -157,14 +158,15 @@ static int spawn_ffmpeg(const struct export_opts *o, const char *tmp, unsigned w
 		return -ENAMETOOLONG;
 	}
 	bool mp4 = strlen(o->output) >= 4 && streq(o->output + strlen(o->output) - 4, ".mp4");
-	const char *args[48] = {o->ffmpeg, "-hide_banner", "-loglevel", "error", "-nostdin", "-y",
-				"-f", "rawvideo", "-pix_fmt", "bgr0", "-s", size, "-r", rate,
-				"-i", "pipe:0", "-vf", filter, "-pix_fmt", "yuv420p"};
+	const char *args[48] = {o->ffmpeg, "-hide_banner", "-loglevel", "error",    "-nostdin",
+				"-y",      "-f",           "rawvideo",  "-pix_fmt", "bgr0",
+				"-s",      size,           "-r",        rate,       "-i",
+				"pipe:0",  "-vf",          filter,      "-pix_fmt", "yuv420p"};
 	size_t k = 20;
-	static const char *const vp8[] = {"-c:v", "libvpx", "-deadline", "realtime", "-cpu-used",
-					  "8", "-b:v", "2M"};
-	static const char *const h264[] = {"-c:v", "libx264", "-preset", "veryfast",
-					   "-movflags", "+faststart"};
+	static const char *const vp8[] = {"-c:v",      "libvpx", "-deadline", "realtime",
+					  "-cpu-used", "8",      "-b:v",      "2M"};
+	static const char *const h264[] = {"-c:v",     "libx264",   "-preset",
+					   "veryfast", "-movflags", "+faststart"};
 	const char *const *codec = mp4 ? h264 : vp8;
 	size_t nc = mp4 ? ARRAY_SIZE(h264) : ARRAY_SIZE(vp8);
 	for (size_t i = 0; i < nc; i++) {

@@ -215,8 +215,8 @@ static bool run_length(struct rd *r, size_t *ret)
 	return true;
 }
 
-static int tile_rle(struct fbdec *d, struct rd *r, unsigned x, unsigned y, unsigned tw,
-		    unsigned th, unsigned n)
+static int tile_rle(struct fbdec *d, struct rd *r, unsigned x, unsigned y, unsigned tw, unsigned th,
+		    unsigned n)
 {
 	uint32_t pal[128];
 	for (unsigned i = 0; i < n; i++) {

@@ -53,7 +53,8 @@ static int scan(int dirfd, struct entry **ret, size_t *ret_n, uint64_t *ret_tota
 	while ((de = readdir(dir))) {
 		size_t len = strlen(de->d_name);
 		struct stat st;
-		if (len < 5 || strcmp(de->d_name + len - 4, ".rfb") != 0 || len - 4 > RECORDING_ID_MAX ||
+		if (len < 5 || strcmp(de->d_name + len - 4, ".rfb") != 0 ||
+		    len - 4 > RECORDING_ID_MAX ||
 		    fstatat(dirfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
 			continue;
 		}

@@ -45,9 +45,12 @@ static int parse_launcher(const char *s, struct recorder_opts *o)
 static int main_record(int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		{"state", required_argument, NULL, 's'},   {"view", required_argument, NULL, 'v'},
-		{"max-mb", required_argument, NULL, 'm'},  {"launcher", required_argument, NULL, 'l'},
-		{"notify-fd", required_argument, NULL, 'n'}, {NULL, 0, NULL, 0},
+		{"state", required_argument, NULL, 's'},
+		{"view", required_argument, NULL, 'v'},
+		{"max-mb", required_argument, NULL, 'm'},
+		{"launcher", required_argument, NULL, 'l'},
+		{"notify-fd", required_argument, NULL, 'n'},
+		{NULL, 0, NULL, 0},
 	};
 	struct recorder_opts o = {.max_bytes = (uint64_t)RECORD_MAX_MB_DEFAULT << 20,
 				  .notify_fd = -1};
@@ -82,10 +85,14 @@ static int main_record(int argc, char **argv)
 static int main_export(int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		{"state", required_argument, NULL, 's'},  {"id", required_argument, NULL, 'i'},
-		{"output", required_argument, NULL, 'o'}, {"max", required_argument, NULL, 'm'},
-		{"captions", required_argument, NULL, 'c'}, {"ffmpeg", required_argument, NULL, 'f'},
-		{"progress", no_argument, NULL, 'p'},     {NULL, 0, NULL, 0},
+		{"state", required_argument, NULL, 's'},
+		{"id", required_argument, NULL, 'i'},
+		{"output", required_argument, NULL, 'o'},
+		{"max", required_argument, NULL, 'm'},
+		{"captions", required_argument, NULL, 'c'},
+		{"ffmpeg", required_argument, NULL, 'f'},
+		{"progress", no_argument, NULL, 'p'},
+		{NULL, 0, NULL, 0},
 	};
 	struct export_opts o = {0};
 	int ch;

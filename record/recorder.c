@@ -36,7 +36,7 @@ struct rec {
 	size_t len, cap;
 	struct rfbframe frame;
 	unsigned w, h;
-	bool pending;     /* an update request is out */
+	bool pending;      /* an update request is out */
 	uint64_t next_req; /* monotonic ms */
 	uint64_t written;  /* since the last prune */
 	uint64_t max_bytes;
@@ -166,7 +166,8 @@ static void lease_event(struct rec *r)
 			 "{\"time_ms\":%llu,\"kind\":\"take\",\"reason\":\"%s\",\"epoch\":%llu}\n",
 			 (unsigned long long)now, reason, (unsigned long long)l.epoch);
 	} else {
-		snprintf(line, sizeof(line), "{\"time_ms\":%llu,\"kind\":\"release\",\"epoch\":%llu}\n",
+		snprintf(line, sizeof(line),
+			 "{\"time_ms\":%llu,\"kind\":\"release\",\"epoch\":%llu}\n",
 			 (unsigned long long)now, (unsigned long long)l.epoch);
 	}
 	if (rec_events_append_at(r->recfd, r->id, line) < 0) {
@@ -217,7 +218,7 @@ static int store(struct rec *r, const uint8_t *msg, size_t len)
 	}
 	uint64_t t = now_ms() - r->t0;
 	uint8_t head[REC_RECORD_HEAD] = {
-		(uint8_t)(t >> 24), (uint8_t)(t >> 16), (uint8_t)(t >> 8), (uint8_t)t,
+		(uint8_t)(t >> 24),   (uint8_t)(t >> 16),   (uint8_t)(t >> 8),   (uint8_t)t,
 		(uint8_t)(len >> 24), (uint8_t)(len >> 16), (uint8_t)(len >> 8), (uint8_t)len};
 	int e = write_all(r->out, head, sizeof(head));
 	if (e == 0) {
@@ -421,8 +422,14 @@ static int begin(struct rec *r, const struct recorder_opts *o, struct error *err
 
 int recorder_run(const struct recorder_opts *o, struct error *err)
 {
-	struct rec r = {.dirfd = -1, .recfd = -1, .out = -1, .sock = -1, .ino = -1,
-			.sig = -1, .pidfd = -1, .max_bytes = o->max_bytes,
+	struct rec r = {.dirfd = -1,
+			.recfd = -1,
+			.out = -1,
+			.sock = -1,
+			.ino = -1,
+			.sig = -1,
+			.pidfd = -1,
+			.max_bytes = o->max_bytes,
 			.frame = RFBFRAME_INIT};
 	int e = begin(&r, o, err);
 	if (e < 0) {

@@ -12,7 +12,7 @@ struct recorder_opts {
 	const char *state_dir; /* the profile's directory */
 	const char *view_path; /* its view door */
 	uint64_t max_bytes;    /* all recordings together; the oldest go first */
-	pid_t launcher_pid;    /* 0: none to watch (the session is our parent and PDEATHSIG binds) */
+	pid_t launcher_pid; /* 0: none to watch (the session is our parent and PDEATHSIG binds) */
 	uint64_t launcher_starttime;
 	int notify_fd; /* -1, or where "ok <id>\n" or "error <message>\n" goes once started */
 };

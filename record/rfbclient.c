@@ -107,16 +107,17 @@ static int negotiate(int fd, unsigned *ret_w, unsigned *ret_h)
  * pseudo-encoding (Xvnc then draws the pointer into the picture, where the recording wants it). */
 static int ask_format(int fd)
 {
-	uint8_t pf[20] = {0, 0, 0, 0, REC_BPP, REC_DEPTH, 0 /* little-endian */, 1 /* true colour */};
+	uint8_t pf[20] = {0, 0, 0, 0, REC_BPP, REC_DEPTH, 0 /* little-endian */,
+			  1 /* true colour */};
 	put16(pf + 8, 255);
 	put16(pf + 10, 255);
 	put16(pf + 12, 255);
 	pf[14] = 16;
 	pf[15] = 8;
 	pf[16] = 0;
-	static const int32_t encs[] = {RFB_ENC_ZRLE,         RFB_ENC_COPYRECT,
-				       RFB_ENC_RAW,          RFB_ENC_DESKTOP_SIZE,
-				       RFB_ENC_EXT_DESKTOP_SIZE, RFB_ENC_COMPRESS_LEVEL_1};
+	static const int32_t encs[] = {
+		RFB_ENC_ZRLE,         RFB_ENC_COPYRECT,         RFB_ENC_RAW,
+		RFB_ENC_DESKTOP_SIZE, RFB_ENC_EXT_DESKTOP_SIZE, RFB_ENC_COMPRESS_LEVEL_1};
 	uint8_t se[4 + 4 * ARRAY_SIZE(encs)] = {2, 0};
 	put16(se + 2, ARRAY_SIZE(encs));
 	for (size_t i = 0; i < ARRAY_SIZE(encs); i++) {

@@ -108,8 +108,9 @@ int rfbframe_next(struct rfbframe *f, const uint8_t *buf, size_t len, size_t *re
 		if (len < 6) {
 			return 0;
 		}
-		return len < 6 + 6 * (size_t)be16(buf + 4) ? 0
-							     : done(f, 6 + 6 * be16(buf + 4), ret_len);
+		return len < 6 + 6 * (size_t)be16(buf + 4)
+			       ? 0
+			       : done(f, 6 + 6 * be16(buf + 4), ret_len);
 	case RFB_MSG_CUT_TEXT: {
 		if (len < 8) {
 			return 0;

@@ -23,12 +23,15 @@
 #define RFB_ENC_COMPRESS_LEVEL_1 (-255)
 
 struct rfbframe {
-	size_t pos;         /* bytes of the current message already framed */
+	size_t pos;          /* bytes of the current message already framed */
 	unsigned rects_left; /* of the current update, once its header was read */
-	int started;        /* the current message's header has been read */
+	int started;         /* the current message's header has been read */
 };
 
-#define RFBFRAME_INIT {0}
+#define RFBFRAME_INIT \
+	{             \
+		0     \
+	}
 
 /* Frames the message at the start of buf (len bytes held so far; the same start on every call
  * until it completes). 1 with *ret_len when it is whole, 0 when more bytes are needed, -EPROTO

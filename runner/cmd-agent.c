@@ -33,10 +33,10 @@
 #include "parse.h"
 #include "picture.h"
 #include "profile.h"
+#include "recordings.h"
 #include "settings.h"
 #include "status.h"
 #include "thumbnailer.h"
-#include "recordings.h"
 #include "webexec.h"
 
 extern char **environ;

@@ -66,16 +66,26 @@ static int spawn_recorder(struct cli *c, const struct desktop_probe *probe, int 
 		 (unsigned long long)probe->launcher.starttime);
 	snprintf(mb, sizeof(mb), "%llu", (unsigned long long)c->settings.record_max_mb);
 	char fd3[] = "3";
-	char *argv[] = {c->settings.recorder, ARG("record"), ARG("--state"), state,
-			ARG("--view"), view, ARG("--max-mb"), mb, ARG("--launcher"),
-			launcher, ARG("--notify-fd"), fd3, NULL};
+	char *argv[] = {c->settings.recorder,
+			ARG("record"),
+			ARG("--state"),
+			state,
+			ARG("--view"),
+			view,
+			ARG("--max-mb"),
+			mb,
+			ARG("--launcher"),
+			launcher,
+			ARG("--notify-fd"),
+			fd3,
+			NULL};
 	int pipefd[2];
 	if (pipe2(pipefd, O_CLOEXEC) < 0) {
 		return negative_errno();
 	}
 	/* Its later words go where the desktop's do. */
-	_cleanup_close_ int log = open_regular_at(c->p.dirfd, STATE_LOG,
-						  O_WRONLY | O_APPEND | O_CREAT, 0600);
+	_cleanup_close_ int log =
+		open_regular_at(c->p.dirfd, STATE_LOG, O_WRONLY | O_APPEND | O_CREAT, 0600);
 	_cleanup_close_ int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
 	struct spawn_fd fds[4] = {{pipefd[1], 3}};
 	size_t n = 1;
@@ -132,7 +142,8 @@ static int read_notify(int fd, char *buf, size_t size)
 static void print_state(const char *verb, const char *id, bool json)
 {
 	if (json) {
-		printf("{\"id\":\"%s\",\"recording\":%s}\n", id, streq(verb, "stopped") ? "false" : "true");
+		printf("{\"id\":\"%s\",\"recording\":%s}\n", id,
+		       streq(verb, "stopped") ? "false" : "true");
 	} else {
 		printf("%s %s\n", verb, id);
 	}
@@ -271,7 +282,8 @@ static int record_show(struct cli *c, const char *id, bool json)
 		fputs(",\"timeline\":[", stdout);
 		for (size_t i = 0; i < n; i++) {
 			printf("%s{\"offset_ms\":%llu,\"kind\":\"%s\",\"text\":\"", i ? "," : "",
-			       (unsigned long long)(v[i].t_ms - row.start_ms), kind_name(v[i].kind));
+			       (unsigned long long)(v[i].t_ms - row.start_ms),
+			       kind_name(v[i].kind));
 			recordings_json_escape(stdout, v[i].text);
 			printf("\",\"event\":%s}", v[i].json);
 		}
@@ -326,9 +338,9 @@ static int run_export(struct cli *c, const char *id, const char *output, const c
 {
 	char state[4096];
 	snprintf(state, sizeof(state), "%s", c->p.dir);
-	char *argv[16] = {c->settings.recorder, ARG("export"), ARG("--state"), state,
-			  ARG("--id"), ARG(id), ARG("--output"),
-			  ARG(output), ARG("--ffmpeg"), c->settings.ffmpeg};
+	char *argv[16] = {c->settings.recorder, ARG("export"),     ARG("--state"),  state,
+			  ARG("--id"),          ARG(id),           ARG("--output"), ARG(output),
+			  ARG("--ffmpeg"),      c->settings.ffmpeg};
 	size_t k = 10;
 	if (max) {
 		argv[k++] = ARG("--max");
@@ -384,7 +396,8 @@ static int record_export(struct cli *c, int argc, char **argv)
 		} else if (ch == 'm' && parse_geometry(optarg, 16, REC_SIZE_MAX, &w, &h) == 0) {
 			max = optarg;
 		} else if (ch == 'm') {
-			return usage_error("--max takes WIDTHxHEIGHT, e.g. 1280x800, not '%s'", optarg);
+			return usage_error("--max takes WIDTHxHEIGHT, e.g. 1280x800, not '%s'",
+					   optarg);
 		} else if (ch == 'c') {
 			captions = true;
 		} else {
@@ -392,7 +405,9 @@ static int record_export(struct cli *c, int argc, char **argv)
 		}
 	}
 	if (optind + 1 != argc || !output || !video_name(output)) {
-		return usage_error("%s", "usage: botdesk record export ID --output FILE.webm|FILE.mp4 [--max WxH] [--captions]");
+		return usage_error(
+			"%s",
+			"usage: botdesk record export ID --output FILE.webm|FILE.mp4 [--max WxH] [--captions]");
 	}
 	struct rec_row row;
 	int r = setup(c, false);
@@ -400,8 +415,9 @@ static int record_export(struct cli *c, int argc, char **argv)
 		return r;
 	}
 	if (access(c->settings.ffmpeg, X_OK) < 0) {
-		log_error("export needs ffmpeg, not found at %s: install it (apt-get install ffmpeg) or set BOTDESK_FFMPEG",
-			  c->settings.ffmpeg);
+		log_error(
+			"export needs ffmpeg, not found at %s: install it (apt-get install ffmpeg) or set BOTDESK_FFMPEG",
+			c->settings.ffmpeg);
 		return EXIT_FAILURE;
 	}
 	/* ffmpeg runs elsewhere (captions): the output's path made absolute here. */
@@ -436,7 +452,8 @@ int cmd_record(struct cli *c, int argc, char **argv)
 	}
 	if (!sub || (!streq(sub, "start") && !streq(sub, "stop") && !streq(sub, "list") &&
 		     !streq(sub, "show"))) {
-		return usage_error("%s", "usage: botdesk record start|stop|list|show ID|export ID [--json]");
+		return usage_error(
+			"%s", "usage: botdesk record start|stop|list|show ID|export ID [--json]");
 	}
 	bool json = false;
 	const char *id = NULL;

@@ -3,8 +3,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "fbdec.h"
 #include "../helper/fuzz.h"
+#include "fbdec.h"
 #include "rfbframe.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

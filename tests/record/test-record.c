@@ -340,9 +340,12 @@ static void prune(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(framer_any_chunking), cmocka_unit_test(framer_refuses),
-		cmocka_unit_test(decoder),             cmocka_unit_test(decoder_refuses),
-		cmocka_unit_test(files),               cmocka_unit_test(fit),
+		cmocka_unit_test(framer_any_chunking),
+		cmocka_unit_test(framer_refuses),
+		cmocka_unit_test(decoder),
+		cmocka_unit_test(decoder_refuses),
+		cmocka_unit_test(files),
+		cmocka_unit_test(fit),
 		cmocka_unit_test(prune),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
