@@ -21,9 +21,9 @@ static const char *const contract_vars[] = {
 	LAUNCHER_ENV_IDLE_STOP_MS, LAUNCHER_ENV_VIEW_SOCKET, LAUNCHER_ENV_VIEW_GID,
 	LAUNCHER_ENV_PASS_ENV,     LAUNCHER_ENV_WAIT_MS,     LAUNCHER_ENV_MARKER,
 	LAUNCHER_ENV_NOTIFY_FD,
-	/* The flight recorder (issue 28). */
-	LAUNCHER_ENV_RECORD,       LAUNCHER_ENV_RECORD_MAX_MB,
 };
+/* The flight recorder's (issue 28): ours too, never the caller's. */
+static const char *const record_vars[] = {LAUNCHER_ENV_RECORD, LAUNCHER_ENV_RECORD_MAX_MB};
 
 static bool name_is(const char *entry, size_t name_len, const char *name)
 {
@@ -42,7 +42,8 @@ static bool var_passed(const char *entry, const char *pass)
 	size_t len = (size_t)(eq - entry);
 	/* What the desktop sets itself never passes, even when the user names it. */
 	if (envallow_is_desktop_own(entry) ||
-	    envallow_name_in(entry, contract_vars, ARRAY_SIZE(contract_vars))) {
+	    envallow_name_in(entry, contract_vars, ARRAY_SIZE(contract_vars)) ||
+	    envallow_name_in(entry, record_vars, ARRAY_SIZE(record_vars))) {
 		return false;
 	}
 	return name_is(entry, len, LAUNCHER_ENV_DEBUG) ||
@@ -74,7 +75,8 @@ char **launch_environment(const char *const *envp, const struct settings *s,
 	while (envp[n]) {
 		n++;
 	}
-	char **env = calloc(n + ARRAY_SIZE(contract_vars) + 1, sizeof(char *));
+	char **env =
+		calloc(n + ARRAY_SIZE(contract_vars) + ARRAY_SIZE(record_vars) + 1, sizeof(char *));
 	if (!env) {
 		return NULL;
 	}

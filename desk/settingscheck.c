@@ -104,8 +104,7 @@ static int validate_paths(struct settings *s, struct setting_values *sv, struct 
 	static const int paths[] = {S_X_LOCK_DIR,  S_X_UNIX_TABLE, S_ALLOC_LOCK,  S_MEMINFO,
 				    S_CGROUP_ROOT, S_HELPER,       S_THUMBNAILER, S_IMAGE_MARKER,
 				    S_ACT,         S_ACT_POINTER,  S_MCP,         S_WEB,
-				    S_WEB_DATA,    S_NOVNC,        S_FC_LIST,     S_RECORDER,
-				    S_FFMPEG};
+				    S_WEB_DATA,    S_NOVNC,        S_FC_LIST};
 	for (size_t i = 0; i < ARRAY_SIZE(paths); i++) {
 		if ((r = need_absolute(err, sv, paths[i], sv->v[paths[i]])) < 0) {
 			return r;
@@ -155,6 +154,13 @@ static int validate_numbers(struct settings *s, struct setting_values *sv, struc
 /* The flight recorder: off by default (a recording holds whatever the screen showed). */
 static int validate_record(struct settings *s, struct setting_values *sv, struct error *err)
 {
+	static const int paths[] = {S_RECORDER, S_FFMPEG};
+	for (size_t i = 0; i < ARRAY_SIZE(paths); i++) {
+		int r = need_absolute(err, sv, paths[i], sv->v[paths[i]]);
+		if (r < 0) {
+			return r;
+		}
+	}
 	const char *rec = sv->v[S_RECORD];
 	if (streq(rec, "always")) {
 		s->record_always = true;
