@@ -8,7 +8,7 @@
 #include "error.h"
 #include "recording.h"
 
-#define EXPORT_FPS 10
+#define EXPORT_FPS 10u
 /* The captions file's name (in a directory of its own); the output's path is absolute. */
 #define EXPORT_CAPTIONS_NAME RECORD_CAPTIONS_NAME
 

@@ -248,7 +248,9 @@ static int record_list(struct cli *c, bool json)
 
 static const char *kind_name(enum rec_event_kind k)
 {
-	return k == REC_EV_ACTION ? "action" : k == REC_EV_LEASE ? "lease" : "exec";
+	static const char *const names[] = {
+		[REC_EV_ACTION] = "action", [REC_EV_LEASE] = "lease", [REC_EV_EXEC] = "exec"};
+	return names[k];
 }
 
 static int find_row(struct cli *c, const char *id, struct rec_row *row)
