@@ -148,7 +148,10 @@ static char *event_text(const char *line, enum rec_event_kind *ret_kind)
 	char kind[32], what[512], *text = NULL;
 	field(line, "kind", kind, sizeof(kind));
 	int n;
-	if (streq(kind, "exec")) {
+	if (streq(kind, "input")) {
+		*ret_kind = REC_EV_INPUT;
+		n = asprintf(&text, "human input");
+	} else if (streq(kind, "exec")) {
 		*ret_kind = REC_EV_EXEC;
 		field(line, "program", what, sizeof(what));
 		n = asprintf(&text, "exec %s", what);

@@ -26,6 +26,7 @@ enum rec_event_kind {
 	REC_EV_ACTION, /* a line of actions.jsonl */
 	REC_EV_LEASE,  /* take or release */
 	REC_EV_EXEC,   /* a program started with botdesk exec */
+	REC_EV_INPUT,  /* a human's input through the gate (at most one a second) */
 };
 
 struct rec_event {

@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "activity.h"
 #include "fileio.h"
 #include "lease.h"
 #include "log.h"
@@ -42,6 +43,9 @@ struct rec {
 	uint64_t max_bytes;
 	uint64_t epoch; /* the lease's, as last seen */
 	enum lease_holder holder;
+	uint64_t lease_ms; /* monotonic: the last lease change */
+	bool skip_stamp;   /* the next activity stamp may be that change's own */
+	int activity_wd;   /* the watch on the activity file itself, or -1 */
 };
 
 static uint64_t unix_ms(void)
@@ -158,6 +162,8 @@ static void lease_event(struct rec *r)
 	}
 	r->epoch = l.epoch;
 	r->holder = l.holder;
+	r->lease_ms = now_ms();
+	r->skip_stamp = true;
 	char reason[2 * LEASE_REASON_MAX + 1], line[3 * LEASE_REASON_MAX];
 	json_escape(l.reason, reason, sizeof(reason));
 	uint64_t now = unix_ms();
@@ -175,22 +181,48 @@ static void lease_event(struct rec *r)
 	}
 }
 
+/* A human's input, as the gate stamps it (common/activity.h: at most once a second) while a
+ * human holds the desktop. The stamp a take leaves right after its rename of the lease is not
+ * input: the first one within a second of a change is skipped. */
+static void input_event(struct rec *r)
+{
+	uint64_t now = now_ms();
+	bool takes_own = r->skip_stamp && now - r->lease_ms < 1000;
+	r->skip_stamp = false;
+	if (r->holder != LEASE_HUMAN || takes_own) {
+		return;
+	}
+	char line[96];
+	snprintf(line, sizeof(line), "{\"time_ms\":%llu,\"kind\":\"input\"}\n",
+		 (unsigned long long)unix_ms());
+	(void)rec_events_append_at(r->recfd, r->id, line);
+}
+
+/* The activity file itself, not the directory's attributes: the session renews another file's
+ * mtime every 10 s, which would wake us for nothing. */
+static void watch_activity(struct rec *r)
+{
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/self/fd/%d/" ACTIVITY_FILE, r->dirfd);
+	r->activity_wd = inotify_add_watch(r->ino, path, IN_ATTRIB | IN_DONT_FOLLOW);
+}
+
 static void drain_inotify(struct rec *r)
 {
 	char ev[4096] __attribute__((aligned(__alignof__(struct inotify_event))));
-	bool lease = false;
 	ssize_t n;
 	while ((n = read(r->ino, ev, sizeof(ev))) > 0) {
 		for (char *p = ev; p < ev + n;) {
 			const struct inotify_event *e = (const struct inotify_event *)p;
 			if (e->len > 0 && streq(e->name, LEASE_FILE)) {
-				lease = true;
+				lease_event(r);
+			} else if (e->len > 0 && streq(e->name, ACTIVITY_FILE)) {
+				watch_activity(r); /* made anew: watch the new one */
+			} else if (e->wd == r->activity_wd && (e->mask & IN_ATTRIB)) {
+				input_event(r);
 			}
 			p += sizeof(*e) + e->len;
 		}
-	}
-	if (lease) {
-		lease_event(r);
 	}
 }
 
@@ -292,6 +324,7 @@ static int watch_setup(struct rec *r)
 	if (inotify_add_watch(r->ino, self, IN_MOVED_TO | IN_DELETE | IN_ONLYDIR) < 0) {
 		return negative_errno();
 	}
+	watch_activity(r);
 	struct lease l;
 	(void)lease_read_at(r->dirfd, &l);
 	r->epoch = l.epoch;
@@ -427,6 +460,7 @@ int recorder_run(const struct recorder_opts *o, struct error *err)
 			.out = -1,
 			.sock = -1,
 			.ino = -1,
+			.activity_wd = -1,
 			.sig = -1,
 			.pidfd = -1,
 			.max_bytes = o->max_bytes,

@@ -248,8 +248,10 @@ static int record_list(struct cli *c, bool json)
 
 static const char *kind_name(enum rec_event_kind k)
 {
-	static const char *const names[] = {
-		[REC_EV_ACTION] = "action", [REC_EV_LEASE] = "lease", [REC_EV_EXEC] = "exec"};
+	static const char *const names[] = {[REC_EV_ACTION] = "action",
+					    [REC_EV_LEASE] = "lease",
+					    [REC_EV_EXEC] = "exec",
+					    [REC_EV_INPUT] = "input"};
 	return names[k];
 }
 

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The flight recorder on a real desktop, as a real non-root user (issue 28):
 #  - `record start` records through the view door; its timeline (`record show --json`) holds the
-#    agent's clicks with their coordinates, a take with its reason and the release, and an exec
-#    start; `record list --json` has the row (id, start, duration_ms, bytes, actions);
+#    agent's clicks with their coordinates, a take with its reason, the human's input through
+#    rfb.sock between it and the release, and an exec start; `record list --json` has the row (id, start, duration_ms, bytes, actions);
 #  - `record export` gives a video ffprobe accepts: >= 2 s, >= 10 frames, >= 960 px wide, in
 #    .webm (VP8) and .mp4 with --max and --captions;
 #  - the recordings directory is 0700 and its files 0600, the owner's: the outsider cannot read
@@ -41,6 +41,17 @@ bd click 500 520
 e2e_expect_rc 0 "second click"
 bd take --reason "2FA prompt"
 e2e_expect_rc 0 "take"
+# The human's input through the controller's door: the gate stamps it (at most once a second),
+# the recorder notes it. Sent again until noted: the first stamp may be merged by inotify with
+# the take's own, which the recorder skips.
+EVENTS=$P/recordings/$ID.events
+deadline=$((SECONDS + 15))
+until grep -q '"kind":"input"' "$EVENTS"; do
+    ((SECONDS < deadline)) || bd_fail "no human input on the timeline: $(cat "$EVENTS")"
+    bd_as "$U" "$E2E_PY" "$BD_SRCDIR/tests/e2e/rfbclient.py" "$P/rfb.sock" ptr:40,40 \
+        ptr:41,41 sync >/dev/null || bd_fail "the human's viewer failed"
+    inotifywait -qq -t 2 -e modify "$EVENTS" 2>/dev/null || true
+done
 bd release
 e2e_expect_rc 0 "release"
 # The video needs seconds of screen to be seconds long: this sleep makes content, it waits for
@@ -65,6 +76,8 @@ assert len(takes) == 1 and takes[0]["event"]["reason"] == "2FA prompt", tl
 rel = [e for e in tl if e["kind"] == "lease" and e["event"]["kind"] == "release"]
 assert len(rel) == 1 and rel[0]["offset_ms"] >= takes[0]["offset_ms"], tl
 assert any(e["kind"] == "exec" and e["event"]["program"] == "xdpyinfo" for e in tl), tl
+inp = [e for e in tl if e["kind"] == "input"]
+assert inp and takes[0]["offset_ms"] <= inp[0]["offset_ms"] <= rel[0]["offset_ms"], tl
 offs = [e["offset_ms"] for e in tl]
 assert offs == sorted(offs) and all(0 <= o <= r["duration_ms"] for o in offs), offs
 assert r["id"] == sys.argv[2] and r["duration_ms"] >= 2000 and r["bytes"] > 24, r
