@@ -133,6 +133,21 @@ bd record export "$ID" --output "$VID2" --max 1280x800 --captions
 e2e_expect_rc 0 "export mp4 with captions"
 check_video "$VID2" 1280
 ls -a "$P" | grep -q '^export\.' && bd_fail "export left its captions directory behind"
+# A recording cut short (a recorder killed mid-write, a full disk) exports up to its last whole
+# update: a copy under another id, its last record torn.
+CUT=20000102-000000
+size=$(stat -c %s "$RD/$ID.rfb")
+bd_as "$U" sh -c "head -c $((size - 7)) '$RD/$ID.rfb' >'$RD/$CUT.rfb' && cp '$RD/$ID.meta' '$RD/$CUT.meta'"
+bd record export "$CUT" --output "$OUTD/cut.webm"
+e2e_expect_rc 0 "export of a recording cut short"
+check_video "$OUTD/cut.webm" 1440
+# One that is not a recording at all is refused, naming it.
+bd_as "$U" sh -c "head -c 4096 /dev/urandom >'$RD/$CUT.rfb'"
+bd record export "$CUT" --output "$OUTD/junk.webm"
+e2e_expect_rc 1 "export of bytes that are no recording"
+[[ $ERR == *"not a recording"* ]] || bd_fail "export of junk: $ERR"
+[ ! -e "$OUTD/junk.webm" ] || bd_fail "a failed export left its output"
+bd_as "$U" rm -f "$RD/$CUT.rfb" "$RD/$CUT.meta"
 bd record export "$ID" --output "$OUTD/rec.avi"
 e2e_expect_rc 2 "export to an unknown container"
 bd record show 20000101-000000
