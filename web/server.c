@@ -27,6 +27,7 @@
 #include "lease.h"
 #include "log.h"
 #include "pathjoin.h"
+#include "replay.h"
 #include "request.h"
 #include "util.h"
 #include "webctl.h"
@@ -704,6 +705,10 @@ static int http_request(struct lws *wsi, struct conn *c, const char *uri)
 			return -1;
 		}
 		return respond(wsi, HTTP_STATUS_OK, "application/json", body, NULL, NULL);
+	}
+	if (replay_route(uri)) {
+		/* The flight recorder's replay (issue 28): web/replay.c. */
+		return replay_request(wsi, S.cfg->dirfd, uri);
 	}
 	return static_request(wsi, c, uri);
 }
