@@ -49,10 +49,10 @@ expect "botdesk env " "--shell"
 expect "botdesk thumbnail " "--max --output"
 expect "botdesk --profile work stop " "--json"
 
-# The tables in the source (runner/main.c's commands, then act/acttable.c's actions): the binary
-# lists exactly these, and each completes.
+# The tables in the source (runner/main.c's commands and later_commands, then act/acttable.c's
+# actions): the binary lists exactly these, and each completes.
 table=$({
-    sed -n '/^static const struct command commands\[\] = {$/,/^};$/p' "$BD_SRCDIR/runner/main.c" |
+    sed -n '/^static const struct command \(later_\)\?commands\[\] = {$/,/^};$/p' "$BD_SRCDIR/runner/main.c" |
         grep -o '{"[a-z-]*", cmd_' | sed 's/{"\([a-z-]*\)".*/\1/'
     grep -oE '^\s*\.name = "[a-z-]+",' "$BD_SRCDIR/act/acttable.c" | sed -E 's/.*"([a-z-]+)".*/\1/'
 })
