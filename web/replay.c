@@ -120,9 +120,8 @@ int replay_request(struct lws *wsi, int dirfd, const char *uri)
 	memcpy(id, rest, len);
 	id[len] = '\0';
 	char meta[RECORDING_ID_MAX + 24];
-	if (!rec_id_valid(id) ||
-	    rec_file_name(id, "meta", meta + strlen(RECORDINGS_DIR "/"),
-			  sizeof(meta) - strlen(RECORDINGS_DIR "/")) < 0) {
+	if (!rec_id_valid(id) || rec_file_name(id, "meta", meta + strlen(RECORDINGS_DIR "/"),
+					       sizeof(meta) - strlen(RECORDINGS_DIR "/")) < 0) {
 		return not_found(wsi);
 	}
 	memcpy(meta, RECORDINGS_DIR "/", strlen(RECORDINGS_DIR "/"));
