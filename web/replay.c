@@ -119,12 +119,12 @@ int replay_request(struct lws *wsi, int dirfd, const char *uri)
 	}
 	memcpy(id, rest, len);
 	id[len] = '\0';
-	char meta[RECORDING_ID_MAX + 24];
-	if (!rec_id_valid(id) || rec_file_name(id, "meta", meta + strlen(RECORDINGS_DIR "/"),
-					       sizeof(meta) - strlen(RECORDINGS_DIR "/")) < 0) {
+	if (!rec_id_valid(id)) {
 		return not_found(wsi);
 	}
-	memcpy(meta, RECORDINGS_DIR "/", strlen(RECORDINGS_DIR "/"));
+	/* A recording is one with its index (the recorder writes it first). */
+	char meta[RECORDING_ID_MAX + 24];
+	snprintf(meta, sizeof(meta), RECORDINGS_DIR "/%s.meta", id);
 	struct stat st;
 	if (fstatat(dirfd, meta, &st, AT_SYMLINK_NOFOLLOW) < 0) {
 		return not_found(wsi);
