@@ -10,6 +10,7 @@
 
 #include "envallow.h"
 #include "launcher.h"
+#include "recording.h"
 #include "util.h"
 #include "viewdoor.h"
 
@@ -21,6 +22,8 @@ static const char *const contract_vars[] = {
 	LAUNCHER_ENV_PASS_ENV,     LAUNCHER_ENV_WAIT_MS,     LAUNCHER_ENV_MARKER,
 	LAUNCHER_ENV_NOTIFY_FD,
 };
+/* The flight recorder's (issue 28): ours too, never the caller's. */
+static const char *const record_vars[] = {LAUNCHER_ENV_RECORD, LAUNCHER_ENV_RECORD_MAX_MB};
 
 static bool name_is(const char *entry, size_t name_len, const char *name)
 {
@@ -39,7 +42,8 @@ static bool var_passed(const char *entry, const char *pass)
 	size_t len = (size_t)(eq - entry);
 	/* What the desktop sets itself never passes, even when the user names it. */
 	if (envallow_is_desktop_own(entry) ||
-	    envallow_name_in(entry, contract_vars, ARRAY_SIZE(contract_vars))) {
+	    envallow_name_in(entry, contract_vars, ARRAY_SIZE(contract_vars)) ||
+	    envallow_name_in(entry, record_vars, ARRAY_SIZE(record_vars))) {
 		return false;
 	}
 	return name_is(entry, len, LAUNCHER_ENV_DEBUG) ||
@@ -71,7 +75,8 @@ char **launch_environment(const char *const *envp, const struct settings *s,
 	while (envp[n]) {
 		n++;
 	}
-	char **env = calloc(n + ARRAY_SIZE(contract_vars) + 1, sizeof(char *));
+	char **env =
+		calloc(n + ARRAY_SIZE(contract_vars) + ARRAY_SIZE(record_vars) + 1, sizeof(char *));
 	if (!env) {
 		return NULL;
 	}
@@ -119,6 +124,10 @@ char **launch_environment(const char *const *envp, const struct settings *s,
 	 * from what is left of it. */
 	if (wait_ms > 0) {
 		ADD(LAUNCHER_ENV_WAIT_MS "=%llu", (unsigned long long)wait_ms);
+	}
+	if (s->record_always) {
+		ADD(LAUNCHER_ENV_RECORD "=always");
+		ADD(LAUNCHER_ENV_RECORD_MAX_MB "=%llu", (unsigned long long)s->record_max_mb);
 	}
 	/* Where exec_launcher() puts the handshake's pipe. */
 	ADD(LAUNCHER_ENV_NOTIFY_FD "=%d", LAUNCHER_NOTIFY_FD);

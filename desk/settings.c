@@ -10,6 +10,7 @@
 #include "config.h"
 #include "kvfile.h"
 #include "launcher.h"
+#include "recording.h"
 #include "util.h"
 
 const struct setting_def settings_defs[S_COUNT] = {
@@ -41,6 +42,11 @@ const struct setting_def settings_defs[S_COUNT] = {
 	[S_FC_LIST] = {"BOTDESK_FC_LIST", "fc_list", "/usr/bin/fc-list"},
 	[S_LOG_TYPED_TEXT] = {"BOTDESK_LOG_TYPED_TEXT", "log_typed_text", "no"},
 	[S_COMPUTER_SCREENSHOTS] = {"BOTDESK_COMPUTER_SCREENSHOTS", "computer_screenshots", "no"},
+	/* The flight recorder (issue 28). */
+	[S_RECORD] = {LAUNCHER_ENV_RECORD, "record", "off"},
+	[S_RECORD_MAX_MB] = {LAUNCHER_ENV_RECORD_MAX_MB, "record_max_mb", "1024"},
+	[S_RECORDER] = {"BOTDESK_RECORDER", "recorder", BOTDESK_RECORD_PATH},
+	[S_FFMPEG] = {"BOTDESK_FFMPEG", "ffmpeg", "/usr/bin/ffmpeg"},
 };
 
 struct config_read {
@@ -225,6 +231,8 @@ void settings_free(struct settings *s)
 	free(s->web_data);
 	free(s->novnc);
 	free(s->fc_list);
+	free(s->recorder);
+	free(s->ffmpeg);
 	free(s->search_path);
 	free(s->view_dir);
 	*s = (struct settings){0};

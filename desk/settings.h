@@ -56,6 +56,11 @@ struct settings {
 	/* BOTDESK_COMPUTER_SCREENSHOTS: the MCP `computer` tool answers every action with a
 	 * settled screenshot too, as Anthropic's reference harness does. */
 	bool computer_screenshots;
+	/* The flight recorder (issue 28). */
+	bool record_always;     /* BOTDESK_RECORD: always (every desktop from its start) or off */
+	uint64_t record_max_mb; /* BOTDESK_RECORD_MAX_MB: all recordings; the oldest go first */
+	char *recorder;         /* BOTDESK_RECORDER, default the installed botdesk-record */
+	char *ffmpeg;           /* BOTDESK_FFMPEG, default /usr/bin/ffmpeg: export's encoder */
 };
 
 /* A warning through s->warn, formatted. */

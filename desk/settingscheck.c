@@ -10,6 +10,7 @@
 #include "envallow.h"
 #include "launcher.h"
 #include "parse.h"
+#include "recording.h"
 #include "util.h"
 
 /* The largest display number we hand out: far below where X's TCP port arithmetic breaks. */
@@ -162,6 +163,30 @@ static int yes_no(const struct setting_values *sv, int which, bool *ret, struct 
 	return 0;
 }
 
+/* The flight recorder: off by default (a recording holds whatever the screen showed). */
+static int validate_record(struct settings *s, struct setting_values *sv, struct error *err)
+{
+	static const int paths[] = {S_RECORDER, S_FFMPEG};
+	for (size_t i = 0; i < ARRAY_SIZE(paths); i++) {
+		int r = need_absolute(err, sv, paths[i], sv->v[paths[i]]);
+		if (r < 0) {
+			return r;
+		}
+	}
+	const char *rec = sv->v[S_RECORD];
+	if (streq(rec, "always")) {
+		s->record_always = true;
+	} else if (!streq(rec, "off")) {
+		return setting_error(err, sv, S_RECORD, rec, "expected always or off");
+	}
+	int r = parse_u64(sv->v[S_RECORD_MAX_MB], RECORD_MAX_MB_LIMIT, &s->record_max_mb);
+	if (r < 0 || s->record_max_mb == 0) {
+		return setting_error(err, sv, S_RECORD_MAX_MB, sv->v[S_RECORD_MAX_MB],
+				     "expected a whole number of megabytes, at least 1");
+	}
+	return 0;
+}
+
 static int validate_words(struct settings *s, struct setting_values *sv, struct error *err)
 {
 	const char *pm = sv->v[S_PACKAGE_MANAGER];
@@ -184,7 +209,8 @@ static int validate_words(struct settings *s, struct setting_values *sv, struct 
 	}
 	/* Off by default: what an agent types is often a password. */
 	int r = yes_no(sv, S_LOG_TYPED_TEXT, &s->log_typed_text, err);
-	return r ? r : yes_no(sv, S_COMPUTER_SCREENSHOTS, &s->computer_screenshots, err);
+	r = r ? r : yes_no(sv, S_COMPUTER_SCREENSHOTS, &s->computer_screenshots, err);
+	return r ? r : validate_record(s, sv, err);
 }
 
 /* The checked strings move into the settings. */
@@ -209,6 +235,8 @@ static int take_values(struct settings *s, struct setting_values *sv)
 	s->web_data = TAKE_PTR(sv->v[S_WEB_DATA]);
 	s->novnc = TAKE_PTR(sv->v[S_NOVNC]);
 	s->fc_list = TAKE_PTR(sv->v[S_FC_LIST]);
+	s->recorder = TAKE_PTR(sv->v[S_RECORDER]);
+	s->ffmpeg = TAKE_PTR(sv->v[S_FFMPEG]);
 	const char *path = getenv("PATH");
 	s->search_path = strdup(path ? path : "/usr/local/bin:/usr/bin:/bin");
 	return !s->launcher || !s->search_path ? -ENOMEM : 0;

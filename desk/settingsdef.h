@@ -47,6 +47,11 @@ enum {
 	S_FC_LIST,
 	S_LOG_TYPED_TEXT,
 	S_COMPUTER_SCREENSHOTS,
+	/* The flight recorder (issue 28). */
+	S_RECORD,
+	S_RECORD_MAX_MB,
+	S_RECORDER,
+	S_FFMPEG,
 	S_COUNT,
 };
 

@@ -75,3 +75,5 @@ int cmd_act(struct cli *c, int argc, char **argv);
 int cmd_mcp(struct cli *c, int argc, char **argv);
 int cmd_batch(struct cli *c, int argc, char **argv);
 int cmd_web(struct cli *c, int argc, char **argv);
+/* cmd-record.c: the flight recorder (issue 28). */
+int cmd_record(struct cli *c, int argc, char **argv);

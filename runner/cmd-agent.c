@@ -33,6 +33,7 @@
 #include "parse.h"
 #include "picture.h"
 #include "profile.h"
+#include "recordings.h"
 #include "settings.h"
 #include "status.h"
 #include "thumbnailer.h"
@@ -114,6 +115,8 @@ int cmd_exec(struct cli *c, int argc, char **argv)
 		}
 	}
 	desktop_stamp_activity(&c->settings, &c->p);
+	/* A start of a program is on a running recording's timeline. */
+	recordings_note_exec(&c->p, argv[first]);
 	desktop_join_cgroup(&c->settings, &probe);
 	profile_close(&c->p);
 	execvp(argv[first], argv + first);

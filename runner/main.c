@@ -81,6 +81,9 @@ static const struct command commands[] = {
 	{"mcp", cmd_mcp, "", "an MCP server on stdin and stdout"},
 	{"batch", cmd_batch, "",
 	 "the JSON array of steps on stdin, in order\n({\"tool\": ..., \"arguments\": {...}}, as the\nMCP tools); stops at a failure (exit 1) or\na human's take (4)"},
+	{"record", cmd_record,
+	 "start|stop | list|show [ID] [--json] | export ID --output FILE.webm|.mp4 [--max WxH] [--captions]",
+	 "the flight recorder: screen and timeline"},
 };
 
 static const char usage_head[] = "Usage: botdesk [--profile NAME] COMMAND [OPTIONS]\n"
@@ -103,8 +106,19 @@ static const char usage_tail[] =
  * the synopsis is longer), each continuation line at column 36 too. */
 static void print_command_help(const struct command *cmd, FILE *f)
 {
-	enum { COLUMN = 36 };
-	int col = fprintf(f, "  %s%s%s", cmd->name, cmd->synopsis[0] ? " " : "", cmd->synopsis);
+	enum { COLUMN = 36, WIDTH = 79, INDENT = 6 };
+	int col = fprintf(f, "  %s", cmd->name);
+	/* Word by word, a word that would pass the width starting a new, indented line. */
+	for (const char *w = cmd->synopsis; *w;) {
+		size_t n = strcspn(w, " ");
+		if (col + 1 + (int)n > WIDTH) {
+			col = fprintf(f, "\n%*s", INDENT, "") - 1;
+		} else {
+			col += fprintf(f, " ");
+		}
+		col += fprintf(f, "%.*s", (int)n, w);
+		w += n + strspn(w + n, " ");
+	}
 	if (col >= COLUMN) {
 		fputc('\n', f);
 		col = 0;

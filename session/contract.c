@@ -7,6 +7,7 @@
 #include "envallow.h"
 #include "parse.h"
 #include "pathjoin.h"
+#include "recording.h"
 #include "util.h"
 
 /* A value that lands in the env file, an argv or a config file must be one line of text. */
@@ -52,6 +53,27 @@ static int need_abs_path(const char *(*get)(const char *), const char *name, con
 
 /* The state directory, Xvnc's private socket beside rfb.sock, the view door and its group, the
  * idle stop. Each is optional but the socket's directory: the runner always sets them. */
+/* The flight recorder (common/recording.h): on with "always", with its limit. */
+static int load_record(const char *(*get)(const char *), struct session_config *c,
+		       struct error *err)
+{
+	const char *rec = get(LAUNCHER_ENV_RECORD);
+	c->record_max_mb = 0;
+	if (!rec || !rec[0] || streq(rec, "off")) {
+		return 0;
+	}
+	if (!streq(rec, "always")) {
+		return error_set(err, -EINVAL, "BOTDESK_RECORD='%s' is not always or off", rec);
+	}
+	const char *mb = get(LAUNCHER_ENV_RECORD_MAX_MB);
+	c->record_max_mb = RECORD_MAX_MB_DEFAULT;
+	if (mb && mb[0] &&
+	    (parse_u64(mb, RECORD_MAX_MB_LIMIT, &c->record_max_mb) < 0 || c->record_max_mb == 0)) {
+		return error_set(err, -EINVAL, "BOTDESK_RECORD_MAX_MB='%s' is not megabytes", mb);
+	}
+	return 0;
+}
+
 static int load_doors(const char *(*get)(const char *), struct session_config *c, struct error *err)
 {
 	const char *slash = strrchr(c->socket_path, '/');
@@ -96,7 +118,7 @@ static int load_doors(const char *(*get)(const char *), struct session_config *c
 				 "BOTDESK_IDLE_STOP_MS='%s' is not milliseconds up to a week",
 				 idle);
 	}
-	return 0;
+	return load_record(get, c, err);
 }
 
 /* The handshake's fd (common/launcher.h): never 0-2, which are the log and /dev/null, and

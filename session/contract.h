@@ -36,6 +36,9 @@ struct session_config {
 	uint64_t idle_stop_ms; /* BOTDESK_IDLE_STOP_MS: 0 never stops an unused desktop */
 	uint64_t wait_ms;      /* BOTDESK_WAIT_MS: what is left of the start's deadline; 0 unset */
 	int notify_fd;         /* BOTDESK_NOTIFY_FD: the start's handshake pipe; -1 unset */
+	/* BOTDESK_RECORD=always: the flight recorder's size limit (BOTDESK_RECORD_MAX_MB, in MB);
+	 * 0: no recorder (common/recording.h). */
+	uint64_t record_max_mb;
 };
 
 /* Reads the contract from getenv_fn (getenv, or a table in tests). With seed_only, only what

@@ -16,6 +16,7 @@
 #include "memfile.h"
 #include "notify.h"
 #include "parse.h"
+#include "recstart.h"
 #include "run.h"
 #include "screensize.h"
 #include "seed.h"
@@ -356,6 +357,10 @@ static int bring_up(struct run *run, struct error *err)
 	run->t_xvnc = now_ms();
 	if (r == 0) {
 		r = doors_start_gate(run, err);
+	}
+	if (r == 0) {
+		/* The recorder's failure is its own, never the desktop's (recstart.c). */
+		(void)recstart_spawn(run);
 	}
 	if (r == 0) {
 		r = setup_x(run, err);

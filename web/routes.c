@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "replay.h"
 #include "request.h"
 #include "util.h"
 #include "webctl.h"
@@ -351,6 +352,10 @@ int routes_http(struct web_server *s, struct lws *wsi, struct conn *c, const cha
 			return -1;
 		}
 		return routes_respond(wsi, HTTP_STATUS_OK, "application/json", body, NULL, NULL);
+	}
+	if (replay_route(uri)) {
+		/* The flight recorder's replay (issue 28): web/replay.c. */
+		return replay_request(wsi, s->cfg->dirfd, uri);
 	}
 	return static_request(s, wsi, c, uri);
 }

@@ -326,7 +326,8 @@ static void test_actlog(void **state)
 	rq.text = "hunter2 \"quoted\"";
 	rq.text_len = strlen(rq.text);
 	struct act_out out = {.chars = 16};
-	/* The clock the log reads: time() is the coarse one, a tick behind it at a second's edge. */
+	/* The clock the log reads: time() is the coarse one, a tick behind it at a second's edge.
+	 */
 	struct timespec ts;
 	clock_gettime(CLOCK_REALTIME, &ts);
 	time_t before = ts.tv_sec;

@@ -49,8 +49,8 @@ expect "botdesk env " "--shell"
 expect "botdesk thumbnail " "--max --output"
 expect "botdesk --profile work stop " "--json"
 
-# The tables in the source (runner/main.c's commands, then act/acttable.c's actions): the binary
-# lists exactly these, and each completes.
+# The tables in the source (runner/main.c's commands, then act/acttable.c's
+# actions): the binary lists exactly these, and each completes.
 table=$({
     sed -n '/^static const struct command commands\[\] = {$/,/^};$/p' "$BD_SRCDIR/runner/main.c" |
         grep -o '{"[a-z-]*", cmd_' | sed 's/{"\([a-z-]*\)".*/\1/'

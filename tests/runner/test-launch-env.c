@@ -93,10 +93,36 @@ static void launcher_environment_is_scrubbed(void **state)
 	launch_environment_free(env);
 }
 
+/* record = always reaches the session with its limit; the caller's own BOTDESK_RECORD never
+ * does (off is the setting's, not the environment's word). */
+static void record_reaches_the_session(void **state)
+{
+	const char *const envp[] = {"BOTDESK_RECORD=always", "BOTDESK_RECORD_MAX_MB=1", NULL};
+	static char tmp[] = "/tmp", dir[] = "/st/work", root[] = "/st";
+	struct settings s = {.geometry = "800x600", .x_lock_dir = tmp, .state_root = root};
+	struct profile p = {.name = "work", .dir = dir, .dirfd = -1};
+	char **env = launch_environment(envp, &s, &p, 42, 0);
+	assert_null(find(env, "BOTDESK_RECORD"));
+	assert_null(find(env, "BOTDESK_RECORD_MAX_MB"));
+	launch_environment_free(env);
+	s.record_always = true;
+	s.record_max_mb = 64;
+	env = launch_environment(envp, &s, &p, 42, 0);
+	assert_string_equal(find(env, "BOTDESK_RECORD"), "always");
+	assert_string_equal(find(env, "BOTDESK_RECORD_MAX_MB"), "64");
+	size_t n = 0;
+	for (char **e = env; *e; e++) {
+		n += strncmp(*e, "BOTDESK_RECORD=", 15) == 0;
+	}
+	assert_int_equal(n, 1);
+	launch_environment_free(env);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(launcher_environment_is_scrubbed),
+		cmocka_unit_test(record_reaches_the_session),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

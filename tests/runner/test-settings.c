@@ -124,6 +124,48 @@ static void config_file_and_environment_wins(void **state)
 	assert_non_null(strstr(err.msg, "botdesk.conf: geometry = 'huge'"));
 }
 
+/* The flight recorder: off by default, always or off only, a limit of at least 1 MB, absolute
+ * paths for its programs. */
+static void record_settings(void **state)
+{
+	struct settings s;
+	struct error err = {{0}};
+	assert_int_equal(settings_load(&s, &err), 0);
+	assert_false(s.record_always);
+	assert_true(s.record_max_mb == 1024);
+	assert_string_equal(s.ffmpeg, "/usr/bin/ffmpeg");
+	settings_free(&s);
+	setenv("BOTDESK_RECORD", "always", 1);
+	setenv("BOTDESK_RECORD_MAX_MB", "5", 1);
+	assert_int_equal(settings_load(&s, &err), 0);
+	assert_true(s.record_always);
+	assert_true(s.record_max_mb == 5);
+	settings_free(&s);
+	static const char *const bad[][2] = {
+		{"BOTDESK_RECORD", "yes"},
+		{"BOTDESK_RECORD_MAX_MB", "0"},
+		{"BOTDESK_RECORD_MAX_MB", "-1"},
+		{"BOTDESK_FFMPEG", "ffmpeg"},
+		{"BOTDESK_RECORDER", "botdesk-record"},
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		const char *keep = getenv(bad[i][0]);
+		char *saved = keep ? strdup(keep) : NULL;
+		setenv(bad[i][0], bad[i][1], 1);
+		memset(&err, 0, sizeof(err));
+		assert_int_equal(settings_load(&s, &err), -EINVAL);
+		assert_non_null(strstr(err.msg, bad[i][0]));
+		if (saved) {
+			setenv(bad[i][0], saved, 1);
+		} else {
+			unsetenv(bad[i][0]);
+		}
+		free(saved);
+	}
+	unsetenv("BOTDESK_RECORD");
+	unsetenv("BOTDESK_RECORD_MAX_MB");
+}
+
 /* The idle stop in minutes (fractions for tests), the view group and its directory. */
 static void idle_stop_and_view_group(void **state)
 {
@@ -233,6 +275,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(config_file_and_environment_wins, setup, teardown),
 		cmocka_unit_test_setup_teardown(idle_stop_and_view_group, setup, teardown),
 		cmocka_unit_test_setup_teardown(desktop_config_home_is_not_ours, setup, teardown),
+		cmocka_unit_test_setup_teardown(record_settings, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

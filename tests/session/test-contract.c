@@ -174,6 +174,14 @@ static void test_doors_and_idle(void **state)
 	struct session_config c;
 	struct error err = {0};
 	assert_int_equal(load_with(t, false, &c, &err), 0);
+	assert_true(c.record_max_mb == 0); /* no recorder unless asked */
+	/* The flight recorder (issue 28): always, with its limit. */
+	t[n++] = "BOTDESK_RECORD=always";
+	t[n++] = "BOTDESK_RECORD_MAX_MB=64";
+	t[n] = NULL;
+	assert_int_equal(load_with(t, false, &c, &err), 0);
+	assert_true(c.record_max_mb == 64);
+	expect_refused("BOTDESK_RECORD", "yes", "BOTDESK_RECORD");
 	assert_string_equal(c.view_socket_path, "/srv/view/work.sock");
 	assert_true(c.view_group);
 	assert_int_equal(c.view_gid, 1234);
