@@ -18,6 +18,7 @@
 #include "actlog.h"
 #include "actprint.h"
 #include "base64.h"
+#include "clipboard.h"
 #include "control.h"
 #include "desktop.h"
 #include "exitstatus.h"
@@ -40,6 +41,25 @@ static int lease_check(void *ctx, struct error *err)
 {
 	struct lease l;
 	return control_need_agent(ctx, &l, err);
+}
+
+/* The text of `clipboard set` when no TEXT was given: standard input, at most ACT_CLIP_MAX
+ * bytes. */
+static int read_clip_text(struct act_req *rq, char **ret, struct error *err)
+{
+	if (rq->text) {
+		return 0;
+	}
+	char *buf = malloc(ACT_CLIP_MAX + 1);
+	ssize_t n = buf ? read_all(0, buf, ACT_CLIP_MAX + 1) : -ENOMEM;
+	if (n < 0) {
+		free(buf);
+		return error_set(err, (int)n, "cannot read the text: %s", strerror((int)-n));
+	}
+	rq->text = buf;
+	rq->text_len = (size_t)n;
+	*ret = buf;
+	return act_check_clip_text(buf, (size_t)n, "standard input", err);
 }
 
 /* The text of `type`: its argument, a file, or standard input; at most ACT_TEXT_MAX bytes. */
@@ -90,6 +110,10 @@ static int print_outcome(const struct act_req *rq, const struct act_out *out, st
 int main(int argc, char **argv)
 {
 	log_set_program("botdesk");
+	/* The clipboard's owner, started by `clipboard set` (clipboard.h). */
+	if (argc > 1 && streq(argv[1], CLIP_OWNER_ARG)) {
+		return clip_owner_main(argc, argv);
+	}
 	struct profile p = PROFILE_INIT;
 	if (actprint_take_handoff(argc, argv, "botdesk-act", &p) < 0) {
 		return EXIT_USAGE;
@@ -102,7 +126,8 @@ int main(int argc, char **argv)
 		return usage(err.msg);
 	}
 	_cleanup_free_ char *text = NULL;
-	if (rq.cmd == ACT_TYPE && read_text(&rq, &text, &err) < 0) {
+	if ((rq.cmd == ACT_TYPE && read_text(&rq, &text, &err) < 0) ||
+	    (rq.cmd == ACT_CLIPBOARD_SET && read_clip_text(&rq, &text, &err) < 0)) {
 		if (error_isset(&err) && rq.text) {
 			return usage(err.msg);
 		}
@@ -132,7 +157,12 @@ int main(int argc, char **argv)
 	if (rq.cmd != ACT_TYPE && rq.cmd != ACT_KEY) {
 		XkbIgnoreExtension(True);
 	}
-	struct act a = {.check = lease_check, .ctx = &p, .sigfd = sigfd, .dirfd = p.dirfd};
+	/* The clipboard's owner is this very program. */
+	struct act a = {.check = lease_check,
+			.ctx = &p,
+			.sigfd = sigfd,
+			.dirfd = p.dirfd,
+			.program = "/proc/self/exe"};
 	int r = act_open(&a, display, xauth, &err);
 	if (r == 0) {
 		struct act_out out;
@@ -149,6 +179,8 @@ int main(int argc, char **argv)
 			r = print_outcome(&rq, &out, &err);
 		}
 		free(out.pic.data);
+		free(out.data);
+		free(out.json);
 		/* Not closed: the server frees everything of ours when the process ends, and
 		 * XCloseDisplay would wait for one more round trip. Everything was synced. A
 		 * sanitizer build closes it, so the leak checker sees Xlib's memory given back. */

@@ -6,7 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "clipboard.h"
+#include "jsonout.h"
 #include "keys.h"
+#include "windows.h"
 #include "lockfile.h"
 #include "modelpic.h"
 #include "ptrseq.h"
@@ -29,6 +32,7 @@ int act_open(struct act *a, const char *display, const char *xauthority, struct 
 		return r;
 	}
 	snprintf(a->display, sizeof(a->display), "%s", display);
+	snprintf(a->xauthority, sizeof(a->xauthority), "%s", xauthority);
 	struct xconn_guard g;
 	xconn_guard_push(&g);
 	if (sigsetjmp(g.jb, 1) != 0) {
@@ -310,6 +314,71 @@ static int wait_screen(struct act *a, const struct act_req *rq, struct act_out *
 	return r;
 }
 
+/* A JSON string of len bytes of UTF-8 (checked before): what `clipboard get --json` prints. */
+static char *clip_json(const struct act_out *out)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	if (!f) {
+		return NULL;
+	}
+	struct jsonout j;
+	jsonout_begin(&j, f);
+	jsonout_string_n(&j, "text", out->data ? out->data : "", out->data_len);
+	jsonout_bool(&j, "owned", out->owned);
+	jsonout_close(&j);
+	if (fclose(f) != 0) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+static int clipboard(struct act *a, const struct act_req *rq, struct act_out *out,
+		     struct error *err)
+{
+	int r = check(a, err);
+	if (r < 0) {
+		return r;
+	}
+	if (rq->cmd == ACT_CLIPBOARD_SET) {
+		size_t bad;
+		(void)utf8_validate(rq->text, rq->text_len, &out->chars, &bad);
+		if (!a->program) {
+			return error_set(err, -ENOTSUP, "no clipboard owner program was named");
+		}
+		return clip_set(a->program, a->display, a->xauthority, rq->primary, rq->text,
+				rq->text_len, err);
+	}
+	r = clip_get(a->dpy, rq->primary, &out->data, &out->data_len, &out->owned, err);
+	if (r == 0 && !(out->json = clip_json(out))) {
+		return -ENOMEM;
+	}
+	return r;
+}
+
+static int windows(struct act *a, const struct act_req *rq, struct act_out *out,
+		   struct error *err)
+{
+	int r = check(a, err);
+	if (r < 0) {
+		return r;
+	}
+	if (rq->cmd == ACT_WINDOWS) {
+		return win_list_json(a->dpy, a->sw, a->sh, &out->json, &out->data, err);
+	}
+	struct win_geom g;
+	r = win_act(a->dpy, rq, &g, err);
+	if (r == 0) {
+		out->wx = g.x;
+		out->wy = g.y;
+		out->ww = g.w;
+		out->wh = g.h;
+	}
+	return r;
+}
+
 int act_run(struct act *a, const struct act_req *req, struct act_out *out, struct error *err)
 {
 	/* Chosen before the jump point below, so that the jump cannot clobber it. */
@@ -346,7 +415,8 @@ int act_run(struct act *a, const struct act_req *req, struct act_out *out, struc
 	if (r == 0) {
 		/* Changes before this action are not what a later wait-change waits for. */
 		if (a->watching && rq->cmd != ACT_WAIT_CHANGE && rq->cmd != ACT_WAIT_IDLE &&
-		    rq->cmd != ACT_SCREENSHOT && rq->cmd != ACT_CURSOR) {
+		    rq->cmd != ACT_SCREENSHOT && rq->cmd != ACT_CURSOR &&
+		    rq->cmd != ACT_CLIPBOARD_GET && rq->cmd != ACT_WINDOWS) {
 			screenwait_drain(&a->watch);
 			a->changed = false;
 		}
@@ -370,6 +440,14 @@ int act_run(struct act *a, const struct act_req *req, struct act_out *out, struc
 		case ACT_WAIT_IDLE:
 		case ACT_WAIT_CHANGE:
 			r = wait_screen(a, rq, out, err);
+			break;
+		case ACT_CLIPBOARD_GET:
+		case ACT_CLIPBOARD_SET:
+			r = clipboard(a, rq, out, err);
+			break;
+		case ACT_WINDOWS:
+		case ACT_WINDOW:
+			r = windows(a, rq, out, err);
 			break;
 		default:
 			r = -EINVAL;

@@ -17,6 +17,9 @@
 struct act {
 	Display *dpy;
 	char display[64];
+	char xauthority[4096]; /* the cookie file act_open was given: the clipboard's owner's too */
+	/* botdesk-act's path: `clipboard set` starts it as the clipboard's owner (clipboard.h) */
+	const char *program;
 	unsigned sw, sh; /* the screen's size as of the last request */
 	bool fresh;      /* sw, sh come from the connection's set-up, a moment ago */
 	/* Called right before the first event of a request reaches the desktop: non-zero refuses
@@ -50,6 +53,17 @@ struct act_out {
 	struct grab_result pic; /* screenshot; the caller frees pic.data */
 	bool changed;
 	uint64_t waited_ms;
+	/* clipboard get: the text (not NUL-terminated; the caller frees it), and whether any
+	 * client owned the clipboard */
+	char *data;
+	size_t data_len;
+	bool owned;
+	/* clipboard get, windows: the result as one JSON object (the caller frees it); windows'
+	 * text lines are in data */
+	char *json;
+	/* window: the frame's geometry it left */
+	int wx, wy;
+	unsigned ww, wh;
 };
 
 /* Connects (xconn.h) and checks for XTEST. */

@@ -36,10 +36,14 @@ enum act_opt {
 	ACT_O_REGION = 1u << 16,
 	ACT_O_TIMEOUT = 1u << 17,
 	ACT_O_QUIET = 1u << 18,
+	ACT_O_PRIMARY = 1u << 19,
 };
 
 struct act_action {
 	const char *name; /* the command, and the request's act_cmd by its index */
+	/* The first positional argument that picks this row among rows of the same name
+	 * (`clipboard get`, `clipboard set`), or NULL. */
+	const char *verb;
 	/* The positional arguments (argv's, options taken out) into rq; -EINVAL naming the wrong
 	 * one. */
 	int (*positionals)(struct act_req *rq, int n, char **args, struct error *err);

@@ -1,10 +1,13 @@
 #include "jsonout.h"
 
-/* A JSON string literal with everything that needs escaping escaped. */
-static void json_write_string(FILE *f, const char *s)
+#include <string.h>
+
+/* A JSON string literal of len bytes with everything that needs escaping escaped. */
+static void json_write_mem(FILE *f, const char *s, size_t len)
 {
 	fputc('"', f);
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+	for (const unsigned char *p = (const unsigned char *)s; p < (const unsigned char *)s + len;
+	     p++) {
 		switch (*p) {
 		case '"':
 			fputs("\\\"", f);
@@ -30,6 +33,19 @@ static void json_write_string(FILE *f, const char *s)
 		}
 	}
 	fputc('"', f);
+}
+
+static void json_write_string(FILE *f, const char *s)
+{
+	json_write_mem(f, s, strlen(s));
+}
+
+static void key(struct jsonout *j, const char *k);
+
+void jsonout_string_n(struct jsonout *j, const char *k, const char *value, size_t len)
+{
+	key(j, k);
+	json_write_mem(j->f, value, len);
 }
 
 static void key(struct jsonout *j, const char *k)

@@ -158,6 +158,10 @@ static int connect_desktop(struct server *s, struct error *err)
 static json_t *action_result(const struct act_req *rq, struct act_out *out)
 {
 	char text[256];
+	/* A result of any size (the clipboard's text, the windows) comes whole. */
+	if (out->json) {
+		return text_result(out->json, false);
+	}
 	if (rq->cmd != ACT_SCREENSHOT) {
 		if (!act_actions[rq->cmd].result_json(rq, out, text, sizeof(text))) {
 			text[0] = 0;
@@ -215,6 +219,8 @@ static json_t *tool_action(struct server *s, const struct act_req *rq)
 	const char *msg = error_isset(&err) ? err.msg : strerror(-r);
 	json_t *res = r == 0 ? action_result(rq, &out) : text_result(msg, true);
 	free(out.pic.data);
+	free(out.data);
+	free(out.json);
 	return res;
 }
 
@@ -376,7 +382,8 @@ int main(int argc, char **argv)
 			   .sigfd = -1,
 			   .dirfd = -1,
 			   .track = true,
-			   .model_space = true};
+			   .model_space = true,
+			   .program = s.settings.act};
 	int r = serve(&s);
 	act_close(&s.a);
 	profile_close(&s.p);

@@ -328,6 +328,75 @@ static int screenshot_args(json_t *a, struct act_req *rq, struct error *err)
 	return r;
 }
 
+/* clipboard_get {primary}, clipboard_set {text, primary} */
+static int clipboard_args(json_t *a, struct act_req *rq, struct error *err)
+{
+	json_t *primary, *text = NULL;
+	int r = member(a, "primary", JSON_TRUE, false, &primary, err);
+	if (r == 0 && rq->cmd == ACT_CLIPBOARD_SET) {
+		r = member(a, "text", JSON_STRING, true, &text, err);
+	}
+	if (r < 0) {
+		return r;
+	}
+	rq->primary = primary && json_is_true(primary);
+	if (!text) {
+		return 0;
+	}
+	rq->text = json_string_value(text);
+	rq->text_len = json_string_length(text);
+	return act_check_clip_text(rq->text, rq->text_len, "'text'", err);
+}
+
+static int int_member(json_t *a, const char *name, int *ret, struct error *err)
+{
+	json_t *v;
+	int r = member(a, name, JSON_INTEGER, true, &v, err);
+	if (r < 0) {
+		return r;
+	}
+	json_int_t i = json_integer_value(v);
+	if (i < -ACT_COORD_MAX || i > ACT_COORD_MAX) {
+		return error_set(err, -EINVAL, "invalid arguments: '%s' must be -%d to %d", name,
+				 ACT_COORD_MAX, ACT_COORD_MAX);
+	}
+	*ret = (int)i;
+	return 0;
+}
+
+/* window {action, id, x, y | width, height} */
+static int window_args(json_t *a, struct act_req *rq, struct error *err)
+{
+	static const char *const ops[] = {"focus", "close", "move", "resize"};
+	int op = 0;
+	json_t *id;
+	int r = enum_member(a, "action", true, ops, ARRAY_SIZE(ops), &op, err);
+	r = r ? r : member(a, "id", JSON_STRING, true, &id, err);
+	if (r < 0) {
+		return r;
+	}
+	rq->win_op = (enum act_win_op)op;
+	const char *s = json_string_value(id);
+	uint64_t v;
+	bool hex = s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
+	if ((hex ? parse_hex_u64(s + 2, UINT32_MAX, &v) : parse_u64(s, UINT32_MAX, &v)) < 0 ||
+	    v == 0) {
+		return error_set(err, -EINVAL,
+				 "invalid arguments: 'id' must be a window id from the windows tool, e.g. 0x1a00007, not '%s'",
+				 s);
+	}
+	rq->win_id = (unsigned long)v;
+	if (rq->win_op == ACT_WIN_MOVE) {
+		r = int_member(a, "x", &rq->win_x, err);
+		return r ? r : int_member(a, "y", &rq->win_y, err);
+	}
+	if (rq->win_op == ACT_WIN_RESIZE) {
+		r = uint_member(a, "width", true, 1, ACT_COORD_MAX, &rq->win_w, err);
+		return r ? r : uint_member(a, "height", true, 1, ACT_COORD_MAX, &rq->win_h, err);
+	}
+	return 0;
+}
+
 /* The request's members from a desktop tool's arguments. */
 static int action_args(json_t *a, struct act_req *rq, struct error *err)
 {
@@ -357,6 +426,11 @@ static int action_args(json_t *a, struct act_req *rq, struct error *err)
 	}
 	case ACT_KEY:
 		return key_args(a, rq, err);
+	case ACT_CLIPBOARD_GET:
+	case ACT_CLIPBOARD_SET:
+		return clipboard_args(a, rq, err);
+	case ACT_WINDOW:
+		return window_args(a, rq, err);
 	case ACT_WAIT_IDLE:
 	case ACT_WAIT_CHANGE: {
 		static const char *const fors[] = {"change", "idle"};

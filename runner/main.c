@@ -214,6 +214,10 @@ static int list_commands(void)
 		puts(commands[i].name);
 	}
 	for (size_t i = 0; i < ARRAY_SIZE(act_actions); i++) {
+		/* A name with verbs (clipboard get, clipboard set) once. */
+		if (i > 0 && streq(act_actions[i].name, act_actions[i - 1].name)) {
+			continue;
+		}
 		fputs(act_actions[i].name, stdout);
 		(void)act_print_options(act_actions[i].name, stdout);
 		putchar('\n');
