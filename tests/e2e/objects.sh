@@ -218,6 +218,32 @@ if grep -q 'second\|漢字\|0123456789abcdef' "$P/actions.jsonl"; then
     bd_fail "actions.jsonl holds the clipboard's text"
 fi
 
+# -- the MCP tools: clipboard_set, clipboard_get and windows, as an agent framework calls them
+BOTDESK_STATE_DIR=$ST bd_as "$U" "$E2E_PY" - "$BOTDESK_BIN" >"$OUTD/mcp.out" 2>&1 <<'EOF' || bd_fail "MCP: $(cat "$OUTD/mcp.out")"
+import json, subprocess, sys
+srv = subprocess.Popen([sys.argv[1], "mcp"], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+def rpc(i, method, params):
+    srv.stdin.write(json.dumps({"jsonrpc": "2.0", "id": i, "method": method, "params": params}).encode() + b"\n")
+    srv.stdin.flush()
+    while True:
+        m = json.loads(srv.stdout.readline())
+        if m.get("id") == i:
+            return m["result"]
+def tool(i, name, args):
+    r = rpc(i, "tools/call", {"name": name, "arguments": args})
+    assert not r.get("isError"), r
+    return json.loads(r["content"][0]["text"])
+rpc(1, "initialize", {"protocolVersion": "2025-06-18", "capabilities": {},
+                      "clientInfo": {"name": "objects", "version": "1"}})
+text = 'from MCP: "q" \\ ü 😀\n\tend'
+tool(2, "clipboard_set", {"text": text})
+got = tool(3, "clipboard_get", {})
+assert got == {"text": text, "owned": True}, got
+ws = tool(4, "windows", {})
+assert isinstance(ws["windows"], list) and "x" in ws["screen"], ws
+print("mcp ok")
+EOF
+
 # -- nothing left after stop
 bd clipboard set "last"
 OWNER=$(pgrep -u "$U" -f -- '--clipboard-owner' | head -1)
