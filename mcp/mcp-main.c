@@ -6,6 +6,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "act.h"
 #include "actlog.h"
@@ -92,13 +93,28 @@ static json_t *tool_status(struct server *s, bool start, uint64_t wait_ms)
 	return j ? text_result(j, false) : NULL;
 }
 
-static json_t *tool_lease(struct server *s)
+/* lease, and ask_human (reason, or NULL): the request recorded first (common/lease.h); never
+ * refused while a human holds the desktop. */
+static json_t *tool_lease(struct server *s, bool ask, const char *reason)
 {
 	struct error err = {{0}};
 	struct lease l = {.holder = LEASE_AGENT};
-	(void)open_profile(s, false, &err);
+	struct lease_request rq;
+	int r = open_profile(s, ask, &err);
+	if (r == 0 && ask) {
+		r = lease_request_set_at(s->p.dirfd, reason, time(NULL), &rq);
+		if (r < 0) {
+			error_set(&err, r, "cannot record the request in %s/%s: %s", s->p.dir,
+				  LEASE_REQUEST_FILE, strerror(-r));
+		}
+	}
+	if (ask && r < 0) {
+		return text_result(error_isset(&err) ? err.msg : strerror(-r), true);
+	}
+	bool asked = false;
 	if (s->p.dirfd >= 0) {
 		(void)lease_read_at(s->p.dirfd, &l);
+		asked = lease_request_read_at(s->p.dirfd, &rq) == 0;
 	}
 	char *buf = NULL;
 	size_t len = 0;
@@ -106,7 +122,7 @@ static json_t *tool_lease(struct server *s)
 	if (!f) {
 		return NULL;
 	}
-	control_print_json(s->profile, &l, f);
+	control_print_json(s->profile, &l, asked ? &rq : NULL, f);
 	fclose(f);
 	buf[strcspn(buf, "\n")] = '\0';
 	json_t *res = text_result(buf, false);
@@ -244,7 +260,9 @@ static json_t *call_tool(struct server *s, json_t *params, int *code, struct err
 	case MCP_TOOL_START:
 		return tool_status(s, true, wait_ms);
 	case MCP_TOOL_LEASE:
-		return tool_lease(s);
+		return tool_lease(s, false, NULL);
+	case MCP_TOOL_ASK:
+		return tool_lease(s, true, rq.text);
 	default:
 		return tool_action(s, &rq);
 	}

@@ -6,6 +6,7 @@
 
 #include "acttable.h"
 #include "base64.h"
+#include "lease.h"
 #include "parse.h"
 #include "picture.h"
 #include "util.h"
@@ -75,6 +76,9 @@ static const struct {
 	[MCP_TOOL_LEASE] =
 		{"lease", (const char *const[]){NULL},
 		 "{\"name\":\"lease\",\"description\":\"Who controls the desktop: the agent, or a human (then every action is refused until they hand it back).\",\"inputSchema\":{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}}"},
+	[MCP_TOOL_ASK] =
+		{"ask_human", (const char *const[]){"reason", NULL},
+		 "{\"name\":\"ask_human\",\"description\":\"Asks for a human's help (a login, a CAPTCHA, a decision): the request shows in the lease and in the browser viewer's bar until a human takes the desktop. Then every action is refused until they hand it back; call lease to see.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"reason\":{\"type\":\"string\",\"maxLength\":200,\"description\":\"what the human should do, one line\"}},\"additionalProperties\":false}}"},
 };
 
 static int append_tool(json_t *tools, const char *text)
@@ -497,6 +501,15 @@ int mcp_tool_args(json_t *params, enum mcp_tool *ret_tool, struct act_req *rq,
 		r = action_args(a, rq, err);
 	} else if (r == 0 && *ret_tool == MCP_TOOL_START) {
 		r = seconds_member(a, "wait", 3600 * 1000, ret_wait_ms, err);
+	} else if (r == 0 && *ret_tool == MCP_TOOL_ASK) {
+		json_t *reason;
+		r = member(a, "reason", JSON_STRING, false, &reason, err);
+		if (r == 0 && reason && !lease_reason_valid(json_string_value(reason))) {
+			r = error_set(err, -EINVAL,
+				      "invalid arguments: 'reason' must be one line of at most %d bytes",
+				      LEASE_REASON_MAX);
+		}
+		rq->text = r == 0 && reason ? json_string_value(reason) : NULL;
 	}
 	return r;
 }

@@ -40,6 +40,7 @@ enum mcp_tool {
 	MCP_TOOL_STATUS,
 	MCP_TOOL_START,
 	MCP_TOOL_LEASE,
+	MCP_TOOL_ASK, /* ask_human: its reason in the request's text (NULL: none) */
 	MCP_TOOL_COUNT,
 };
 

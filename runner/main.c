@@ -62,6 +62,7 @@ static const char usage_commands[] =
 	"  take [--reason TEXT] [--json]     a human takes control of the desktop\n"
 	"  release [--json]                  hand control back to the agent\n"
 	"  lease [--json]                    who controls the desktop\n"
+	"  ask [--reason TEXT] [--json]      the agent asks for a human (take answers it)\n"
 	"  web [--listen ADDR:PORT] [--open] [--ticket]  the desktop in a browser\n"
 	"  mcp                               a Model Context Protocol server on stdin/stdout\n"
 	"\n"
@@ -83,14 +84,17 @@ static void usage(FILE *f)
 
 static void print_lease(struct cli *c, const struct lease *l, bool json)
 {
+	struct lease_request rq;
+	bool asked = c->p.dirfd >= 0 && lease_request_read_at(c->p.dirfd, &rq) == 0;
 	if (json) {
-		control_print_json(c->p.name, l, stdout);
+		control_print_json(c->p.name, l, asked ? &rq : NULL, stdout);
 	} else {
-		control_print_text(c->p.name, l, stdout);
+		control_print_text(c->p.name, l, asked ? &rq : NULL, stdout);
 	}
 }
 
-static int cmd_take(struct cli *c, int argc, char **argv)
+/* take's and ask's options: --reason TEXT, --json. */
+static int reason_opts(int argc, char **argv, const char **ret_reason, bool *ret_json)
 {
 	static const struct option longopts[] = {
 		{"reason", required_argument, NULL, 'r'},
@@ -117,12 +121,47 @@ static int cmd_take(struct cli *c, int argc, char **argv)
 	if (optind < argc) {
 		return usage_error("unexpected argument '%s'", argv[optind]);
 	}
-	int r = setup(c, true);
+	*ret_reason = reason;
+	*ret_json = json;
+	return 0;
+}
+
+/* The agent asks for a human: a request beside the lease (lease.h) that `lease` and the
+ * browser's bar show and a take answers. Never refused while a human holds the desktop: it is
+ * what an agent that cannot go on does. */
+static int cmd_ask(struct cli *c, int argc, char **argv)
+{
+	const char *reason;
+	bool json;
+	int r = reason_opts(argc, argv, &reason, &json);
+	if (r || (r = setup(c, true))) {
+		return r;
+	}
+	struct lease_request rq;
+	r = lease_request_set_at(c->p.dirfd, reason, time(NULL), &rq);
+	if (r < 0) {
+		return fail(c, error_set(&c->err, r, "cannot record the request in %s/%s: %s",
+					 c->p.dir, LEASE_REQUEST_FILE, strerror(-r)));
+	}
+	struct lease l = {.holder = LEASE_AGENT};
+	(void)lease_read_at(c->p.dirfd, &l);
+	print_lease(c, &l, json);
+	return 0;
+}
+
+static int cmd_take(struct cli *c, int argc, char **argv)
+{
+	const char *reason;
+	bool json;
+	int r = reason_opts(argc, argv, &reason, &json);
+	if (r || (r = setup(c, true))) {
+		return r;
+	}
 	struct lease l;
 	bool changed;
-	if (r || (r = control_set(&c->settings, &c->p, LEASE_HUMAN, reason, &l, &changed,
-				  &c->err)) < 0) {
-		return r < 0 ? fail(c, r) : r;
+	if ((r = control_set(&c->settings, &c->p, LEASE_HUMAN, reason, &l, &changed, &c->err)) <
+	    0) {
+		return fail(c, r);
 	}
 	/* Returns once nothing of the agent's is on its way and nothing it pressed is still down:
 	 * the human's first key is not typed into the middle of the agent's sentence, nor with
@@ -190,6 +229,7 @@ static const struct command commands[] = {
 	{"run", cmd_run},     {"doctor", cmd_doctor},   {"thumbnail", cmd_thumbnail},
 	{"take", cmd_take},   {"release", cmd_release}, {"lease", cmd_lease},
 	{"list", cmd_list},   {"web", cmd_web},         {"mcp", cmd_mcp},
+	{"ask", cmd_ask},
 };
 
 /* The agent's hands and eyes are the rows of act/acttable.c, and every one goes the same way:

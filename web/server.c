@@ -404,12 +404,21 @@ static int lease_json(char *out, size_t size, const char *nonce)
 	if (web_json_escape(S.cfg->profile, profile, sizeof(profile)) < 0) {
 		profile[0] = '\0';
 	}
+	/* The agent's request for a human (lease.h), for the bar to show: null when none. */
+	struct lease_request rq;
+	char requested[LEASE_REASON_MAX * 6 + 64] = "null";
+	char asked[LEASE_REASON_MAX * 6 + 1];
+	if (lease_request_read_at(S.cfg->dirfd, &rq) == 0 &&
+	    web_json_escape(rq.reason, asked, sizeof(asked)) == 0) {
+		snprintf(requested, sizeof(requested), "{\"since\":%lld,\"reason\":\"%s\"}",
+			 (long long)rq.since, asked);
+	}
 	int n = snprintf(
 		out, size,
-		"{\"profile\":\"%s\",\"holder\":\"%s\",\"since\":%lld,\"reason\":\"%s\",\"epoch\":%llu,\"readable\":%s,\"csrf\":\"%s\",\"key\":\"%s\",\"proof\":\"%s\"}\n",
+		"{\"profile\":\"%s\",\"holder\":\"%s\",\"since\":%lld,\"reason\":\"%s\",\"epoch\":%llu,\"readable\":%s,\"requested\":%s,\"csrf\":\"%s\",\"key\":\"%s\",\"proof\":\"%s\"}\n",
 		profile, lease_holder_name(l.holder), (long long)l.since, reason,
-		(unsigned long long)l.epoch, l.unreadable ? "false" : "true", S.csrf, S.key_hex,
-		proof);
+		(unsigned long long)l.epoch, l.unreadable ? "false" : "true", requested, S.csrf,
+		S.key_hex, proof);
 	return n < 0 || (size_t)n >= size ? -ENOSPC : 0;
 }
 
@@ -433,7 +442,7 @@ static void lease_changed(void)
 
 static int lease_answer(struct lws *wsi)
 {
-	char body[1024];
+	char body[4096];
 	if (lease_json(body, sizeof(body), NULL) < 0) {
 		return -1;
 	}
@@ -694,7 +703,7 @@ static int http_request(struct lws *wsi, struct conn *c, const char *uri)
 			       "method not allowed\n", NULL, NULL);
 	}
 	if (streq(uri, "/lease")) {
-		char body[1024], nonce[64];
+		char body[4096], nonce[64];
 		const char *nv = lws_get_urlarg_by_name(wsi, "nonce=", nonce, sizeof(nonce));
 		if (nv && !is_token(nv)) {
 			return respond(wsi, HTTP_STATUS_BAD_REQUEST, "text/plain",

@@ -218,6 +218,38 @@ if grep -q 'second\|漢字\|0123456789abcdef' "$P/actions.jsonl"; then
     bd_fail "actions.jsonl holds the clipboard's text"
 fi
 
+# -- ask: a request beside the lease, which lease shows and a take answers
+bd lease --json
+[ "$(e2e_json requested)" = null ] || bd_fail "a request before any ask: $OUT"
+bd ask --reason "a CAPTCHA on the login page" --json
+e2e_expect_rc 0 "ask"
+py 'import json,sys; j=json.loads(sys.argv[1]); r=j["requested"]; assert j["holder"]=="agent" and r["reason"]=="a CAPTCHA on the login page" and r["since"]>0, j' "$OUT" ||
+    bd_fail "ask --json: $OUT"
+# The lease itself is untouched (its four lines: older readers, the gate among them, read it as
+# the agent's), so the agent may still act.
+[ "$(wc -l <"$P/lease" 2>/dev/null || echo 0)" -le 4 ] || bd_fail "ask changed the lease file: $(cat "$P/lease")"
+bd cursor
+e2e_expect_rc 0 "an action after ask"
+bd ask --reason "second reason"
+bd lease --json
+[ "$(py 'import json,sys; print(json.loads(sys.argv[1])["requested"]["reason"])' "$OUT")" = "second reason" ] ||
+    bd_fail "a new ask does not replace the request: $OUT"
+bd lease
+grep -q '^requested: a human, since .*(second reason)$' <<<"$OUT" || bd_fail "lease (text) has no request: $OUT"
+bd take --json
+e2e_expect_rc 0 "take after ask"
+[ "$(e2e_json requested)" = null ] || bd_fail "take did not answer the request: $OUT"
+# Asking while a human holds the desktop is allowed (it is no action on it); release ends it.
+bd ask
+e2e_expect_rc 0 "ask while a human holds the desktop"
+bd lease --json
+[ "$(e2e_json requested)" != null ] || bd_fail "ask while human: $OUT"
+bd release --json
+e2e_expect_rc 0 "release after ask"
+[ "$(e2e_json requested)" = null ] || bd_fail "release did not clear the request: $OUT"
+bd ask --reason "$(printf 'two\nlines')"
+e2e_expect_rc 2 "ask with a reason of two lines"
+
 # -- the MCP tools: clipboard_set, clipboard_get and windows, as an agent framework calls them
 BOTDESK_STATE_DIR=$ST bd_as "$U" "$E2E_PY" - "$BOTDESK_BIN" >"$OUTD/mcp.out" 2>&1 <<'EOF' || bd_fail "MCP: $(cat "$OUTD/mcp.out")"
 import json, subprocess, sys
@@ -241,6 +273,9 @@ got = tool(3, "clipboard_get", {})
 assert got == {"text": text, "owned": True}, got
 ws = tool(4, "windows", {})
 assert isinstance(ws["windows"], list) and "x" in ws["screen"], ws
+l = tool(5, "ask_human", {"reason": "needs a password"})
+assert l["requested"]["reason"] == "needs a password" and l["holder"] == "agent", l
+assert tool(6, "lease", {})["requested"]["reason"] == "needs a password"
 print("mcp ok")
 EOF
 
