@@ -27,6 +27,7 @@
 #include "log.h"
 #include "parse.h"
 #include "picture.h"
+#include "settings.h"
 #include "util.h"
 
 static int usage(const char *msg)
@@ -157,12 +158,26 @@ int main(int argc, char **argv)
 	if (rq.cmd != ACT_TYPE && rq.cmd != ACT_KEY) {
 		XkbIgnoreExtension(True);
 	}
+	/* open and launch run a program with the desktop's environment (and the browser
+	 * setting), as `botdesk exec` would. */
+	struct desktop_probe probe = {0};
+	struct settings settings = {0};
+	bool opens = rq.cmd == ACT_OPEN || rq.cmd == ACT_LAUNCH;
+	if (opens) {
+		desktop_probe(&p, &probe);
+		if (settings_load(&settings, &err) < 0) {
+			log_error("%s", err.msg);
+			return EXIT_FAILURE;
+		}
+	}
 	/* The clipboard's owner is this very program. */
 	struct act a = {.check = lease_check,
 			.ctx = &p,
 			.sigfd = sigfd,
 			.dirfd = p.dirfd,
-			.program = "/proc/self/exe"};
+			.program = "/proc/self/exe",
+			.browser = opens ? settings.browser : NULL,
+			.env = opens ? &probe.env : NULL};
 	int r = act_open(&a, display, xauth, &err);
 	if (r == 0) {
 		struct act_out out;
@@ -187,6 +202,9 @@ int main(int argc, char **argv)
 #ifdef BOTDESK_SANITIZED
 		act_close(&a);
 #endif
+	}
+	if (opens) {
+		settings_free(&settings);
 	}
 	fflush(stdout);
 	return actprint_exit(r, &err);

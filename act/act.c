@@ -12,6 +12,7 @@
 #include "windows.h"
 #include "lockfile.h"
 #include "modelpic.h"
+#include "opener.h"
 #include "ptrseq.h"
 #include "typing.h"
 #include "utf8.h"
@@ -449,6 +450,14 @@ int act_run(struct act *a, const struct act_req *req, struct act_out *out, struc
 		case ACT_WINDOW:
 			r = windows(a, rq, out, err);
 			break;
+		case ACT_OPEN:
+		case ACT_LAUNCH: {
+			Window w = None;
+			r = check(a, err);
+			r = r ? r : opener_run(a->dpy, rq, a->browser, a->env, &w, err);
+			out->win = w;
+			break;
+		}
 		default:
 			r = -EINVAL;
 		}

@@ -14,12 +14,18 @@
 #include "lease.h"
 #include "screenwait.h"
 
+struct envfile;
+
 struct act {
 	Display *dpy;
 	char display[64];
 	char xauthority[4096]; /* the cookie file act_open was given: the clipboard's owner's too */
 	/* botdesk-act's path: `clipboard set` starts it as the clipboard's owner (clipboard.h) */
 	const char *program;
+	/* open and launch (opener.h): the `browser` setting (or NULL), and the desktop's
+	 * published variables (or NULL: the caller's environment alone) */
+	const char *browser;
+	const struct envfile *env;
 	unsigned sw, sh; /* the screen's size as of the last request */
 	bool fresh;      /* sw, sh come from the connection's set-up, a moment ago */
 	/* Called right before the first event of a request reaches the desktop: non-zero refuses
@@ -61,6 +67,8 @@ struct act_out {
 	/* clipboard get, windows: the result as one JSON object (the caller frees it); windows'
 	 * text lines are in data */
 	char *json;
+	/* open, launch: the new window */
+	unsigned long win;
 	/* window: the frame's geometry it left */
 	int wx, wy;
 	unsigned ww, wh;

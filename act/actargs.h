@@ -27,6 +27,8 @@ enum act_cmd {
 	ACT_CLIPBOARD_SET,
 	ACT_WINDOWS,
 	ACT_WINDOW,
+	ACT_OPEN,
+	ACT_LAUNCH,
 	ACT_CMD_COUNT,
 };
 
@@ -97,7 +99,7 @@ struct act_req {
 	/* waits */
 	uint64_t timeout_ms, quiet_ms;
 	/* clipboard get/set: PRIMARY instead of CLIPBOARD; set's text is text/text_len (NULL:
-	 * standard input) */
+	 * standard input); open's TARGET and launch's NAME are text too */
 	bool primary;
 	/* window: what to do to which window, and where (move: x, y; resize: w, h) */
 	enum act_win_op win_op;

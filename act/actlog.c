@@ -133,6 +133,23 @@ static void put_request(FILE *f, const struct act_req *rq, const struct act_out 
 			fprintf(f, ",\"text_bytes\":%zu", out->data_len);
 		}
 		break;
+	case ACT_LAUNCH:
+		fputs(",\"name\":", f);
+		put_string(f, rq->text, rq->text_len);
+		if (r == 0) {
+			fprintf(f, ",\"id\":\"0x%lx\"", out->win);
+		}
+		break;
+	case ACT_OPEN:
+		/* A URL may carry a secret (a token in its query): only with log_text. */
+		if (log_text) {
+			fputs(",\"target\":", f);
+			put_string(f, rq->text, rq->text_len);
+		}
+		if (r == 0) {
+			fprintf(f, ",\"id\":\"0x%lx\"", out->win);
+		}
+		break;
 	case ACT_WINDOW:
 		fprintf(f, ",\"verb\":\"%s\",\"id\":\"0x%lx\"", act_win_op_name(rq->win_op),
 			rq->win_id);

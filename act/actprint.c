@@ -61,6 +61,10 @@ void actprint_result(const struct act_req *rq, const struct act_out *out)
 	case ACT_WINDOWS:
 		fputs(out->data ? out->data : "", stdout);
 		break;
+	case ACT_OPEN:
+	case ACT_LAUNCH:
+		printf("0x%lx\n", out->win);
+		break;
 	case ACT_WINDOW:
 		printf("0x%lx %d %d %ux%u\n", rq->win_id, out->wx, out->wy, out->ww, out->wh);
 		break;

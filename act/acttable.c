@@ -181,6 +181,33 @@ static int pos_window(struct act_req *rq, int n, char **args, struct error *err)
 	return 0;
 }
 
+/* open TARGET (a URL or a file), launch NAME (a desktop file's name). */
+static int pos_target(struct act_req *rq, int n, char **args, struct error *err)
+{
+	bool launch = rq->cmd == ACT_LAUNCH;
+	if (n != 1 || !*args[0]) {
+		return error_set_kind(err, ERROR_BAD_INPUT, -EINVAL,
+				      launch ? "launch takes one application NAME, e.g. xfce4-terminal"
+					     : "open takes one URL or file");
+	}
+	size_t len = strlen(args[0]);
+	bool ok = len <= 4096;
+	for (size_t i = 0; ok && i < len; i++) {
+		unsigned char c = (unsigned char)args[0][i];
+		ok = launch ? (isalnum(c) || c == '.' || c == '-' || c == '_') : c >= 0x20 && c != 0x7f;
+	}
+	if (!ok || (launch && args[0][0] == '.')) {
+		return error_set_kind(
+			err, ERROR_BAD_INPUT, -EINVAL,
+			launch ? "'%s' is no desktop file name (letters, digits, '.', '-', '_')"
+			       : "'%s' is no URL or file name botdesk opens (control characters?)",
+			args[0]);
+	}
+	rq->text = args[0];
+	rq->text_len = len;
+	return 0;
+}
+
 /* The results, one JSON object each: what --json prints and the MCP tool's text. */
 static bool result_point(const struct act_req *rq, const struct act_out *out, char *buf,
 			 size_t size)
@@ -266,6 +293,13 @@ static bool result_window(const struct act_req *rq, const struct act_out *out, c
 	snprintf(buf, size,
 		 "{\"id\":\"0x%lx\",\"action\":\"%s\",\"x\":%d,\"y\":%d,\"width\":%u,\"height\":%u}",
 		 rq->win_id, act_win_op_name(rq->win_op), out->wx, out->wy, out->ww, out->wh);
+	return true;
+}
+
+static bool result_opened(const struct act_req *rq, const struct act_out *out, char *buf,
+			  size_t size)
+{
+	snprintf(buf, size, "{\"id\":\"0x%lx\"}", out->win);
 	return true;
 }
 
@@ -514,6 +548,38 @@ const struct act_action act_actions[ACT_CMD_COUNT] = {
 		.mcp_json =
 	"{\"name\":\"window\",\"description\":\"Acts on a window by its id from the windows tool: focus raises it and gives it the keyboard, close asks its application to close it, move puts its top left corner at x, y, resize makes it width x height (screen pixels, the frame included).\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"action\":{\"type\":\"string\",\"enum\":[\"focus\",\"close\",\"move\",\"resize\"]},\"id\":{\"type\":\"string\",\"pattern\":\"^(0x[0-9a-fA-F]+|[0-9]+)$\"},\"x\":{\"type\":\"integer\",\"minimum\":-65535,\"maximum\":65535},\"y\":{\"type\":\"integer\",\"minimum\":-65535,\"maximum\":65535},\"width\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":65535},\"height\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":65535}},\"required\":[\"action\",\"id\"],\"additionalProperties\":false}}",
 		.result_json = result_window,
+	},
+	[ACT_OPEN] = {
+		.name = "open",
+		.positionals = pos_target,
+		.pointer = false,
+		.options = ACT_O_JSON,
+		.synopsis = "TARGET [--json]",
+		.summary = "Opens a URL or a file on the desktop: a web URL in the `browser` setting's "
+		"program when set, else by the desktop's default handler (xdg-open). Returns once a new "
+		"window appeared (at most 30 s) and prints its id.",
+		.exits = "same",
+		.mcp_tool = "open",
+		.mcp_args = (const char *const[]){"target", NULL},
+		.mcp_json =
+	"{\"name\":\"open\",\"description\":\"Opens a URL or a file on the desktop in its browser or default application; returns the id of the new window once it appeared.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"target\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":4096}},\"required\":[\"target\"],\"additionalProperties\":false}}",
+		.result_json = result_opened,
+	},
+	[ACT_LAUNCH] = {
+		.name = "launch",
+		.positionals = pos_target,
+		.pointer = false,
+		.options = ACT_O_JSON,
+		.synopsis = "NAME [--json]",
+		.summary = "Starts the application of the desktop file NAME (`xfce4-terminal`, "
+		"`chromium`: its Exec line, from the desktop's XDG data directories). Returns once a new "
+		"window appeared (at most 30 s) and prints its id.",
+		.exits = "same; 2 no such application",
+		.mcp_tool = "launch",
+		.mcp_args = (const char *const[]){"name", NULL},
+		.mcp_json =
+	"{\"name\":\"launch\",\"description\":\"Starts an application by its desktop file's name (e.g. xfce4-terminal, chromium); returns the id of its new window once it appeared.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\",\"pattern\":\"^[A-Za-z0-9_][A-Za-z0-9._-]*$\"}},\"required\":[\"name\"],\"additionalProperties\":false}}",
+		.result_json = result_opened,
 	},
 };
 /* clang-format on */

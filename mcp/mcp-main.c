@@ -30,6 +30,7 @@ struct server {
 	struct profile p;
 	struct act a;
 	struct identity launcher; /* the launcher of the desktop a is connected to */
+	struct desktop_probe probe; /* its last probe: the environment open and launch give */
 };
 
 static void send_line(char *line)
@@ -144,27 +145,28 @@ static int connect_desktop(struct server *s, struct error *err)
 	if (r < 0) {
 		return r;
 	}
-	struct desktop_probe probe;
-	desktop_probe(&s->p, &probe);
-	if (!probe.running) {
+	struct desktop_probe *pr = &s->probe;
+	desktop_probe(&s->p, pr);
+	if (!pr->running) {
 		return error_set(err, -ENOTCONN,
 				 "no desktop is running for profile '%s'; call the start tool",
 				 s->profile);
 	}
-	if (act_is_open(&s->a) && (probe.launcher.pid != s->launcher.pid ||
-				   probe.launcher.starttime != s->launcher.starttime)) {
+	if (act_is_open(&s->a) && (pr->launcher.pid != s->launcher.pid ||
+				   pr->launcher.starttime != s->launcher.starttime)) {
 		act_close(&s->a);
 	}
 	if (act_is_open(&s->a)) {
 		return 0;
 	}
-	const char *display = envfile_get(&probe.env, "DISPLAY");
-	const char *xauth = envfile_get(&probe.env, "XAUTHORITY");
+	const char *display = envfile_get(&pr->env, "DISPLAY");
+	const char *xauth = envfile_get(&pr->env, "XAUTHORITY");
 	_cleanup_free_ char *fallback = xauth ? NULL : profile_path(&s->p, STATE_XAUTHORITY);
 	r = act_open(&s->a, display, xauth ? xauth : fallback, err);
 	if (r == 0) {
-		s->launcher = probe.launcher;
+		s->launcher = pr->launcher;
 		s->a.dirfd = s->p.dirfd;
+		s->a.env = &pr->env;
 	}
 	return r;
 }
@@ -401,7 +403,8 @@ int main(int argc, char **argv)
 			   .dirfd = -1,
 			   .track = true,
 			   .model_space = true,
-			   .program = s.settings.act};
+			   .program = s.settings.act,
+			   .browser = s.settings.browser};
 	int r = serve(&s);
 	act_close(&s.a);
 	profile_close(&s.p);

@@ -435,6 +435,18 @@ static int action_args(json_t *a, struct act_req *rq, struct error *err)
 		return clipboard_args(a, rq, err);
 	case ACT_WINDOW:
 		return window_args(a, rq, err);
+	case ACT_OPEN:
+	case ACT_LAUNCH: {
+		json_t *v;
+		const char *key = rq->cmd == ACT_OPEN ? "target" : "name";
+		int r = member(a, key, JSON_STRING, true, &v, err);
+		if (r < 0) {
+			return r;
+		}
+		char *args[] = {(char *)(uintptr_t)json_string_value(v)};
+		r = act_actions[rq->cmd].positionals(rq, 1, args, err);
+		return r < 0 ? error_set(err, -EINVAL, "invalid arguments: %s", err->msg) : 0;
+	}
 	case ACT_WAIT_IDLE:
 	case ACT_WAIT_CHANGE: {
 		static const char *const fors[] = {"change", "idle"};

@@ -211,9 +211,37 @@ while bd windows && grep -q "^$WIN " <<<"$OUT"; do
 done
 bd_wait_gone "$CPID" 30 || bd_fail "Chromium ($CPID) did not end after its window was closed"
 
+# -- launch and open: each returns the id of the new window
+bd launch xfce4-terminal --json
+e2e_expect_rc 0 "launch xfce4-terminal"
+TERMWIN=$(e2e_json id)
+bd windows --json
+py 'import json,sys; w=[w for w in json.loads(sys.argv[1])["windows"] if w["id"]==sys.argv[2]]; assert w and w[0]["class"]=="Xfce4-terminal", w' "$OUT" "$TERMWIN" ||
+    bd_fail "launch: $TERMWIN is no terminal window: $OUT"
+bd window close "$TERMWIN"
+e2e_expect_rc 0 "window close of the terminal"
+bd launch no-such-application
+e2e_expect_rc 2 "launch of no application"
+bd launch ../etc/passwd
+e2e_expect_rc 2 "launch of a path"
+# A file URL in the browser setting's program (Chromium): the page's window, titled by it.
+BOTDESK_BROWSER=chromium bd open "file://$PAGE"
+e2e_expect_rc 0 "open a file URL: $ERR"
+OPENWIN=$OUT
+[[ "$OPENWIN" =~ ^0x[0-9a-f]+$ ]] || bd_fail "open printed no window id: $OUT"
+win_wait "w['id']=='$OPENWIN' and w['class'].lower().startswith('chromium')"
+OPID=$(py 'import json,sys; print([w for w in json.loads(sys.argv[1])["windows"] if w["id"]==sys.argv[2]][0]["pid"])' "$OUT" "$OPENWIN")
+bd window close "$OPENWIN"
+bd_wait_gone "$OPID" 30 || bd_fail "the opened Chromium ($OPID) did not end after its window was closed"
+
 # -- the log: a line per clipboard and window action, never the text
 grep -q '"command":"clipboard","verb":"set"' "$P/actions.jsonl" || bd_fail "no clipboard set line: $(tail "$P/actions.jsonl")"
 grep -q '"command":"window","verb":"close"' "$P/actions.jsonl" || bd_fail "no window close line"
+grep -q '"command":"launch","name":"xfce4-terminal","id":"'"$TERMWIN"'"' "$P/actions.jsonl" || bd_fail "no launch line"
+grep -q '"command":"open","id":' "$P/actions.jsonl" || bd_fail "no open line"
+if grep -q 'page.html' "$P/actions.jsonl"; then
+    bd_fail "actions.jsonl holds the URL opened"
+fi
 if grep -q 'second\|漢字\|0123456789abcdef' "$P/actions.jsonl"; then
     bd_fail "actions.jsonl holds the clipboard's text"
 fi

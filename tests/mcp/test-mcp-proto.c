@@ -175,7 +175,7 @@ static void test_responses(void **state)
 {
 	json_t *tools = mcp_tools_list();
 	assert_non_null(tools);
-	assert_int_equal(json_array_size(json_object_get(tools, "tools")), 16);
+	assert_int_equal(json_array_size(json_object_get(tools, "tools")), 19);
 	json_decref(tools);
 	json_t *id = json_integer(3);
 	char *line = mcp_error_line(id, MCP_METHOD_NOT_FOUND, "nope", NULL);
@@ -324,7 +324,7 @@ static void test_era_results(void **state)
 	assert_string_equal(json_string_value(json_object_get(r, "resultType")), "complete");
 	assert_true(json_integer_value(json_object_get(r, "ttlMs")) > 0);
 	assert_string_equal(json_string_value(json_object_get(r, "cacheScope")), "public");
-	assert_int_equal(json_array_size(json_object_get(r, "tools")), 16);
+	assert_int_equal(json_array_size(json_object_get(r, "tools")), 19);
 	json_t *info =
 		json_object_get(json_object_get(r, "_meta"), "io.modelcontextprotocol/serverInfo");
 	assert_string_equal(json_string_value(json_object_get(info, "version")), "1.0");
