@@ -9,6 +9,7 @@
 
 #include "actargs.h"
 #include "actlog.h"
+#include "opener.h"
 #include "keys.h"
 #include "ptrseq.h"
 #include "thumbscale.h"
@@ -315,6 +316,34 @@ static void test_objects(void **state)
 	free(line);
 }
 
+/* A desktop file's Exec line: the [Desktop Entry] group's only, field codes dropped, quoting and
+ * escapes undone. */
+static void test_desktop_exec(void **state)
+{
+	char **argv;
+	const char *f = "[Desktop Entry]\nName=T\nExec=xfce4-terminal\n"
+			"[Desktop Action prefs]\nExec=xfce4-terminal --preferences\n";
+	assert_int_equal(opener_exec_argv(f, strlen(f), &argv), 0);
+	assert_string_equal(argv[0], "xfce4-terminal");
+	assert_null(argv[1]);
+	opener_free_argv(argv);
+	f = "[Desktop Action x]\nExec=wrong\n[Desktop Entry]\nExec = /usr/bin/chromium %U "
+	    "--x=\"a b\\\\\\\\c\" 100%% --name=%c\n";
+	assert_int_equal(opener_exec_argv(f, strlen(f), &argv), 0);
+	assert_string_equal(argv[0], "/usr/bin/chromium");
+	assert_string_equal(argv[1], "--x=a b\\c");
+	assert_string_equal(argv[2], "100%");
+	assert_string_equal(argv[3], "--name=");
+	assert_null(argv[4]);
+	opener_free_argv(argv);
+	f = "[Desktop Entry]\nName=none\n";
+	assert_int_equal(opener_exec_argv(f, strlen(f), &argv), -ENOENT);
+	f = "[Desktop Entry]\nExec=\"unterminated\n";
+	assert_int_equal(opener_exec_argv(f, strlen(f), &argv), -EINVAL);
+	f = "[Desktop Entry]\nExec=%U\n";
+	assert_int_equal(opener_exec_argv(f, strlen(f), &argv), -EINVAL);
+}
+
 static void test_actlog(void **state)
 {
 	char *dir = unit_mkdtemp();
@@ -380,6 +409,7 @@ int main(void)
 		cmocka_unit_test(test_scaling),     cmocka_unit_test(test_utf8),
 		cmocka_unit_test(test_actlog),      cmocka_unit_test(test_ptrseq),
 		cmocka_unit_test(test_server_keys), cmocka_unit_test(test_objects),
+		cmocka_unit_test(test_desktop_exec),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
