@@ -9,7 +9,6 @@
 #include "clipboard.h"
 #include "jsonout.h"
 #include "keys.h"
-#include "windows.h"
 #include "lockfile.h"
 #include "modelpic.h"
 #include "opener.h"
@@ -17,6 +16,7 @@
 #include "typing.h"
 #include "utf8.h"
 #include "util.h"
+#include "windows.h"
 #include "xconn.h"
 
 /* One `type` or `key` at a time per desktop: two would hand out the same spare keycodes. */
@@ -359,8 +359,7 @@ static int clipboard(struct act *a, const struct act_req *rq, struct act_out *ou
 	return r;
 }
 
-static int windows(struct act *a, const struct act_req *rq, struct act_out *out,
-		   struct error *err)
+static int windows(struct act *a, const struct act_req *rq, struct act_out *out, struct error *err)
 {
 	int r = check(a, err);
 	if (r < 0) {

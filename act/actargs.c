@@ -97,9 +97,10 @@ int act_check_clip_text(const char *text, size_t len, const char *what, struct e
 {
 	size_t chars, bad;
 	if (len > ACT_CLIP_MAX) {
-		return error_set_kind(err, ERROR_BAD_INPUT, -EINVAL,
-				      "the text from %s is %zu bytes; the clipboard takes at most %d",
-				      what, len, ACT_CLIP_MAX);
+		return error_set_kind(
+			err, ERROR_BAD_INPUT, -EINVAL,
+			"the text from %s is %zu bytes; the clipboard takes at most %d", what, len,
+			ACT_CLIP_MAX);
 	}
 	if (utf8_validate(text, len, &chars, &bad) < 0) {
 		return error_set_kind(
@@ -417,7 +418,8 @@ int act_parse_argv(int argc, char **argv, struct act_req *rq, struct error *err)
 		if (ch == 1) {
 			if (n == (int)ARRAY_SIZE(pos)) {
 				return error_set_kind(err, ERROR_BAD_INPUT, -EINVAL,
-						      "too many arguments for %s", act_cmd_name(cmd));
+						      "too many arguments for %s",
+						      act_cmd_name(cmd));
 			}
 			pos[n++] = optarg;
 			continue;

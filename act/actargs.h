@@ -61,10 +61,10 @@ enum act_win_op {
 #define ACT_COORD_MAX 65535
 #define ACT_SCROLL_MAX 100
 #define ACT_DELAY_MAX_MS 1000
-#define ACT_TEXT_MAX 65536 /* bytes of text one `type` takes */
+#define ACT_TEXT_MAX 65536         /* bytes of text one `type` takes */
 #define ACT_CLIP_MAX (1024 * 1024) /* bytes of text the clipboard takes or gives */
-#define ACT_KEYS_MAX 64    /* combos one `key` takes */
-#define ACT_COMBO_MAX 128  /* bytes of one combo */
+#define ACT_KEYS_MAX 64            /* combos one `key` takes */
+#define ACT_COMBO_MAX 128          /* bytes of one combo */
 #define ACT_WAIT_MAX_MS (600 * 1000)
 #define ACT_WAIT_DEFAULT_MS (10 * 1000)
 #define ACT_QUIET_DEFAULT_MS 300

@@ -125,9 +125,10 @@ static int window_id(const char *s, unsigned long *ret, struct error *err)
 	bool hex = s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
 	int r = hex ? parse_hex_u64(s + 2, UINT32_MAX, &v) : parse_u64(s, UINT32_MAX, &v);
 	if (r < 0 || v == 0) {
-		return error_set_kind(err, ERROR_BAD_INPUT, -EINVAL,
-				      "'%s' is no window id: take one from 'botdesk windows' (e.g. 0x1a00007)",
-				      s);
+		return error_set_kind(
+			err, ERROR_BAD_INPUT, -EINVAL,
+			"'%s' is no window id: take one from 'botdesk windows' (e.g. 0x1a00007)",
+			s);
 	}
 	*ret = (unsigned long)v;
 	return 0;
@@ -158,8 +159,9 @@ static int pos_window(struct act_req *rq, int n, char **args, struct error *err)
 	}
 	int want = op >= ACT_WIN_MOVE ? 4 : 2;
 	if (op == ARRAY_SIZE(ops) || n != want) {
-		return error_set_kind(err, ERROR_BAD_INPUT, -EINVAL,
-				      "window takes focus ID, close ID, move ID X Y or resize ID WIDTH HEIGHT");
+		return error_set_kind(
+			err, ERROR_BAD_INPUT, -EINVAL,
+			"window takes focus ID, close ID, move ID X Y or resize ID WIDTH HEIGHT");
 	}
 	rq->win_op = (enum act_win_op)op;
 	if (window_id(args[1], &rq->win_id, err) < 0) {
@@ -171,12 +173,12 @@ static int pos_window(struct act_req *rq, int n, char **args, struct error *err)
 			       ? -EINVAL
 			       : 0;
 	}
-	if (op == ACT_WIN_RESIZE &&
-	    (parse_uint_range(args[2], 1, ACT_COORD_MAX, &rq->win_w) < 0 ||
-	     parse_uint_range(args[3], 1, ACT_COORD_MAX, &rq->win_h) < 0)) {
-		return error_set_kind(err, ERROR_BAD_INPUT, -EINVAL,
-				      "window resize takes a WIDTH and HEIGHT in pixels (1 to %d), not '%s %s'",
-				      ACT_COORD_MAX, args[2], args[3]);
+	if (op == ACT_WIN_RESIZE && (parse_uint_range(args[2], 1, ACT_COORD_MAX, &rq->win_w) < 0 ||
+				     parse_uint_range(args[3], 1, ACT_COORD_MAX, &rq->win_h) < 0)) {
+		return error_set_kind(
+			err, ERROR_BAD_INPUT, -EINVAL,
+			"window resize takes a WIDTH and HEIGHT in pixels (1 to %d), not '%s %s'",
+			ACT_COORD_MAX, args[2], args[3]);
 	}
 	return 0;
 }
@@ -186,15 +188,17 @@ static int pos_target(struct act_req *rq, int n, char **args, struct error *err)
 {
 	bool launch = rq->cmd == ACT_LAUNCH;
 	if (n != 1 || !*args[0]) {
-		return error_set_kind(err, ERROR_BAD_INPUT, -EINVAL,
-				      launch ? "launch takes one application NAME, e.g. xfce4-terminal"
-					     : "open takes one URL or file");
+		return error_set_kind(
+			err, ERROR_BAD_INPUT, -EINVAL,
+			launch ? "launch takes one application NAME, e.g. xfce4-terminal"
+			       : "open takes one URL or file");
 	}
 	size_t len = strlen(args[0]);
 	bool ok = len <= 4096;
 	for (size_t i = 0; ok && i < len; i++) {
 		unsigned char c = (unsigned char)args[0][i];
-		ok = launch ? (isalnum(c) || c == '.' || c == '-' || c == '_') : c >= 0x20 && c != 0x7f;
+		ok = launch ? (isalnum(c) || c == '.' || c == '-' || c == '_')
+			    : c >= 0x20 && c != 0x7f;
 	}
 	if (!ok || (launch && args[0][0] == '.')) {
 		return error_set_kind(
@@ -273,8 +277,7 @@ static bool result_wait(const struct act_req *rq, const struct act_out *out, cha
 
 /* clipboard get and windows: a result of any size, in out->json (act.c); the text alone
  * without --json. */
-static bool result_none(const struct act_req *rq, const struct act_out *out, char *buf,
-			size_t size)
+static bool result_none(const struct act_req *rq, const struct act_out *out, char *buf, size_t size)
 {
 	return false;
 }
@@ -290,9 +293,10 @@ static bool result_clip_set(const struct act_req *rq, const struct act_out *out,
 static bool result_window(const struct act_req *rq, const struct act_out *out, char *buf,
 			  size_t size)
 {
-	snprintf(buf, size,
-		 "{\"id\":\"0x%lx\",\"action\":\"%s\",\"x\":%d,\"y\":%d,\"width\":%u,\"height\":%u}",
-		 rq->win_id, act_win_op_name(rq->win_op), out->wx, out->wy, out->ww, out->wh);
+	snprintf(
+		buf, size,
+		"{\"id\":\"0x%lx\",\"action\":\"%s\",\"x\":%d,\"y\":%d,\"width\":%u,\"height\":%u}",
+		rq->win_id, act_win_op_name(rq->win_op), out->wx, out->wy, out->ww, out->wh);
 	return true;
 }
 

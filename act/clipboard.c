@@ -59,8 +59,8 @@ static int wait_event(Display *dpy, Window w, int type, XEvent *ev, uint64_t dea
 
 /* Appends the property's value to *buf (deleting it: the INCR handshake's "next piece"); its
  * type, and in *ret_n how many bytes came. */
-static int take_property(Display *dpy, Window w, Atom prop, Atom *ret_type, char **buf,
-			 size_t *len, size_t *ret_n)
+static int take_property(Display *dpy, Window w, Atom prop, Atom *ret_type, char **buf, size_t *len,
+			 size_t *ret_n)
 {
 	Atom type;
 	int format;
@@ -191,20 +191,24 @@ int clip_get(Display *dpy, bool primary, char **ret, size_t *ret_len, bool *ret_
 	XFlush(dpy);
 	size_t chars, bad;
 	if (r == 0 && len > 0 && utf8_validate(buf, len, &chars, &bad) < 0) {
-		r = error_set(err, -EILSEQ,
-			      "the application that owns the %s answered with text that is not UTF-8 (a bad byte at offset %zu)",
-			      name, bad);
+		r = error_set(
+			err, -EILSEQ,
+			"the application that owns the %s answered with text that is not UTF-8 (a bad byte at offset %zu)",
+			name, bad);
 	}
 	if (r < 0) {
 		free(buf);
 		if (r == -EFBIG) {
-			return error_set(err, r, "the %s holds more than %d bytes; botdesk reads at most that",
-					 name, CLIP_MAX);
+			return error_set(
+				err, r,
+				"the %s holds more than %d bytes; botdesk reads at most that", name,
+				CLIP_MAX);
 		}
 		if (r == -ETIMEDOUT) {
-			return error_set(err, r,
-					 "the application that owns the %s did not answer within %d s",
-					 name, CLIP_ANSWER_MS / 1000);
+			return error_set(
+				err, r,
+				"the application that owns the %s did not answer within %d s", name,
+				CLIP_ANSWER_MS / 1000);
 		}
 		if (r == -ENODATA) {
 			return error_set(err, r, "the %s holds no text (an image or files?)", name);
@@ -454,7 +458,8 @@ static int own(struct owner *o, const char *display, const char *xauthority, con
 	}
 	XSetSelectionOwner(dpy, o->sel, o->win, o->since);
 	if (XGetSelectionOwner(dpy, o->sel) != o->win) {
-		return error_set(err, -EBUSY, "another client took the %s at the same moment", name);
+		return error_set(err, -EBUSY, "another client took the %s at the same moment",
+				 name);
 	}
 	return 0;
 }

@@ -192,8 +192,7 @@ static const char *env_get(const struct envfile *env, const char *key)
 }
 
 /* NAME.desktop in the desktop's XDG data directories, as its argv. */
-static int desktop_argv(const char *name, const struct envfile *env, char ***ret,
-			struct error *err)
+static int desktop_argv(const char *name, const struct envfile *env, char ***ret, struct error *err)
 {
 	char file[256];
 	size_t n = strlen(name);
@@ -225,7 +224,8 @@ static int desktop_argv(const char *name, const struct envfile *env, char ***ret
 		_cleanup_free_ char *text = malloc(DESKTOP_FILE_MAX);
 		ssize_t len = text ? read_all(fd, text, DESKTOP_FILE_MAX) : -ENOMEM;
 		if (len < 0) {
-			return error_set(err, (int)len, "cannot read %s: %s", path, strerror((int)-len));
+			return error_set(err, (int)len, "cannot read %s: %s", path,
+					 strerror((int)-len));
 		}
 		int r = opener_exec_argv(text, (size_t)len, ret);
 		if (r < 0) {
@@ -279,7 +279,8 @@ static char **build_envp(const struct envfile *env)
 		size_t kl = strcspn(environ[i], "=");
 		bool drop = kl == 15 && strncmp(environ[i], "WAYLAND_DISPLAY", 15) == 0;
 		for (size_t j = 0; env && j < env->n && !drop; j++) {
-			drop = strlen(env->keys[j]) == kl && strncmp(environ[i], env->keys[j], kl) == 0;
+			drop = strlen(env->keys[j]) == kl &&
+			       strncmp(environ[i], env->keys[j], kl) == 0;
 		}
 		if (!drop) {
 			envp[k++] = strdup(environ[i]);
@@ -411,9 +412,10 @@ int opener_run(Display *dpy, const struct act_req *rq, const char *browser,
 	}
 	XSelectInput(dpy, root, had);
 	if (w == None) {
-		r = error_set(err, -ETIMEDOUT,
-			      "%s started, but no new window appeared within %d s (it may have opened a tab in a window already there: see 'botdesk windows')",
-			      argv[0], OPENER_WAIT_MS / 1000);
+		r = error_set(
+			err, -ETIMEDOUT,
+			"%s started, but no new window appeared within %d s (it may have opened a tab in a window already there: see 'botdesk windows')",
+			argv[0], OPENER_WAIT_MS / 1000);
 	}
 	opener_free_argv(argv);
 	if (r == 0) {

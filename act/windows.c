@@ -67,7 +67,8 @@ static Window active_window(Display *dpy)
 static char *title_of(Display *dpy, Window w)
 {
 	unsigned long n;
-	unsigned char *d = property(dpy, w, atom(dpy, "_NET_WM_NAME"), atom(dpy, "UTF8_STRING"), &n);
+	unsigned char *d =
+		property(dpy, w, atom(dpy, "_NET_WM_NAME"), atom(dpy, "UTF8_STRING"), &n);
 	if (!d) {
 		d = property(dpy, w, XA_WM_NAME, XA_STRING, &n);
 	}
@@ -134,8 +135,8 @@ static long pid_of(Display *dpy, Window w)
 static Window *client_list(Display *dpy, unsigned long *ret_n)
 {
 	unsigned long n = 0;
-	unsigned char *d = property(dpy, DefaultRootWindow(dpy), atom(dpy, "_NET_CLIENT_LIST"),
-				    XA_WINDOW, &n);
+	unsigned char *d =
+		property(dpy, DefaultRootWindow(dpy), atom(dpy, "_NET_CLIENT_LIST"), XA_WINDOW, &n);
 	Window *list = calloc(n ? n : 1, sizeof(Window));
 	for (unsigned long i = 0; list && i < n; i++) {
 		list[i] = (Window)((unsigned long *)d)[i];
@@ -345,8 +346,8 @@ int win_act(Display *dpy, const struct act_req *rq, struct win_geom *ret, struct
 		long fw = (long)(ext[0] + ext[1]), fh = (long)(ext[2] + ext[3]);
 		if ((long)want.w <= fw || (long)want.h <= fh) {
 			return error_set_kind(err, ERROR_BAD_INPUT, -EINVAL,
-					      "%ux%u leaves no room inside the window's frame", want.w,
-					      want.h);
+					      "%ux%u leaves no room inside the window's frame",
+					      want.w, want.h);
 		}
 		/* StaticGravity: the client window's own position, the frame around it. */
 		long flags = 10 | 0xf << 8 | (long)SOURCE_PAGER << 12;

@@ -95,8 +95,8 @@ int control_need_agent(struct profile *p, struct lease *ret, struct error *err)
 		p->name, when, l.reason[0] ? " (" : "", l.reason, l.reason[0] ? ")" : "");
 }
 
-void control_print_text(const char *profile, const struct lease *l,
-			const struct lease_request *rq, FILE *f)
+void control_print_text(const char *profile, const struct lease *l, const struct lease_request *rq,
+			FILE *f)
 {
 	fprintf(f, "profile:  %s\n", profile);
 	fprintf(f, "holder:   %s%s\n", lease_holder_name(l->holder),
@@ -126,8 +126,8 @@ void control_print_text(const char *profile, const struct lease *l,
 	}
 }
 
-void control_print_json(const char *profile, const struct lease *l,
-			const struct lease_request *rq, FILE *f)
+void control_print_json(const char *profile, const struct lease *l, const struct lease_request *rq,
+			FILE *f)
 {
 	struct jsonout j;
 	jsonout_begin(&j, f);

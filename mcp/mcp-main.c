@@ -29,7 +29,7 @@ struct server {
 	const char *profile;
 	struct profile p;
 	struct act a;
-	struct identity launcher; /* the launcher of the desktop a is connected to */
+	struct identity launcher;   /* the launcher of the desktop a is connected to */
 	struct desktop_probe probe; /* its last probe: the environment open and launch give */
 };
 

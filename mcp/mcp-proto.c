@@ -385,9 +385,10 @@ static int window_args(json_t *a, struct act_req *rq, struct error *err)
 	bool hex = s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
 	if ((hex ? parse_hex_u64(s + 2, UINT32_MAX, &v) : parse_u64(s, UINT32_MAX, &v)) < 0 ||
 	    v == 0) {
-		return error_set(err, -EINVAL,
-				 "invalid arguments: 'id' must be a window id from the windows tool, e.g. 0x1a00007, not '%s'",
-				 s);
+		return error_set(
+			err, -EINVAL,
+			"invalid arguments: 'id' must be a window id from the windows tool, e.g. 0x1a00007, not '%s'",
+			s);
 	}
 	rq->win_id = (unsigned long)v;
 	if (rq->win_op == ACT_WIN_MOVE) {
@@ -517,9 +518,10 @@ int mcp_tool_args(json_t *params, enum mcp_tool *ret_tool, struct act_req *rq,
 		json_t *reason;
 		r = member(a, "reason", JSON_STRING, false, &reason, err);
 		if (r == 0 && reason && !lease_reason_valid(json_string_value(reason))) {
-			r = error_set(err, -EINVAL,
-				      "invalid arguments: 'reason' must be one line of at most %d bytes",
-				      LEASE_REASON_MAX);
+			r = error_set(
+				err, -EINVAL,
+				"invalid arguments: 'reason' must be one line of at most %d bytes",
+				LEASE_REASON_MAX);
 		}
 		rq->text = r == 0 && reason ? json_string_value(reason) : NULL;
 	}

@@ -9,8 +9,8 @@
 
 #include "actargs.h"
 #include "actlog.h"
-#include "opener.h"
 #include "keys.h"
+#include "opener.h"
 #include "ptrseq.h"
 #include "thumbscale.h"
 #include "utf8.h"
@@ -405,10 +405,10 @@ static void test_actlog(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_pointer),     cmocka_unit_test(test_keyboard_and_screen),
-		cmocka_unit_test(test_scaling),     cmocka_unit_test(test_utf8),
-		cmocka_unit_test(test_actlog),      cmocka_unit_test(test_ptrseq),
-		cmocka_unit_test(test_server_keys), cmocka_unit_test(test_objects),
+		cmocka_unit_test(test_pointer),      cmocka_unit_test(test_keyboard_and_screen),
+		cmocka_unit_test(test_scaling),      cmocka_unit_test(test_utf8),
+		cmocka_unit_test(test_actlog),       cmocka_unit_test(test_ptrseq),
+		cmocka_unit_test(test_server_keys),  cmocka_unit_test(test_objects),
 		cmocka_unit_test(test_desktop_exec),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -97,9 +97,10 @@ static void test_tool_args(void **state)
 	assert_int_equal(rq.text_len, 7);
 	json_decref(p);
 	/* The desktop's objects. */
-	assert_int_equal(call("{\"name\":\"clipboard_set\",\"arguments\":{\"text\":\"ab\\n\\ud83d\\ude00\",\"primary\":true}}",
-			      &tool, &rq, &err, &p),
-			 0);
+	assert_int_equal(
+		call("{\"name\":\"clipboard_set\",\"arguments\":{\"text\":\"ab\\n\\ud83d\\ude00\",\"primary\":true}}",
+		     &tool, &rq, &err, &p),
+		0);
 	assert_int_equal(rq.cmd, ACT_CLIPBOARD_SET);
 	assert_int_equal(rq.text_len, 7);
 	assert_true(rq.primary);
@@ -107,21 +108,24 @@ static void test_tool_args(void **state)
 	assert_int_equal(call("{\"name\":\"clipboard_get\"}", &tool, &rq, &err, &p), 0);
 	assert_int_equal(rq.cmd, ACT_CLIPBOARD_GET);
 	json_decref(p);
-	assert_int_equal(call("{\"name\":\"window\",\"arguments\":{\"action\":\"move\",\"id\":\"0x1a00007\",\"x\":-3,\"y\":4}}",
-			      &tool, &rq, &err, &p),
-			 0);
+	assert_int_equal(
+		call("{\"name\":\"window\",\"arguments\":{\"action\":\"move\",\"id\":\"0x1a00007\",\"x\":-3,\"y\":4}}",
+		     &tool, &rq, &err, &p),
+		0);
 	assert_int_equal(rq.cmd, ACT_WINDOW);
 	assert_int_equal(rq.win_id, 0x1a00007);
 	assert_int_equal(rq.win_x, -3);
 	json_decref(p);
-	assert_int_equal(call("{\"name\":\"window\",\"arguments\":{\"action\":\"resize\",\"id\":\"12\"}}",
-			      &tool, &rq, &err, &p),
-			 -EINVAL);
+	assert_int_equal(
+		call("{\"name\":\"window\",\"arguments\":{\"action\":\"resize\",\"id\":\"12\"}}",
+		     &tool, &rq, &err, &p),
+		-EINVAL);
 	assert_non_null(strstr(err.msg, "'width' is required"));
 	json_decref(p);
-	assert_int_equal(call("{\"name\":\"window\",\"arguments\":{\"action\":\"close\",\"id\":\"0xzz\"}}",
-			      &tool, &rq, &err, &p),
-			 -EINVAL);
+	assert_int_equal(
+		call("{\"name\":\"window\",\"arguments\":{\"action\":\"close\",\"id\":\"0xzz\"}}",
+		     &tool, &rq, &err, &p),
+		-EINVAL);
 	json_decref(p);
 	/* No tool to call: a protocol error. */
 	static const char *const unknown[] = {
