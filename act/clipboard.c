@@ -277,7 +277,7 @@ int clip_set(const char *program, const char *display, const char *xauthority, b
 	/* The first process hands over to a grandchild as soon as it has the text: nobody's
 	 * child waits to be reaped later (the MCP server lives on). */
 	(void)waitpid(pid, NULL, 0);
-	char line[512];
+	char line[512] = "";
 	size_t got = 0;
 	uint64_t deadline = now_ms() + CLIP_START_MS;
 	while (got < sizeof(line) - 1 && !memchr(line, '\n', got)) {

@@ -65,8 +65,10 @@ static char *unescape(const char *v, size_t n)
 			*o++ = v[i];
 			continue;
 		}
+		static const char from[] = "sntr", to[] = " \n\t\r";
 		char c = v[++i];
-		*o++ = c == 's' ? ' ' : c == 'n' ? '\n' : c == 't' ? '\t' : c == 'r' ? '\r' : c;
+		const char *k = c ? strchr(from, c) : NULL;
+		*o++ = k ? to[k - from] : c;
 	}
 	if (out) {
 		*o = '\0';
