@@ -152,6 +152,9 @@ static int pointer(struct act *a, const struct act_req *rq, struct act_out *out,
 	XSync(a->dpy, False);
 	lease_watch_leave(&a->lw);
 	out->sent = 1;
+	/* The window it landed on, for the result (the MCP server's every answer). */
+	win_under_pointer(a->dpy, &out->landed, out->landed_title, sizeof(out->landed_title));
+	out->landed_known = true;
 	return 0;
 }
 

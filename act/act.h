@@ -69,6 +69,11 @@ struct act_out {
 	char *json;
 	/* open, launch: the new window */
 	unsigned long win;
+	/* Pointer actions: the top-level window the pointer landed on (its client window, None
+	 * when the root), and its title (UTF-8, cut at a character's end), when looked up */
+	bool landed_known;
+	unsigned long landed;
+	char landed_title[256];
 	/* window: the frame's geometry it left */
 	int wx, wy;
 	unsigned ww, wh;

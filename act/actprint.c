@@ -32,7 +32,7 @@ int actprint_take_handoff(int argc, char **argv, const char *prog, struct profil
 
 void actprint_result(const struct act_req *rq, const struct act_out *out)
 {
-	char json[256];
+	char json[2048];
 	/* A result of any size (the clipboard's text, the windows) comes whole. */
 	if (rq->json && out->json) {
 		puts(out->json);

@@ -212,19 +212,50 @@ static int pos_target(struct act_req *rq, int n, char **args, struct error *err)
 	return 0;
 }
 
+/* ,"window":{"id","title"} (null over the root) when the action looked (pointer actions). */
+static void landed_json(const struct act_out *out, char *buf, size_t size)
+{
+	buf[0] = '\0';
+	if (!out->landed_known) {
+		return;
+	}
+	if (!out->landed) {
+		snprintf(buf, size, ",\"window\":null");
+		return;
+	}
+	char title[sizeof(out->landed_title) * 6 + 1];
+	size_t o = 0;
+	for (const unsigned char *p = (const unsigned char *)out->landed_title; *p; p++) {
+		if (*p == '"' || *p == '\\') {
+			title[o++] = '\\';
+			title[o++] = (char)*p;
+		} else if (*p < 0x20 || *p == 0x7f) {
+			o += (size_t)snprintf(title + o, 7, "\\u%04x", *p);
+		} else {
+			title[o++] = (char)*p;
+		}
+	}
+	title[o] = '\0';
+	snprintf(buf, size, ",\"window\":{\"id\":\"0x%lx\",\"title\":\"%s\"}", out->landed, title);
+}
+
 /* The results, one JSON object each: what --json prints and the MCP tool's text. */
 static bool result_point(const struct act_req *rq, const struct act_out *out, char *buf,
 			 size_t size)
 {
-	snprintf(buf, size, "{\"x\":%u,\"y\":%u,\"screen\":\"%ux%u\"}", out->x, out->y, out->sw,
-		 out->sh);
+	char landed[sizeof(out->landed_title) * 6 + 64];
+	landed_json(out, landed, sizeof(landed));
+	snprintf(buf, size, "{\"x\":%u,\"y\":%u,\"screen\":\"%ux%u\"%s}", out->x, out->y,
+		 out->sw, out->sh, landed);
 	return true;
 }
 
 static bool result_drag(const struct act_req *rq, const struct act_out *out, char *buf, size_t size)
 {
-	snprintf(buf, size, "{\"x\":%u,\"y\":%u,\"x2\":%u,\"y2\":%u,\"screen\":\"%ux%u\"}", out->x,
-		 out->y, out->x2, out->y2, out->sw, out->sh);
+	char landed[sizeof(out->landed_title) * 6 + 64];
+	landed_json(out, landed, sizeof(landed));
+	snprintf(buf, size, "{\"x\":%u,\"y\":%u,\"x2\":%u,\"y2\":%u,\"screen\":\"%ux%u\"%s}",
+		 out->x, out->y, out->x2, out->y2, out->sw, out->sh, landed);
 	return true;
 }
 

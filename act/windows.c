@@ -148,6 +148,52 @@ static Window *client_list(Display *dpy, unsigned long *ret_n)
 	return list;
 }
 
+void win_under_pointer(Display *dpy, unsigned long *ret_id, char *title, size_t size)
+{
+	Atom wm_state = atom(dpy, "WM_STATE");
+	Window w = DefaultRootWindow(dpy), client = None;
+	for (int depth = 0; depth < 8 && client == None; depth++) {
+		Window root, child = None;
+		int rx, ry, wx, wy;
+		unsigned mask;
+		if (!XQueryPointer(dpy, w, &root, &child, &rx, &ry, &wx, &wy, &mask) ||
+		    child == None) {
+			break;
+		}
+		Atom type = None;
+		int format;
+		unsigned long n, after;
+		unsigned char *d = NULL;
+		if (XGetWindowProperty(dpy, child, wm_state, 0, 0, False, AnyPropertyType, &type,
+				       &format, &n, &after, &d) == Success &&
+		    type != None) {
+			client = child;
+		}
+		if (d) {
+			XFree(d);
+		}
+		w = child;
+	}
+	*ret_id = client;
+	title[0] = '\0';
+	if (client == None) {
+		return;
+	}
+	_cleanup_free_ char *t = title_of(dpy, client);
+	size_t n = t ? strlen(t) : 0;
+	if (n >= size) {
+		/* Cut at a character's end. */
+		n = size - 1;
+		while (n > 0 && ((unsigned char)t[n] & 0xc0) == 0x80) {
+			n--;
+		}
+	}
+	if (t) {
+		memcpy(title, t, n);
+	}
+	title[n] = '\0';
+}
+
 static void put_text_line(FILE *f, const struct win_info *w)
 {
 	fprintf(f, "0x%lx %d %d %ux%u ", w->id, w->g.x, w->g.y, w->g.w, w->g.h);

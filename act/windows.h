@@ -22,6 +22,10 @@ struct win_geom {
 int win_list_json(Display *dpy, unsigned sw, unsigned sh, char **ret_json, char **ret_text,
 		  struct error *err);
 
+/* The application window under the pointer (the first one down from the root with WM_STATE)
+ * and its title, into *ret_id (None: the root) and title (size bytes, UTF-8). */
+void win_under_pointer(Display *dpy, unsigned long *ret_id, char *title, size_t size);
+
 /* rq's window action (rq->win_op on rq->win_id). Returns once the window manager did it
  * (focus, move, resize: bounded; close: once asked) with the frame's geometry then. -ENOENT
  * (bad input) when the id is no top-level window of the desktop. */

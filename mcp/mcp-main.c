@@ -175,7 +175,7 @@ static int connect_desktop(struct server *s, struct error *err)
  * picture for a screenshot. */
 static json_t *action_result(const struct act_req *rq, struct act_out *out)
 {
-	char text[256];
+	char text[2048];
 	/* A result of any size (the clipboard's text, the windows) comes whole. */
 	if (out->json) {
 		return text_result(out->json, false);

@@ -84,7 +84,9 @@ e2e_expect_rc 2 "clipboard set of bytes that are not UTF-8"
 # -- Chromium on the desktop: a page with a textarea that shows what it holds in its title.
 PAGE=$OUTD/page.html
 cat >"$PAGE" <<'EOF'
-<!doctype html><meta charset=utf-8><textarea id=t autofocus></textarea><script>
+<!doctype html><meta charset=utf-8>
+<style>html, body { margin: 0 } textarea { box-sizing: border-box; width: 100vw; height: 100vh }</style>
+<textarea id=t autofocus></textarea><script>
 const t = document.getElementById('t');
 t.value = decodeURIComponent(location.hash.slice(1));
 const show = () => { document.title = 'v:' + encodeURIComponent(t.value); };
@@ -146,6 +148,17 @@ e2e_expect_rc 0 "window focus"
 bd windows --json
 py 'import json,sys; j=json.loads(sys.argv[1]); assert [w for w in j["windows"] if w["focused"]][0]["id"]==sys.argv[2]' "$OUT" "$WIN" ||
     bd_fail "window focus: $WIN is not the focused one: $OUT"
+
+# A click names the window it landed on: Chromium's, by its id and title (the textarea fills the
+# page: the click keeps it focused).
+CLICK_AT=$(py 'import json,sys; w=[w for w in json.loads(sys.argv[1])["windows"] if w["id"]==sys.argv[2]][0]; print(w["x"]+w["width"]//2, w["y"]+w["height"]//2)' "$OUT" "$WIN")
+# shellcheck disable=SC2086
+bd click $CLICK_AT --json
+e2e_expect_rc 0 "click on Chromium's window"
+py 'import json,sys; w=json.loads(sys.argv[1])["window"]; assert w["id"]==sys.argv[2] and w["title"]=="ready", w' "$OUT" "$WIN" ||
+    bd_fail "click --json does not name Chromium's window: $OUT"
+bd key ctrl+a
+e2e_expect_rc 0 "select the textarea again"
 
 # Copy in Chromium: the textarea's text is selected; ctrl+c; botdesk reads it.
 bd key ctrl+a ctrl+c
