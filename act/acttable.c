@@ -245,8 +245,8 @@ static bool result_point(const struct act_req *rq, const struct act_out *out, ch
 {
 	char landed[sizeof(out->landed_title) * 6 + 64];
 	landed_json(out, landed, sizeof(landed));
-	snprintf(buf, size, "{\"x\":%u,\"y\":%u,\"screen\":\"%ux%u\"%s}", out->x, out->y,
-		 out->sw, out->sh, landed);
+	snprintf(buf, size, "{\"x\":%u,\"y\":%u,\"screen\":\"%ux%u\"%s}", out->x, out->y, out->sw,
+		 out->sh, landed);
 	return true;
 }
 

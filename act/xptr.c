@@ -285,10 +285,10 @@ void xptr_landed(struct xptr *x, struct act_out *out)
 	out->landed_known = true;
 	out->landed = client;
 	out->landed_title[0] = '\0';
-	if (client != XCB_NONE &&
-	    !text_property(x->c, client, name, utf8, out->landed_title, sizeof(out->landed_title))) {
-		(void)text_property(x->c, client, XCB_ATOM_WM_NAME, XCB_ATOM_STRING, out->landed_title,
-				    sizeof(out->landed_title));
+	if (client != XCB_NONE && !text_property(x->c, client, name, utf8, out->landed_title,
+						 sizeof(out->landed_title))) {
+		(void)text_property(x->c, client, XCB_ATOM_WM_NAME, XCB_ATOM_STRING,
+				    out->landed_title, sizeof(out->landed_title));
 	}
 }
 

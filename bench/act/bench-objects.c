@@ -41,8 +41,8 @@ static int map_windows(Display *dpy)
 {
 	unsigned long before = listed(dpy);
 	for (int i = 0; i < WINDOWS; i++) {
-		Window w = XCreateSimpleWindow(dpy, DefaultRootWindow(dpy), 20 * i, 20 * i, 300, 200,
-					       0, 0, 0xffffff);
+		Window w = XCreateSimpleWindow(dpy, DefaultRootWindow(dpy), 20 * i, 20 * i, 300,
+					       200, 0, 0, 0xffffff);
 		char title[32];
 		snprintf(title, sizeof(title), "bench window %d", i);
 		XStoreName(dpy, w, title);
