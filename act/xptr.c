@@ -249,7 +249,12 @@ static bool text_property(xcb_connection_t *c, xcb_window_t w, xcb_atom_t prop, 
 	}
 	if (end > 0 && (unsigned char)buf[end - 1] >= 0xc0) {
 		unsigned char lead = (unsigned char)buf[end - 1];
-		size_t want = lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : 2;
+		size_t want = 2;
+		if (lead >= 0xf0) {
+			want = 4;
+		} else if (lead >= 0xe0) {
+			want = 3;
+		}
 		end = n - (end - 1) >= want ? n : end - 1;
 	}
 	buf[end] = '\0';
