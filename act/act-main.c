@@ -163,12 +163,16 @@ int main(int argc, char **argv)
 	struct desktop_probe probe = {0};
 	struct settings settings = {0};
 	bool opens = rq.cmd == ACT_OPEN || rq.cmd == ACT_LAUNCH;
-	if (opens) {
+	bool starts = opens || rq.cmd == ACT_CLIPBOARD_SET;
+	_cleanup_close_ int cgroup_fd = -1;
+	if (starts) {
 		desktop_probe(&p, &probe);
 		if (settings_load(&settings, &err) < 0) {
 			log_error("%s", err.msg);
 			return EXIT_FAILURE;
 		}
+		/* What it starts counts against the desktop's memory limit, as exec's program. */
+		cgroup_fd = desktop_cgroup_procs(&settings, &probe);
 	}
 	/* The clipboard's owner is this very program. */
 	struct act a = {.check = lease_check,
@@ -177,7 +181,8 @@ int main(int argc, char **argv)
 			.dirfd = p.dirfd,
 			.program = "/proc/self/exe",
 			.browser = opens ? settings.browser : NULL,
-			.env = opens ? &probe.env : NULL};
+			.env = opens ? &probe.env : NULL,
+			.cgroup_fd = cgroup_fd < 0 ? -1 : cgroup_fd};
 	int r = act_open(&a, display, xauth, &err);
 	if (r == 0) {
 		struct act_out out;
@@ -203,7 +208,7 @@ int main(int argc, char **argv)
 		act_close(&a);
 #endif
 	}
-	if (opens) {
+	if (starts) {
 		settings_free(&settings);
 	}
 	fflush(stdout);

@@ -352,8 +352,8 @@ static int clipboard(struct act *a, const struct act_req *rq, struct act_out *ou
 		if (!a->program) {
 			return error_set(err, -ENOTSUP, "no clipboard owner program was named");
 		}
-		return clip_set(a->program, a->display, a->xauthority, rq->primary, rq->text,
-				rq->text_len, err);
+		return clip_set(a->program, a->display, a->xauthority, a->cgroup_fd, rq->primary,
+				rq->text, rq->text_len, err);
 	}
 	r = clip_get(a->dpy, rq->primary, &out->data, &out->data_len, &out->owned, err);
 	if (r == 0 && !(out->json = clip_json(out))) {
@@ -456,7 +456,7 @@ int act_run(struct act *a, const struct act_req *req, struct act_out *out, struc
 		case ACT_LAUNCH: {
 			Window w = None;
 			r = check(a, err);
-			r = r ? r : opener_run(a->dpy, rq, a->browser, a->env, &w, err);
+			r = r ? r : opener_run(a->dpy, rq, a->browser, a->env, a->cgroup_fd, &w, err);
 			out->win = w;
 			break;
 		}

@@ -26,6 +26,9 @@ struct act {
 	 * published variables (or NULL: the caller's environment alone) */
 	const char *browser;
 	const struct envfile *env;
+	/* the desktop's cgroup.procs (desktop_cgroup_procs()), where what clipboard set, open and
+	 * launch start is moved before its exec, so the desktop's limit covers it; or -1 */
+	int cgroup_fd;
 	unsigned sw, sh; /* the screen's size as of the last request */
 	bool fresh;      /* sw, sh come from the connection's set-up, a moment ago */
 	/* Called right before the first event of a request reaches the desktop: non-zero refuses

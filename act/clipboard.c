@@ -225,11 +225,19 @@ static int own_setup(void *userdata)
 {
 	/* Its own session: no terminal's Ctrl-C or hang-up reaches it, and it outlives the
 	 * command that set the text. */
-	return setsid() < 0 ? -errno : 0;
+	if (setsid() < 0) {
+		return -errno;
+	}
+	/* Counted against the desktop's limit, when it has a cgroup of its own. */
+	const int *cgroup_fd = userdata;
+	if (*cgroup_fd >= 0) {
+		(void)!write(*cgroup_fd, "0", 1);
+	}
+	return 0;
 }
 
-int clip_set(const char *program, const char *display, const char *xauthority, bool primary,
-	     const char *text, size_t len, struct error *err)
+int clip_set(const char *program, const char *display, const char *xauthority, int cgroup_fd,
+	     bool primary, const char *text, size_t len, struct error *err)
 {
 	if (len > CLIP_MAX) {
 		return error_set_kind(err, ERROR_BAD_INPUT, -EFBIG,
@@ -249,7 +257,8 @@ int clip_set(const char *program, const char *display, const char *xauthority, b
 	_cleanup_close_ int in_w = in[1], ready_r = ready[0];
 	_cleanup_close_ int null = open("/dev/null", O_RDWR | O_CLOEXEC);
 	const struct spawn_fd fds[] = {{in[0], 0}, {ready[1], 1}, {null, 2}};
-	struct spawn_opts o = {.fds = fds, .n_fds = 3, .child_setup = own_setup};
+	struct spawn_opts o = {
+		.fds = fds, .n_fds = 3, .child_setup = own_setup, .userdata = &cgroup_fd};
 	static char arg[] = CLIP_OWNER_ARG;
 	char *argv[] = {(char *)(uintptr_t)program,
 			arg,

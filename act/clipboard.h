@@ -30,10 +30,10 @@ int clip_get(Display *dpy, bool primary, char **ret, size_t *ret_len, bool *ret_
 	     struct error *err);
 
 /* Makes text the selection's content: starts the owner (program is botdesk-act) on display with
- * the profile's cookie file and returns once it owns the selection (bounded). The owner is no
- * child of ours once this returns. */
-int clip_set(const char *program, const char *display, const char *xauthority, bool primary,
-	     const char *text, size_t len, struct error *err);
+ * the profile's cookie file, in the cgroup of cgroup_fd (a cgroup.procs; -1: ours), and returns
+ * once it owns the selection (bounded). The owner is no child of ours once this returns. */
+int clip_set(const char *program, const char *display, const char *xauthority, int cgroup_fd,
+	     bool primary, const char *text, size_t len, struct error *err);
 
 /* botdesk-act --clipboard-owner DISPLAY XAUTHORITY SELECTION: the owner itself. Reads the text
  * from stdin, owns the selection, says "ok" (or why not) on stdout, and serves it. Returns the

@@ -303,13 +303,17 @@ static int detach(void *userdata)
 
 /* Starts path detached: a first child spawns it and exits, so the program is nobody's child
  * (the MCP server lives on and would collect zombies). 0 once it was exec'd. */
-static int start_detached(const char *path, char **argv, char **envp)
+static int start_detached(const char *path, char **argv, char **envp, int cgroup_fd)
 {
 	pid_t pid = fork();
 	if (pid < 0) {
 		return negative_errno();
 	}
 	if (pid == 0) {
+		/* Counted against the desktop's limit, as `botdesk exec`'s program is. */
+		if (cgroup_fd >= 0) {
+			(void)!write(cgroup_fd, "0", 1);
+		}
 		int null = open("/dev/null", O_RDWR | O_CLOEXEC);
 		const struct spawn_fd fds[] = {{null, 0}, {null, 1}, {null, 2}};
 		struct spawn_opts o = {.fds = fds, .n_fds = 3, .child_setup = detach};
@@ -365,7 +369,7 @@ static Window new_window(Display *dpy, const Window *before, unsigned long nb)
 }
 
 int opener_run(Display *dpy, const struct act_req *rq, const char *browser,
-	       const struct envfile *env, Window *ret_win, struct error *err)
+	       const struct envfile *env, int cgroup_fd, Window *ret_win, struct error *err)
 {
 	char **argv = NULL;
 	int r = build_argv(rq, browser, env, &argv, err);
@@ -388,7 +392,7 @@ int opener_run(Display *dpy, const struct act_req *rq, const char *browser,
 	unsigned long nb;
 	_cleanup_free_ Window *before = clients(dpy, &nb);
 	char **envp = build_envp(env);
-	r = envp ? start_detached(path, argv, envp) : -ENOMEM;
+	r = envp ? start_detached(path, argv, envp, cgroup_fd) : -ENOMEM;
 	opener_free_argv(envp);
 	if (r < 0) {
 		XSelectInput(dpy, root, had);

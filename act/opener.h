@@ -24,6 +24,7 @@ int opener_exec_argv(const char *text, size_t len, char ***ret);
 void opener_free_argv(char **argv);
 
 /* rq's open or launch: starts the program in env (the desktop's published variables on top of
- * the caller's environment) and waits for a new window: *ret_win. browser may be NULL. */
+ * the caller's environment), in the cgroup of cgroup_fd (a cgroup.procs; -1: ours), and waits
+ * for a new window: *ret_win. browser may be NULL. */
 int opener_run(Display *dpy, const struct act_req *rq, const char *browser,
-	       const struct envfile *env, Window *ret_win, struct error *err);
+	       const struct envfile *env, int cgroup_fd, Window *ret_win, struct error *err);

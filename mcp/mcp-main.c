@@ -167,6 +167,10 @@ static int connect_desktop(struct server *s, struct error *err)
 		s->launcher = pr->launcher;
 		s->a.dirfd = s->p.dirfd;
 		s->a.env = &pr->env;
+		/* What clipboard_set, open and launch start counts against the desktop's limit. */
+		safe_close(s->a.cgroup_fd);
+		s->a.cgroup_fd = desktop_cgroup_procs(&s->settings, pr);
+		s->a.cgroup_fd = s->a.cgroup_fd < 0 ? -1 : s->a.cgroup_fd;
 	}
 	return r;
 }
@@ -404,7 +408,8 @@ int main(int argc, char **argv)
 			   .track = true,
 			   .model_space = true,
 			   .program = s.settings.act,
-			   .browser = s.settings.browser};
+			   .browser = s.settings.browser,
+			   .cgroup_fd = -1};
 	int r = serve(&s);
 	act_close(&s.a);
 	profile_close(&s.p);

@@ -49,6 +49,10 @@ py 'import json,sys; t=open(sys.argv[2],encoding="utf-8").read(); j=json.loads(s
     bd_fail "clipboard get --json differs: $OUT"
 OWNER=$(pgrep -u "$U" -f -- '--clipboard-owner' | head -1)
 [ -n "$OWNER" ] || bd_fail "no clipboard owner process after set"
+# In the desktop's cgroup (its own, when it has one: the desktop's limit covers the owner).
+LAUNCHER=$(cut -d' ' -f1 "$P/launcher.pid")
+[ "$(cat "/proc/$OWNER/cgroup")" = "$(cat "/proc/$LAUNCHER/cgroup")" ] ||
+    bd_fail "the clipboard owner is in $(cat "/proc/$OWNER/cgroup"), the desktop in $(cat "/proc/$LAUNCHER/cgroup")"
 
 # A second set replaces the first, whose owner ends (it lost the selection).
 bd clipboard set "second"
