@@ -456,7 +456,8 @@ int act_run(struct act *a, const struct act_req *req, struct act_out *out, struc
 		case ACT_LAUNCH: {
 			Window w = None;
 			r = check(a, err);
-			r = r ? r : opener_run(a->dpy, rq, a->browser, a->env, a->cgroup_fd, &w, err);
+			r = r ? r
+			      : opener_run(a->dpy, rq, a->browser, a->env, a->cgroup_fd, &w, err);
 			out->win = w;
 			break;
 		}
