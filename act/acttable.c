@@ -564,7 +564,7 @@ const struct act_action act_actions[ACT_CMD_COUNT] = {
 		.mcp_tool = "windows",
 		.mcp_args = (const char *const[]){NULL},
 		.mcp_json =
-	"{\"name\":\"windows\",\"description\":\"The desktop's top-level windows: id, title, class, pid, x, y, width, height (screen pixels, the frame included) and which one has the focus.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}}",
+	"{\"name\":\"windows\",\"description\":\"The desktop's top-level windows: id, title, class, pid, x, y, width, height (screen pixels, the frame included) and which one has the focus. To click at these coordinates, give the click from = the result's screen.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}}",
 		.result_json = result_none,
 	},
 	[ACT_WINDOW] = {
