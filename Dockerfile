@@ -88,6 +88,7 @@ RUN if [ "$BOTDESK_DESKTOP" = 1 ]; then \
          xfce4-panel \
          xfce4-settings \
          xfce4-terminal \
+         xdg-utils \
          fonts-dejavu-core \
          x11-utils \
          socat \

@@ -18,6 +18,7 @@
 #include "actlog.h"
 #include "actprint.h"
 #include "base64.h"
+#include "clipboard.h"
 #include "control.h"
 #include "desktop.h"
 #include "exitstatus.h"
@@ -26,6 +27,7 @@
 #include "log.h"
 #include "parse.h"
 #include "picture.h"
+#include "settings.h"
 #include "util.h"
 
 static int usage(const char *msg)
@@ -40,6 +42,25 @@ static int lease_check(void *ctx, struct error *err)
 {
 	struct lease l;
 	return control_need_agent(ctx, &l, err);
+}
+
+/* The text of `clipboard set` when no TEXT was given: standard input, at most ACT_CLIP_MAX
+ * bytes. */
+static int read_clip_text(struct act_req *rq, char **ret, struct error *err)
+{
+	if (rq->text) {
+		return 0;
+	}
+	char *buf = malloc(ACT_CLIP_MAX + 1);
+	ssize_t n = buf ? read_all(0, buf, ACT_CLIP_MAX + 1) : -ENOMEM;
+	if (n < 0) {
+		free(buf);
+		return error_set(err, (int)n, "cannot read the text: %s", strerror((int)-n));
+	}
+	rq->text = buf;
+	rq->text_len = (size_t)n;
+	*ret = buf;
+	return act_check_clip_text(buf, (size_t)n, "standard input", err);
 }
 
 /* The text of `type`: its argument, a file, or standard input; at most ACT_TEXT_MAX bytes. */
@@ -90,6 +111,10 @@ static int print_outcome(const struct act_req *rq, const struct act_out *out, st
 int main(int argc, char **argv)
 {
 	log_set_program("botdesk");
+	/* The clipboard's owner, started by `clipboard set` (clipboard.h). */
+	if (argc > 1 && streq(argv[1], CLIP_OWNER_ARG)) {
+		return clip_owner_main(argc, argv);
+	}
 	struct profile p = PROFILE_INIT;
 	if (actprint_take_handoff(argc, argv, "botdesk-act", &p) < 0) {
 		return EXIT_USAGE;
@@ -102,7 +127,8 @@ int main(int argc, char **argv)
 		return usage(err.msg);
 	}
 	_cleanup_free_ char *text = NULL;
-	if (rq.cmd == ACT_TYPE && read_text(&rq, &text, &err) < 0) {
+	if ((rq.cmd == ACT_TYPE && read_text(&rq, &text, &err) < 0) ||
+	    (rq.cmd == ACT_CLIPBOARD_SET && read_clip_text(&rq, &text, &err) < 0)) {
 		if (error_isset(&err) && rq.text) {
 			return usage(err.msg);
 		}
@@ -136,7 +162,31 @@ int main(int argc, char **argv)
 	if (rq.cmd != ACT_TYPE && rq.cmd != ACT_KEY && !rq.hold) {
 		XkbIgnoreExtension(True);
 	}
-	struct act a = {.check = lease_check, .ctx = &p, .sigfd = sigfd, .dirfd = p.dirfd};
+	/* open and launch run a program with the desktop's environment (and the browser
+	 * setting), as `botdesk exec` would. */
+	struct desktop_probe probe = {0};
+	struct settings settings = {0};
+	bool opens = rq.cmd == ACT_OPEN || rq.cmd == ACT_LAUNCH;
+	bool starts = opens || rq.cmd == ACT_CLIPBOARD_SET;
+	_cleanup_close_ int cgroup_fd = -1;
+	if (starts) {
+		desktop_probe(&p, &probe);
+		if (settings_load(&settings, &err) < 0) {
+			log_error("%s", err.msg);
+			return EXIT_FAILURE;
+		}
+		/* What it starts counts against the desktop's memory limit, as exec's program. */
+		cgroup_fd = desktop_cgroup_procs(&settings, &probe);
+	}
+	/* The clipboard's owner is this very program. */
+	struct act a = {.check = lease_check,
+			.ctx = &p,
+			.sigfd = sigfd,
+			.dirfd = p.dirfd,
+			.program = "/proc/self/exe",
+			.browser = opens ? settings.browser : NULL,
+			.env = opens ? &probe.env : NULL,
+			.cgroup_fd = cgroup_fd < 0 ? -1 : cgroup_fd};
 	int r = act_open(&a, display, xauth, &err);
 	if (r == 0) {
 		struct act_out out;
@@ -153,12 +203,17 @@ int main(int argc, char **argv)
 			r = print_outcome(&rq, &out, &err);
 		}
 		free(out.pic.data);
+		free(out.data);
+		free(out.json);
 		/* Not closed: the server frees everything of ours when the process ends, and
 		 * XCloseDisplay would wait for one more round trip. Everything was synced. A
 		 * sanitizer build closes it, so the leak checker sees Xlib's memory given back. */
 #ifdef BOTDESK_SANITIZED
 		act_close(&a);
 #endif
+	}
+	if (starts) {
+		settings_free(&settings);
 	}
 	fflush(stdout);
 	return actprint_exit(r, &err);

@@ -6,14 +6,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "clipboard.h"
+#include "jsonout.h"
 #include "keys.h"
 #include "lockfile.h"
 #include "modelpic.h"
+#include "opener.h"
 #include "ptrseq.h"
 #include "timeutil.h"
 #include "typing.h"
 #include "utf8.h"
 #include "util.h"
+#include "windows.h"
 #include "xconn.h"
 
 /* One `type` or `key` at a time per desktop: two would hand out the same spare keycodes. */
@@ -32,6 +36,7 @@ int act_open(struct act *a, const char *display, const char *xauthority, struct 
 		return r;
 	}
 	snprintf(a->display, sizeof(a->display), "%s", display);
+	snprintf(a->xauthority, sizeof(a->xauthority), "%s", xauthority);
 	struct xconn_guard g;
 	xconn_guard_push(&g);
 	if (sigsetjmp(g.jb, 1) != 0) {
@@ -243,20 +248,25 @@ static int pointer(struct act *a, const struct act_req *rq, struct act_out *out,
 		return r;
 	}
 	if (rq->hold) {
-		return held_pointer(a, rq, out, path, err);
+		r = held_pointer(a, rq, out, path, err);
+	} else if ((r = watch_begin(a, err)) == 0) {
+		/* The whole gesture inside the watch: a take waits for it rather than cut a click
+		 * in two. */
+		if (lease_watch_enter(&a->lw) < 0) {
+			return error_set_kind(
+				err, ERROR_HUMAN_HOLDS, -EACCES,
+				"a human took the desktop just now; nothing was sent");
+		}
+		r = gesture(a, rq, out, path, err);
+		lease_watch_leave(&a->lw);
+		out->sent = r == 0;
 	}
-	if ((r = watch_begin(a, err)) < 0) {
-		return r;
+	if (r == 0) {
+		/* The window it landed on, for the result (the MCP server's every answer). */
+		win_under_pointer(a->dpy, &out->landed, out->landed_title,
+				  sizeof(out->landed_title));
+		out->landed_known = true;
 	}
-	/* The whole gesture inside the watch: a take waits for it rather than cut a click in
-	 * two. */
-	if (lease_watch_enter(&a->lw) < 0) {
-		return error_set_kind(err, ERROR_HUMAN_HOLDS, -EACCES,
-				      "a human took the desktop just now; nothing was sent");
-	}
-	r = gesture(a, rq, out, path, err);
-	lease_watch_leave(&a->lw);
-	out->sent = r == 0;
 	return r;
 }
 
@@ -432,6 +442,70 @@ static int wait_screen(struct act *a, const struct act_req *rq, struct act_out *
 	return r;
 }
 
+/* A JSON string of len bytes of UTF-8 (checked before): what `clipboard get --json` prints. */
+static char *clip_json(const struct act_out *out)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	if (!f) {
+		return NULL;
+	}
+	struct jsonout j;
+	jsonout_begin(&j, f);
+	jsonout_string_n(&j, "text", out->data ? out->data : "", out->data_len);
+	jsonout_bool(&j, "owned", out->owned);
+	jsonout_close(&j);
+	if (fclose(f) != 0) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+static int clipboard(struct act *a, const struct act_req *rq, struct act_out *out,
+		     struct error *err)
+{
+	int r = check(a, err);
+	if (r < 0) {
+		return r;
+	}
+	if (rq->cmd == ACT_CLIPBOARD_SET) {
+		size_t bad;
+		(void)utf8_validate(rq->text, rq->text_len, &out->chars, &bad);
+		if (!a->program) {
+			return error_set(err, -ENOTSUP, "no clipboard owner program was named");
+		}
+		return clip_set(a->program, a->display, a->xauthority, a->cgroup_fd, rq->primary,
+				rq->text, rq->text_len, err);
+	}
+	r = clip_get(a->dpy, rq->primary, &out->data, &out->data_len, &out->owned, err);
+	if (r == 0 && !(out->json = clip_json(out))) {
+		return -ENOMEM;
+	}
+	return r;
+}
+
+static int windows(struct act *a, const struct act_req *rq, struct act_out *out, struct error *err)
+{
+	int r = check(a, err);
+	if (r < 0) {
+		return r;
+	}
+	if (rq->cmd == ACT_WINDOWS) {
+		return win_list_json(a->dpy, a->sw, a->sh, &out->json, &out->data, err);
+	}
+	struct win_geom g;
+	r = win_act(a->dpy, rq, &g, err);
+	if (r == 0) {
+		out->wx = g.x;
+		out->wy = g.y;
+		out->ww = g.w;
+		out->wh = g.h;
+	}
+	return r;
+}
+
 int act_run(struct act *a, const struct act_req *req, struct act_out *out, struct error *err)
 {
 	/* Chosen before the jump point below, so that the jump cannot clobber it. */
@@ -468,7 +542,8 @@ int act_run(struct act *a, const struct act_req *req, struct act_out *out, struc
 	if (r == 0) {
 		/* Changes before this action are not what a later wait-change waits for. */
 		if (a->watching && rq->cmd != ACT_WAIT_CHANGE && rq->cmd != ACT_WAIT_IDLE &&
-		    rq->cmd != ACT_SCREENSHOT && rq->cmd != ACT_CURSOR && rq->cmd != ACT_WAIT) {
+		    rq->cmd != ACT_SCREENSHOT && rq->cmd != ACT_CURSOR && rq->cmd != ACT_WAIT &&
+		    rq->cmd != ACT_CLIPBOARD_GET && rq->cmd != ACT_WINDOWS) {
 			screenwait_drain(&a->watch);
 			a->changed = false;
 		}
@@ -498,6 +573,23 @@ int act_run(struct act *a, const struct act_req *req, struct act_out *out, struc
 		case ACT_WAIT_CHANGE:
 			r = wait_screen(a, rq, out, err);
 			break;
+		case ACT_CLIPBOARD_GET:
+		case ACT_CLIPBOARD_SET:
+			r = clipboard(a, rq, out, err);
+			break;
+		case ACT_WINDOWS:
+		case ACT_WINDOW:
+			r = windows(a, rq, out, err);
+			break;
+		case ACT_OPEN:
+		case ACT_LAUNCH: {
+			Window w = None;
+			r = check(a, err);
+			r = r ? r
+			      : opener_run(a->dpy, rq, a->browser, a->env, a->cgroup_fd, &w, err);
+			out->win = w;
+			break;
+		}
 		default:
 			r = -EINVAL;
 		}

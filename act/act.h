@@ -14,9 +14,21 @@
 #include "lease.h"
 #include "screenwait.h"
 
+struct envfile;
+
 struct act {
 	Display *dpy;
 	char display[64];
+	char xauthority[4096]; /* the cookie file act_open was given: the clipboard's owner's too */
+	/* botdesk-act's path: `clipboard set` starts it as the clipboard's owner (clipboard.h) */
+	const char *program;
+	/* open and launch (opener.h): the `browser` setting (or NULL), and the desktop's
+	 * published variables (or NULL: the caller's environment alone) */
+	const char *browser;
+	const struct envfile *env;
+	/* the desktop's cgroup.procs (desktop_cgroup_procs()), where what clipboard set, open and
+	 * launch start is moved before its exec, so the desktop's limit covers it; or -1 */
+	int cgroup_fd;
 	unsigned sw, sh; /* the screen's size as of the last request */
 	bool fresh;      /* sw, sh come from the connection's set-up, a moment ago */
 	/* Called right before the first event of a request reaches the desktop: non-zero refuses
@@ -54,6 +66,24 @@ struct act_out {
 	struct grab_result pic; /* screenshot; the caller frees pic.data */
 	bool changed;
 	uint64_t waited_ms;
+	/* clipboard get: the text (not NUL-terminated; the caller frees it), and whether any
+	 * client owned the clipboard */
+	char *data;
+	size_t data_len;
+	bool owned;
+	/* clipboard get, windows: the result as one JSON object (the caller frees it); windows'
+	 * text lines are in data */
+	char *json;
+	/* open, launch: the new window */
+	unsigned long win;
+	/* Pointer actions: the top-level window the pointer landed on (its client window, None
+	 * when the root), and its title (UTF-8, cut at a character's end), when looked up */
+	bool landed_known;
+	unsigned long landed;
+	char landed_title[256];
+	/* window: the frame's geometry it left */
+	int wx, wy;
+	unsigned ww, wh;
 };
 
 /* Connects (xconn.h) and checks for XTEST. */

@@ -49,6 +49,12 @@ const char *act_scroll_name(enum act_scroll dir)
 	return names[dir];
 }
 
+const char *act_win_op_name(enum act_win_op op)
+{
+	static const char *const names[] = {"focus", "close", "move", "resize"};
+	return names[op];
+}
+
 void act_req_init(struct act_req *rq, enum act_cmd cmd)
 {
 	*rq = (struct act_req){
@@ -91,6 +97,24 @@ int act_check_text(const char *text, size_t len, const char *what, size_t *ret_c
 		chars++;
 	}
 	*ret_chars = chars;
+	return 0;
+}
+
+int act_check_clip_text(const char *text, size_t len, const char *what, struct error *err)
+{
+	size_t chars, bad;
+	if (len > ACT_CLIP_MAX) {
+		return error_set_kind(
+			err, ERROR_BAD_INPUT, -EINVAL,
+			"the text from %s is %zu bytes; the clipboard takes at most %d", what, len,
+			ACT_CLIP_MAX);
+	}
+	if (utf8_validate(text, len, &chars, &bad) < 0) {
+		return error_set_kind(
+			err, ERROR_BAD_INPUT, -EINVAL,
+			"the text from %s is not UTF-8 (a bad byte at offset %zu): convert it to UTF-8 first",
+			what, bad);
+	}
 	return 0;
 }
 
@@ -144,14 +168,15 @@ enum {
 	OPT_HOLD,
 	OPT_PATH,
 	OPT_HOLD_FOR,
+	OPT_PRIMARY,
 };
 
 /* Which options each command takes: its row's (acttable.c), in the order of the OPT_ values. */
 static bool takes(enum act_cmd cmd, int opt)
 {
-	static_assert(OPT_HOLD_FOR - OPT_JSON == 22 && ACT_O_HOLD_FOR == 1u << 22,
+	static_assert(OPT_PRIMARY - OPT_JSON == 23 && ACT_O_PRIMARY == 1u << 23,
 		      "the OPT_ values and the table's option bits go in the same order");
-	return opt >= OPT_JSON && opt <= OPT_HOLD_FOR &&
+	return opt >= OPT_JSON && opt <= OPT_PRIMARY &&
 	       (act_actions[cmd].options & (1u << (opt - OPT_JSON)));
 }
 
@@ -336,6 +361,10 @@ static int vocab_option(struct act_req *rq, int opt, const char *arg, bool *dir_
 static int parse_option(struct act_req *rq, int opt, const char *arg, bool *dir_set,
 			struct error *err)
 {
+	if (opt == OPT_PRIMARY) {
+		rq->primary = true;
+		return 0;
+	}
 	if (opt >= OPT_TRIPLE) {
 		return vocab_option(rq, opt, arg, dir_set, err);
 	}
@@ -376,6 +405,7 @@ static const struct option longopts[] = {
 	{"hold", required_argument, NULL, OPT_HOLD},
 	{"path", no_argument, NULL, OPT_PATH},
 	{"hold-for", required_argument, NULL, OPT_HOLD_FOR},
+	{"primary", no_argument, NULL, OPT_PRIMARY},
 	{NULL, 0, NULL, 0},
 };
 
@@ -385,12 +415,40 @@ bool act_print_options(const char *name, FILE *f)
 	if (act_cmd_from_name(name, &cmd) < 0) {
 		return false;
 	}
+	/* A name with verbs (clipboard get, clipboard set): what any of its rows takes. */
 	for (size_t i = 0; longopts[i].name; i++) {
-		if (takes(cmd, longopts[i].val)) {
+		bool any = false;
+		for (size_t c = cmd; c < ACT_CMD_COUNT && streq(act_actions[c].name, name); c++) {
+			any = any || takes((enum act_cmd)c, longopts[i].val);
+		}
+		if (any) {
 			fprintf(f, " --%s", longopts[i].name);
 		}
 	}
 	return true;
+}
+
+/* The row among those named argv[0] whose verb is argv[1]: the verb is the word right after the
+ * name (`clipboard set --primary`), so the options are checked against the right row. */
+static int pick_verb(int *argc, char ***argv, enum act_cmd *cmd, struct error *err)
+{
+	const char *name = (*argv)[0];
+	for (size_t c = *cmd; c < ACT_CMD_COUNT && streq(act_actions[c].name, name); c++) {
+		if (*argc >= 2 && streq((*argv)[1], act_actions[c].verb)) {
+			*cmd = (enum act_cmd)c;
+			(*argc)--;
+			(*argv)++;
+			return 0;
+		}
+	}
+	char verbs[128] = "";
+	for (size_t c = *cmd; c < ACT_CMD_COUNT && streq(act_actions[c].name, name); c++) {
+		size_t at = strlen(verbs);
+		snprintf(verbs + at, sizeof(verbs) - at, "%s%s", at ? " or " : "",
+			 act_actions[c].verb);
+	}
+	return error_set_kind(err, ERROR_BAD_INPUT, -EINVAL, "%s takes %s first, not '%s'", name,
+			      verbs, *argc >= 2 ? (*argv)[1] : "");
 }
 
 int act_parse_argv(int argc, char **argv, struct act_req *rq, struct error *err)
@@ -399,6 +457,9 @@ int act_parse_argv(int argc, char **argv, struct act_req *rq, struct error *err)
 	if (argc < 1 || act_cmd_from_name(argv[0], &cmd) < 0) {
 		return error_set_kind(err, ERROR_BAD_INPUT, -EINVAL, "unknown action '%s'",
 				      argc < 1 ? "" : argv[0]);
+	}
+	if (act_actions[cmd].verb && pick_verb(&argc, &argv, &cmd, err) < 0) {
+		return -EINVAL;
 	}
 	act_req_init(rq, cmd);
 	bool dir_set = false;
@@ -414,7 +475,8 @@ int act_parse_argv(int argc, char **argv, struct act_req *rq, struct error *err)
 		if (ch == 1) {
 			if (n == (int)ARRAY_SIZE(pos)) {
 				return error_set_kind(err, ERROR_BAD_INPUT, -EINVAL,
-						      "too many arguments for %s", argv[0]);
+						      "too many arguments for %s",
+						      act_cmd_name(cmd));
 			}
 			pos[n++] = optarg;
 			continue;
@@ -428,12 +490,12 @@ int act_parse_argv(int argc, char **argv, struct act_req *rq, struct error *err)
 					opt);
 			}
 			return error_set_kind(err, ERROR_BAD_INPUT, -EINVAL,
-					      "%s takes no option '%s'%s", argv[0], opt,
+					      "%s takes no option '%s'%s", act_cmd_name(cmd), opt,
 					      ch == ':' ? " without a value" : "");
 		}
 		if (!takes(cmd, ch)) {
 			return error_set_kind(err, ERROR_BAD_INPUT, -EINVAL,
-					      "%s takes no option '--%s'", argv[0],
+					      "%s takes no option '--%s'", act_cmd_name(cmd),
 					      longopts[idx].name);
 		}
 		if (parse_option(rq, ch, optarg, &dir_set, err) < 0) {
@@ -443,7 +505,7 @@ int act_parse_argv(int argc, char **argv, struct act_req *rq, struct error *err)
 	for (int i = optind; i < argc; i++) {
 		if (n == (int)ARRAY_SIZE(pos)) {
 			return error_set_kind(err, ERROR_BAD_INPUT, -EINVAL,
-					      "too many arguments for %s", argv[0]);
+					      "too many arguments for %s", act_cmd_name(cmd));
 		}
 		pos[n++] = argv[i];
 	}

@@ -26,6 +26,13 @@ enum act_cmd {
 	ACT_MOUSE_DOWN,
 	ACT_MOUSE_UP,
 	ACT_WAIT,
+	/* The desktop's objects (issue 26): clipboard, windows. */
+	ACT_CLIPBOARD_GET,
+	ACT_CLIPBOARD_SET,
+	ACT_WINDOWS,
+	ACT_WINDOW,
+	ACT_OPEN,
+	ACT_LAUNCH,
 	ACT_CMD_COUNT,
 };
 
@@ -47,13 +54,21 @@ enum act_format {
 	ACT_FORMAT_JPEG,
 };
 
+enum act_win_op {
+	ACT_WIN_FOCUS,
+	ACT_WIN_CLOSE,
+	ACT_WIN_MOVE,
+	ACT_WIN_RESIZE,
+};
+
 /* Bounds every caller shares. */
 #define ACT_COORD_MAX 65535
 #define ACT_SCROLL_MAX 100
 #define ACT_DELAY_MAX_MS 1000
-#define ACT_TEXT_MAX 65536 /* bytes of text one `type` takes */
-#define ACT_KEYS_MAX 64    /* combos one `key` takes */
-#define ACT_COMBO_MAX 128  /* bytes of one combo */
+#define ACT_TEXT_MAX 65536         /* bytes of text one `type` takes */
+#define ACT_CLIP_MAX (1024 * 1024) /* bytes of text the clipboard takes or gives */
+#define ACT_KEYS_MAX 64            /* combos one `key` takes */
+#define ACT_COMBO_MAX 128          /* bytes of one combo */
 #define ACT_WAIT_MAX_MS (600 * 1000)
 #define ACT_WAIT_DEFAULT_MS (10 * 1000)
 #define ACT_QUIET_DEFAULT_MS 300
@@ -99,6 +114,14 @@ struct act_req {
 	const char *output; /* NULL: a data URL on stdout; "-": the bytes on stdout */
 	/* waits; `wait` pauses timeout_ms */
 	uint64_t timeout_ms, quiet_ms;
+	/* clipboard get/set: PRIMARY instead of CLIPBOARD; set's text is text/text_len (NULL:
+	 * standard input); open's TARGET and launch's NAME are text too */
+	bool primary;
+	/* window: what to do to which window, and where (move: x, y; resize: w, h) */
+	enum act_win_op win_op;
+	unsigned long win_id;
+	int win_x, win_y;
+	unsigned win_w, win_h;
 };
 
 /* The command's name as typed, and back. */
@@ -110,6 +133,7 @@ bool act_is_pointer(enum act_cmd cmd);
 bool act_by_pointer_program(const struct act_req *rq);
 const char *act_button_name(unsigned button);
 const char *act_scroll_name(enum act_scroll dir);
+const char *act_win_op_name(enum act_win_op op);
 
 /* Writes " --OPTION" to f for each option the action NAME takes (botdesk --list-commands, the
  * shell completion's source); false when NAME is no action. */
@@ -127,6 +151,9 @@ int act_parse_argv(int argc, char **argv, struct act_req *rq, struct error *err)
  * source in the message ("TEXT", "--file x", "standard input"). */
 int act_check_text(const char *text, size_t len, const char *what, size_t *ret_chars,
 		   struct error *err);
+
+/* Text for the clipboard: valid UTF-8 (any character), at most ACT_CLIP_MAX bytes. */
+int act_check_clip_text(const char *text, size_t len, const char *what, struct error *err);
 
 /* A picture coordinate to the screen's: the centre of the screen area the picture's pixel p was
  * averaged from, as the thumbnail scaled it (pixel p of a picture `pic` wide covers screen

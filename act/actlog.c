@@ -116,6 +116,44 @@ static void put_request(FILE *f, const struct act_req *rq, const struct act_out 
 			fputc(']', f);
 		}
 		break;
+	case ACT_CLIPBOARD_GET:
+	case ACT_CLIPBOARD_SET:
+		/* The clipboard's text is typed text too: only with log_text. */
+		fprintf(f, ",\"verb\":\"%s\",\"selection\":\"%s\"",
+			rq->cmd == ACT_CLIPBOARD_GET ? "get" : "set",
+			rq->primary ? "PRIMARY" : "CLIPBOARD");
+		if (rq->cmd == ACT_CLIPBOARD_SET) {
+			fprintf(f, ",\"text_bytes\":%zu", rq->text_len);
+		}
+		if (rq->cmd == ACT_CLIPBOARD_SET && log_text) {
+			fputs(",\"text\":", f);
+			put_string(f, rq->text, rq->text_len);
+		}
+		if (rq->cmd == ACT_CLIPBOARD_GET && r == 0) {
+			fprintf(f, ",\"text_bytes\":%zu", out->data_len);
+		}
+		break;
+	case ACT_LAUNCH:
+		fputs(",\"name\":", f);
+		put_string(f, rq->text, rq->text_len);
+		if (r == 0) {
+			fprintf(f, ",\"id\":\"0x%lx\"", out->win);
+		}
+		break;
+	case ACT_OPEN:
+		/* A URL may carry a secret (a token in its query): only with log_text. */
+		if (log_text) {
+			fputs(",\"target\":", f);
+			put_string(f, rq->text, rq->text_len);
+		}
+		if (r == 0) {
+			fprintf(f, ",\"id\":\"0x%lx\"", out->win);
+		}
+		break;
+	case ACT_WINDOW:
+		fprintf(f, ",\"verb\":\"%s\",\"id\":\"0x%lx\"", act_win_op_name(rq->win_op),
+			rq->win_id);
+		break;
 	case ACT_SCREENSHOT:
 		if (rq->region) {
 			fprintf(f, ",\"region\":[%u,%u,%u,%u]", rq->rx, rq->ry, rq->rw, rq->rh);

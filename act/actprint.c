@@ -32,7 +32,12 @@ int actprint_take_handoff(int argc, char **argv, const char *prog, struct profil
 
 void actprint_result(const struct act_req *rq, const struct act_out *out)
 {
-	char json[256];
+	char json[2048];
+	/* A result of any size (the clipboard's text, the windows) comes whole. */
+	if (rq->json && out->json) {
+		puts(out->json);
+		return;
+	}
 	if (rq->json && act_actions[rq->cmd].result_json(rq, out, json, sizeof(json))) {
 		puts(json);
 		return;
@@ -46,6 +51,22 @@ void actprint_result(const struct act_req *rq, const struct act_out *out)
 		} else {
 			printf("%u %u\n", out->x, out->y);
 		}
+		break;
+	case ACT_CLIPBOARD_GET:
+		/* The text exactly: no newline added. */
+		if (out->data_len > 0) {
+			fwrite(out->data, 1, out->data_len, stdout);
+		}
+		break;
+	case ACT_WINDOWS:
+		fputs(out->data ? out->data : "", stdout);
+		break;
+	case ACT_OPEN:
+	case ACT_LAUNCH:
+		printf("0x%lx\n", out->win);
+		break;
+	case ACT_WINDOW:
+		printf("0x%lx %d %d %ux%u\n", rq->win_id, out->wx, out->wy, out->ww, out->wh);
 		break;
 	case ACT_WAIT_IDLE:
 	case ACT_WAIT_CHANGE:

@@ -169,19 +169,160 @@ static int pos_none(struct act_req *rq, int n, char **args, struct error *err)
 	return 0;
 }
 
+/* clipboard set: TEXT, or standard input (read by botdesk-act) when none. */
+static int pos_clip_set(struct act_req *rq, int n, char **args, struct error *err)
+{
+	if (n > 1) {
+		return error_set_kind(
+			err, ERROR_BAD_INPUT, -EINVAL,
+			"clipboard set takes one TEXT argument, or the text on standard input");
+	}
+	if (n == 0) {
+		return 0;
+	}
+	rq->text = args[0];
+	rq->text_len = strlen(args[0]);
+	return act_check_clip_text(rq->text, rq->text_len, "TEXT", err);
+}
+
+/* A window id as windows prints it (0x1a00007) or in decimal. */
+static int window_id(const char *s, unsigned long *ret, struct error *err)
+{
+	uint64_t v;
+	bool hex = s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
+	int r = hex ? parse_hex_u64(s + 2, UINT32_MAX, &v) : parse_u64(s, UINT32_MAX, &v);
+	if (r < 0 || v == 0) {
+		return error_set_kind(
+			err, ERROR_BAD_INPUT, -EINVAL,
+			"'%s' is no window id: take one from 'botdesk windows' (e.g. 0x1a00007)",
+			s);
+	}
+	*ret = (unsigned long)v;
+	return 0;
+}
+
+static int signed_coordinate(const char *what, const char *s, int *ret, struct error *err)
+{
+	unsigned v;
+	bool neg = s[0] == '-';
+	if (parse_uint_range(s + neg, 0, ACT_COORD_MAX, &v) < 0) {
+		return error_set_kind(err, ERROR_BAD_INPUT, -EINVAL,
+				      "%s must be a screen coordinate (-%d to %d), not '%s'", what,
+				      ACT_COORD_MAX, ACT_COORD_MAX, s);
+	}
+	*ret = neg ? -(int)v : (int)v;
+	return 0;
+}
+
+/* window focus|close ID, window move ID X Y, window resize ID W H. */
+static int pos_window(struct act_req *rq, int n, char **args, struct error *err)
+{
+	static const char *const ops[] = {"focus", "close", "move", "resize"};
+	size_t op = ARRAY_SIZE(ops);
+	for (size_t i = 0; n > 0 && i < ARRAY_SIZE(ops); i++) {
+		if (streq(args[0], ops[i])) {
+			op = i;
+		}
+	}
+	int want = op >= ACT_WIN_MOVE ? 4 : 2;
+	if (op == ARRAY_SIZE(ops) || n != want) {
+		return error_set_kind(
+			err, ERROR_BAD_INPUT, -EINVAL,
+			"window takes focus ID, close ID, move ID X Y or resize ID WIDTH HEIGHT");
+	}
+	rq->win_op = (enum act_win_op)op;
+	if (window_id(args[1], &rq->win_id, err) < 0) {
+		return -EINVAL;
+	}
+	if (op == ACT_WIN_MOVE) {
+		return signed_coordinate("X", args[2], &rq->win_x, err) < 0 ||
+				       signed_coordinate("Y", args[3], &rq->win_y, err) < 0
+			       ? -EINVAL
+			       : 0;
+	}
+	if (op == ACT_WIN_RESIZE && (parse_uint_range(args[2], 1, ACT_COORD_MAX, &rq->win_w) < 0 ||
+				     parse_uint_range(args[3], 1, ACT_COORD_MAX, &rq->win_h) < 0)) {
+		return error_set_kind(
+			err, ERROR_BAD_INPUT, -EINVAL,
+			"window resize takes a WIDTH and HEIGHT in pixels (1 to %d), not '%s %s'",
+			ACT_COORD_MAX, args[2], args[3]);
+	}
+	return 0;
+}
+
+/* open TARGET (a URL or a file), launch NAME (a desktop file's name). */
+static int pos_target(struct act_req *rq, int n, char **args, struct error *err)
+{
+	bool launch = rq->cmd == ACT_LAUNCH;
+	if (n != 1 || !*args[0]) {
+		return error_set_kind(
+			err, ERROR_BAD_INPUT, -EINVAL,
+			launch ? "launch takes one application NAME, e.g. xfce4-terminal"
+			       : "open takes one URL or file");
+	}
+	size_t len = strlen(args[0]);
+	bool ok = len <= 4096;
+	for (size_t i = 0; ok && i < len; i++) {
+		unsigned char c = (unsigned char)args[0][i];
+		ok = launch ? (isalnum(c) || c == '.' || c == '-' || c == '_')
+			    : c >= 0x20 && c != 0x7f;
+	}
+	if (!ok || (launch && args[0][0] == '.')) {
+		return error_set_kind(
+			err, ERROR_BAD_INPUT, -EINVAL,
+			launch ? "'%s' is no desktop file name (letters, digits, '.', '-', '_')"
+			       : "'%s' is no URL or file name botdesk opens (control characters?)",
+			args[0]);
+	}
+	rq->text = args[0];
+	rq->text_len = len;
+	return 0;
+}
+
+/* ,"window":{"id","title"} (null over the root) when the action looked (pointer actions). */
+static void landed_json(const struct act_out *out, char *buf, size_t size)
+{
+	buf[0] = '\0';
+	if (!out->landed_known) {
+		return;
+	}
+	if (!out->landed) {
+		snprintf(buf, size, ",\"window\":null");
+		return;
+	}
+	char title[sizeof(out->landed_title) * 6 + 1];
+	size_t o = 0;
+	for (const unsigned char *p = (const unsigned char *)out->landed_title; *p; p++) {
+		if (*p == '"' || *p == '\\') {
+			title[o++] = '\\';
+			title[o++] = (char)*p;
+		} else if (*p < 0x20 || *p == 0x7f) {
+			o += (size_t)snprintf(title + o, 7, "\\u%04x", *p);
+		} else {
+			title[o++] = (char)*p;
+		}
+	}
+	title[o] = '\0';
+	snprintf(buf, size, ",\"window\":{\"id\":\"0x%lx\",\"title\":\"%s\"}", out->landed, title);
+}
+
 /* The results, one JSON object each: what --json prints and the MCP tool's text. */
 static bool result_point(const struct act_req *rq, const struct act_out *out, char *buf,
 			 size_t size)
 {
-	snprintf(buf, size, "{\"x\":%u,\"y\":%u,\"screen\":\"%ux%u\"}", out->x, out->y, out->sw,
-		 out->sh);
+	char landed[sizeof(out->landed_title) * 6 + 64];
+	landed_json(out, landed, sizeof(landed));
+	snprintf(buf, size, "{\"x\":%u,\"y\":%u,\"screen\":\"%ux%u\"%s}", out->x, out->y, out->sw,
+		 out->sh, landed);
 	return true;
 }
 
 static bool result_drag(const struct act_req *rq, const struct act_out *out, char *buf, size_t size)
 {
-	snprintf(buf, size, "{\"x\":%u,\"y\":%u,\"x2\":%u,\"y2\":%u,\"screen\":\"%ux%u\"}", out->x,
-		 out->y, out->x2, out->y2, out->sw, out->sh);
+	char landed[sizeof(out->landed_title) * 6 + 64];
+	landed_json(out, landed, sizeof(landed));
+	snprintf(buf, size, "{\"x\":%u,\"y\":%u,\"x2\":%u,\"y2\":%u,\"screen\":\"%ux%u\"%s}",
+		 out->x, out->y, out->x2, out->y2, out->sw, out->sh, landed);
 	return true;
 }
 
@@ -236,6 +377,38 @@ static bool result_wait(const struct act_req *rq, const struct act_out *out, cha
 {
 	snprintf(buf, size, "{\"%s\":true,\"waited_ms\":%llu}",
 		 rq->cmd == ACT_WAIT_IDLE ? "idle" : "changed", (unsigned long long)out->waited_ms);
+	return true;
+}
+
+/* clipboard get and windows: a result of any size, in out->json (act.c); the text alone
+ * without --json. */
+static bool result_none(const struct act_req *rq, const struct act_out *out, char *buf, size_t size)
+{
+	return false;
+}
+
+static bool result_clip_set(const struct act_req *rq, const struct act_out *out, char *buf,
+			    size_t size)
+{
+	snprintf(buf, size, "{\"selection\":\"%s\",\"bytes\":%zu,\"characters\":%zu}",
+		 rq->primary ? "PRIMARY" : "CLIPBOARD", rq->text_len, out->chars);
+	return true;
+}
+
+static bool result_window(const struct act_req *rq, const struct act_out *out, char *buf,
+			  size_t size)
+{
+	snprintf(
+		buf, size,
+		"{\"id\":\"0x%lx\",\"action\":\"%s\",\"x\":%d,\"y\":%d,\"width\":%u,\"height\":%u}",
+		rq->win_id, act_win_op_name(rq->win_op), out->wx, out->wy, out->ww, out->wh);
+	return true;
+}
+
+static bool result_opened(const struct act_req *rq, const struct act_out *out, char *buf,
+			  size_t size)
+{
+	snprintf(buf, size, "{\"id\":\"0x%lx\"}", out->win);
 	return true;
 }
 
@@ -451,6 +624,107 @@ const struct act_action act_actions[ACT_CMD_COUNT] = {
 		"or a model's own pause. `wait-idle` and `wait-change` wait for the screen instead.",
 		.exits = "same; 130 interrupted",
 		.result_json = result_paused,
+	},
+	/* The desktop's objects (issue 26): clipboard, windows. */
+	[ACT_CLIPBOARD_GET] = {
+		.name = "clipboard",
+		.verb = "get",
+		.positionals = pos_none,
+		.pointer = false,
+		.options = ACT_O_JSON | ACT_O_PRIMARY,
+		.synopsis = "get [--primary] [--json]",
+		.summary = "Prints the text on the desktop's clipboard (what any application copied), "
+		"exactly, UTF-8, at most 1 MiB; `--primary`: the last text selected instead. Nothing "
+		"when it is empty; `--json`: `{\"text\":…,\"owned\":…}`.",
+		.exits = "same",
+		.mcp_tool = "clipboard_get",
+		.mcp_args = (const char *const[]){"primary", NULL},
+		.mcp_json =
+	"{\"name\":\"clipboard_get\",\"description\":\"The text on the desktop's clipboard (what an application copied), exactly.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"primary\":{\"type\":\"boolean\",\"description\":\"the PRIMARY selection (the last text selected) instead\"}},\"additionalProperties\":false}}",
+		.result_json = result_none,
+	},
+	[ACT_CLIPBOARD_SET] = {
+		.name = "clipboard",
+		.verb = "set",
+		.positionals = pos_clip_set,
+		.pointer = false,
+		.options = ACT_O_JSON | ACT_O_PRIMARY,
+		.synopsis = "set [TEXT | < stdin] [--primary] [--json]",
+		.summary = "Makes TEXT (any UTF-8, at most 1 MiB) the clipboard's content for any "
+		"application to paste, until something else is copied; a small owner process of the "
+		"desktop serves it (it ends then, or with the desktop).",
+		.exits = "same",
+		.mcp_tool = "clipboard_set",
+		.mcp_args = (const char *const[]){"text", "primary", NULL},
+		.mcp_json =
+	"{\"name\":\"clipboard_set\",\"description\":\"Makes text the desktop's clipboard content, for any application to paste (ctrl+v; ctrl+shift+v in a terminal): faster and more exact than typing a long text.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"text\":{\"type\":\"string\"},\"primary\":{\"type\":\"boolean\",\"description\":\"the PRIMARY selection (what a middle click pastes) instead\"}},\"required\":[\"text\"],\"additionalProperties\":false}}",
+		.result_json = result_clip_set,
+	},
+	[ACT_WINDOWS] = {
+		.name = "windows",
+		.positionals = pos_none,
+		.pointer = false,
+		.options = ACT_O_JSON,
+		.synopsis = "[--json]",
+		.summary = "The desktop's top-level windows, a line each: id, x, y, width, height (screen "
+		"pixels, the frame included), pid, class, title, `*` on the focused one; `--json`: "
+		"`{\"windows\":[{\"id\",\"title\",\"class\",\"pid\",\"x\",\"y\",\"width\",\"height\","
+		"\"focused\"}…],\"screen\"}`.",
+		.exits = "same",
+		.mcp_tool = "windows",
+		.mcp_args = (const char *const[]){NULL},
+		.mcp_json =
+	"{\"name\":\"windows\",\"description\":\"The desktop's top-level windows: id, title, class, pid, x, y, width, height (screen pixels, the frame included) and which one has the focus. To click at these coordinates, give the click from = the result's screen.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}}",
+		.result_json = result_none,
+	},
+	[ACT_WINDOW] = {
+		.name = "window",
+		.positionals = pos_window,
+		.pointer = false,
+		.options = ACT_O_JSON,
+		.synopsis = "focus|close ID | move ID X Y | resize ID WIDTH HEIGHT [--json]",
+		.summary = "Acts on a window of `windows` through the window manager: `focus` raises it "
+		"and gives it the keyboard, `close` asks its application to close it (as the title "
+		"bar's button does), `move` puts its frame's top left at X Y, `resize` makes its frame "
+		"WIDTH x HEIGHT. Returns once the window manager did it (bounded).",
+		.exits = "same",
+		.mcp_tool = "window",
+		.mcp_args = (const char *const[]){"action", "id", "x", "y", "width", "height", NULL},
+		.mcp_json =
+	"{\"name\":\"window\",\"description\":\"Acts on a window by its id from the windows tool: focus raises it and gives it the keyboard, close asks its application to close it, move puts its top left corner at x, y, resize makes it width x height (screen pixels, the frame included).\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"action\":{\"type\":\"string\",\"enum\":[\"focus\",\"close\",\"move\",\"resize\"]},\"id\":{\"type\":\"string\",\"pattern\":\"^(0x[0-9a-fA-F]+|[0-9]+)$\"},\"x\":{\"type\":\"integer\",\"minimum\":-65535,\"maximum\":65535},\"y\":{\"type\":\"integer\",\"minimum\":-65535,\"maximum\":65535},\"width\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":65535},\"height\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":65535}},\"required\":[\"action\",\"id\"],\"additionalProperties\":false}}",
+		.result_json = result_window,
+	},
+	[ACT_OPEN] = {
+		.name = "open",
+		.positionals = pos_target,
+		.pointer = false,
+		.options = ACT_O_JSON,
+		.synopsis = "TARGET [--json]",
+		.summary = "Opens a URL or a file on the desktop: a web URL in the `browser` setting's "
+		"program when set, else by the desktop's default handler (xdg-open). Returns once a new "
+		"window appeared (at most 30 s) and prints its id.",
+		.exits = "same",
+		.mcp_tool = "open",
+		.mcp_args = (const char *const[]){"target", NULL},
+		.mcp_json =
+	"{\"name\":\"open\",\"description\":\"Opens a URL or a file on the desktop in its browser or default application; returns the id of the new window once it appeared.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"target\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":4096}},\"required\":[\"target\"],\"additionalProperties\":false}}",
+		.result_json = result_opened,
+	},
+	[ACT_LAUNCH] = {
+		.name = "launch",
+		.positionals = pos_target,
+		.pointer = false,
+		.options = ACT_O_JSON,
+		.synopsis = "NAME [--json]",
+		.summary = "Starts the application of the desktop file NAME (`xfce4-terminal`, "
+		"`chromium`: its Exec line, from the desktop's XDG data directories). Returns once a new "
+		"window appeared (at most 30 s) and prints its id.",
+		.exits = "same; 2 no such application",
+		.mcp_tool = "launch",
+		.mcp_args = (const char *const[]){"name", NULL},
+		.mcp_json =
+	"{\"name\":\"launch\",\"description\":\"Starts an application by its desktop file's name (e.g. xfce4-terminal, chromium); returns the id of its new window once it appeared.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\",\"pattern\":\"^[A-Za-z0-9_][A-Za-z0-9._-]*$\"}},\"required\":[\"name\"],\"additionalProperties\":false}}",
+		.result_json = result_opened,
 	},
 };
 /* clang-format on */

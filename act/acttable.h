@@ -41,10 +41,14 @@ enum act_opt {
 	ACT_O_HOLD = 1u << 20,
 	ACT_O_PATH = 1u << 21,
 	ACT_O_HOLD_FOR = 1u << 22,
+	ACT_O_PRIMARY = 1u << 23,
 };
 
 struct act_action {
 	const char *name; /* the command, and the request's act_cmd by its index */
+	/* The first positional argument that picks this row among rows of the same name
+	 * (`clipboard get`, `clipboard set`), or NULL. */
+	const char *verb;
 	/* The positional arguments (argv's, options taken out) into rq; -EINVAL naming the wrong
 	 * one. */
 	int (*positionals)(struct act_req *rq, int n, char **args, struct error *err);

@@ -94,6 +94,10 @@ int main(int argc, char **argv)
 			}
 		}
 		if (r == 0) {
+			/* The window it landed on, for the result an agent reads (--json). */
+			if (rq.json) {
+				xptr_landed(&x, &out);
+			}
 			actprint_result(&rq, &out);
 		}
 		/* Not closed: the server frees everything of ours when the process ends, and the

@@ -226,6 +226,82 @@ int xptr_run(struct xptr *x, const struct act_req *rq, struct act_out *out,
 	return r;
 }
 
+static xcb_atom_t intern_reply(xcb_connection_t *c, xcb_intern_atom_cookie_t k)
+{
+	xcb_intern_atom_reply_t *r = xcb_intern_atom_reply(c, k, NULL);
+	xcb_atom_t a = r ? r->atom : XCB_NONE;
+	free(r);
+	return a;
+}
+
+/* A property's bytes (format 8) into buf, cut at a UTF-8 character's end; false when none. */
+static bool text_property(xcb_connection_t *c, xcb_window_t w, xcb_atom_t prop, xcb_atom_t type,
+			  char *buf, size_t size)
+{
+	xcb_get_property_reply_t *r =
+		xcb_get_property_reply(c, xcb_get_property(c, 0, w, prop, type, 0, 64), NULL);
+	if (!r || r->format != 8 || r->type == XCB_NONE) {
+		free(r);
+		return false;
+	}
+	size_t n = (size_t)xcb_get_property_value_length(r);
+	n = n < size - 1 ? n : size - 1;
+	memcpy(buf, xcb_get_property_value(r), n);
+	/* Not in the middle of a character. */
+	size_t end = n;
+	while (end > 0 && ((unsigned char)buf[end - 1] & 0xc0) == 0x80) {
+		end--;
+	}
+	if (end > 0 && (unsigned char)buf[end - 1] >= 0xc0) {
+		unsigned char lead = (unsigned char)buf[end - 1];
+		size_t want = 2;
+		if (lead >= 0xf0) {
+			want = 4;
+		} else if (lead >= 0xe0) {
+			want = 3;
+		}
+		end = n - (end - 1) >= want ? n : end - 1;
+	}
+	buf[end] = '\0';
+	free(r);
+	return true;
+}
+
+void xptr_landed(struct xptr *x, struct act_out *out)
+{
+	xcb_intern_atom_cookie_t ks = xcb_intern_atom(x->c, 0, 8, "WM_STATE"),
+				 kn = xcb_intern_atom(x->c, 0, 12, "_NET_WM_NAME"),
+				 ku = xcb_intern_atom(x->c, 0, 11, "UTF8_STRING");
+	xcb_atom_t wm_state = intern_reply(x->c, ks), name = intern_reply(x->c, kn),
+		   utf8 = intern_reply(x->c, ku);
+	xcb_window_t w = x->root, client = XCB_NONE;
+	/* Root, then the frame, then (at most a few levels down) the client. */
+	for (int depth = 0; depth < 8 && client == XCB_NONE; depth++) {
+		xcb_query_pointer_reply_t *p =
+			xcb_query_pointer_reply(x->c, xcb_query_pointer(x->c, w), NULL);
+		xcb_window_t child = p ? p->child : XCB_NONE;
+		free(p);
+		if (child == XCB_NONE) {
+			break;
+		}
+		xcb_get_property_reply_t *r = xcb_get_property_reply(
+			x->c, xcb_get_property(x->c, 0, child, wm_state, XCB_ATOM_ANY, 0, 0), NULL);
+		if (r && r->type != XCB_NONE) {
+			client = child;
+		}
+		free(r);
+		w = child;
+	}
+	out->landed_known = true;
+	out->landed = client;
+	out->landed_title[0] = '\0';
+	if (client != XCB_NONE && !text_property(x->c, client, name, utf8, out->landed_title,
+						 sizeof(out->landed_title))) {
+		(void)text_property(x->c, client, XCB_ATOM_WM_NAME, XCB_ATOM_STRING,
+				    out->landed_title, sizeof(out->landed_title));
+	}
+}
+
 int xptr_release_held(struct xptr *x, unsigned *ret_n, struct error *err)
 {
 	int r = has_xtest(x, err);

@@ -33,6 +33,11 @@ int xptr_open(struct xptr *x, const char *profile, const char *display, const ch
 int xptr_run(struct xptr *x, const struct act_req *rq, struct act_out *out,
 	     int (*check)(void *ctx, struct error *err), void *ctx, int dirfd, struct error *err);
 
+/* The application window under the pointer after a gesture (the first window down from the root
+ * with WM_STATE: the client inside the window manager's frame) and its title, into out. A few
+ * round trips: asked only when the result is printed (--json). */
+void xptr_landed(struct xptr *x, struct act_out *out);
+
 /* For `botdesk take`: releases every key and button the desktop's XTEST device holds (what the
  * agent pressed and never let go: `key --press`, or a gesture cut short), and waits until the
  * server has done so. The core keymap and pointer state are the union of all devices; a release

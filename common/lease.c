@@ -147,6 +147,10 @@ int lease_set_at(int dirfd, enum lease_holder to, const char *reason, int64_t no
 	}
 	struct lease cur;
 	(void)lease_read_at(dirfd, &cur);
+	/* A take answers the agent's request for a human; a release ends the turn it asked for. */
+	if (unlinkat(dirfd, LEASE_REQUEST_FILE, 0) < 0 && errno != ENOENT) {
+		return negative_errno();
+	}
 	/* A repair counts as a change: what happened under the unreadable file is unknown, so an
 	 * action that began under it must not pass for one that began under the repaired one. */
 	bool changed = cur.holder != to || cur.unreadable;
@@ -166,6 +170,55 @@ int lease_set_at(int dirfd, enum lease_holder to, const char *reason, int64_t no
 	*ret = next;
 	*ret_changed = true;
 	return 0;
+}
+
+int lease_request_read_at(int dirfd, struct lease_request *ret)
+{
+	char buf[LEASE_TEXT_MAX];
+	size_t len;
+	int r = read_file_at(dirfd, LEASE_REQUEST_FILE, buf, sizeof(buf), &len);
+	if (r < 0) {
+		return -ENOENT;
+	}
+	const char *p = buf, *end = buf + len, *v;
+	size_t n;
+	uint64_t since;
+	if (memchr(buf, '\0', len) || take_line(&p, end, "since", &v, &n) < 0 ||
+	    parse_u64_n(v, n, INT64_MAX, &since) < 0 || take_line(&p, end, "reason", &v, &n) < 0 ||
+	    n > LEASE_REASON_MAX || p != end) {
+		return -ENOENT;
+	}
+	struct lease_request rq = {.since = (int64_t)since};
+	memcpy(rq.reason, v, n);
+	rq.reason[n] = '\0';
+	if (!lease_reason_valid(rq.reason)) {
+		return -ENOENT;
+	}
+	*ret = rq;
+	return 0;
+}
+
+int lease_request_set_at(int dirfd, const char *reason, int64_t now, struct lease_request *ret)
+{
+	if (reason && !lease_reason_valid(reason)) {
+		return -EINVAL;
+	}
+	_cleanup_close_ int lock = lockfile_take(dirfd, LEASE_LOCK, LEASE_LOCK_WAIT_MS);
+	if (lock < 0) {
+		return lock;
+	}
+	struct lease_request rq = {.since = now};
+	snprintf(rq.reason, sizeof(rq.reason), "%s", reason ? reason : "");
+	char buf[LEASE_TEXT_MAX];
+	int n = snprintf(buf, sizeof(buf), "since=%lld\nreason=%s\n", (long long)now, rq.reason);
+	if (n < 0 || (size_t)n >= sizeof(buf)) {
+		return -ENOSPC;
+	}
+	int r = write_file_atomic_at(dirfd, LEASE_REQUEST_FILE, buf, (size_t)n, 0600);
+	if (r == 0) {
+		*ret = rq;
+	}
+	return r;
 }
 
 int lease_applied_read_at(int dirfd, uint64_t *ret)

@@ -66,6 +66,30 @@ bool lease_reason_valid(const char *reason);
 int lease_set_at(int dirfd, enum lease_holder to, const char *reason, int64_t now,
 		 struct lease *ret, bool *ret_changed);
 
+/* The agent's request for a human (`botdesk ask`, MCP ask_human): a file of its own beside the
+ * lease, `lease.request`, two KEY=VALUE lines,
+ *
+ *     since=1718000000
+ *     reason=a CAPTCHA
+ *
+ * written 0600 by write-then-rename under the lease's lock. Not in the lease file: readers of
+ * the four-line lease (an older gate, session or botdesk) would take a fifth line for an
+ * unreadable lease, a human's. Every change of the lease (lease_set_at(): a take answers it, a
+ * release ends the turn it asked for) removes it; a new request replaces it. Anything that is
+ * not exactly this shape is no request. */
+#define LEASE_REQUEST_FILE "lease.request"
+
+struct lease_request {
+	int64_t since; /* unix seconds */
+	char reason[LEASE_REASON_MAX + 1];
+};
+
+/* 0 and the request, or -ENOENT when there is none (or it is not one). */
+int lease_request_read_at(int dirfd, struct lease_request *ret);
+/* Records a request at `now` with reason (may be NULL), replacing any. -EINVAL for a reason
+ * lease_reason_valid() refuses. */
+int lease_request_set_at(int dirfd, const char *reason, int64_t now, struct lease_request *ret);
+
 /* The agent's side of a take. An action sends each key or button event under a shared flock on
  * LEASE_ACT_LOCK, after checking (lease_watch_enter()) that the lease file is still the one it
  * began under; `botdesk take` writes the lease, then takes that lock exclusively

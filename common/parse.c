@@ -30,6 +30,35 @@ int parse_u64_n(const char *s, size_t len, uint64_t max, uint64_t *ret)
 	return 0;
 }
 
+int parse_hex_u64(const char *s, uint64_t max, uint64_t *ret)
+{
+	if (!s || !*s) {
+		return -EINVAL;
+	}
+	uint64_t v = 0;
+	bool overflow = false;
+	for (; *s; s++) {
+		unsigned d;
+		if (*s >= '0' && *s <= '9') {
+			d = (unsigned)(*s - '0');
+		} else if ((*s | 0x20) >= 'a' && (*s | 0x20) <= 'f') {
+			d = (unsigned)((*s | 0x20) - 'a' + 10);
+		} else {
+			return -EINVAL;
+		}
+		if (v > (UINT64_MAX >> 4)) {
+			overflow = true;
+		} else {
+			v = v << 4 | d;
+		}
+	}
+	if (overflow || v > max) {
+		return -ERANGE;
+	}
+	*ret = v;
+	return 0;
+}
+
 int parse_u64(const char *s, uint64_t max, uint64_t *ret)
 {
 	if (!s) {

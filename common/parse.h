@@ -10,6 +10,8 @@
 int parse_u64(const char *s, uint64_t max, uint64_t *ret);
 /* The same over exactly len bytes of s (which need not be NUL-terminated). */
 int parse_u64_n(const char *s, size_t len, uint64_t max, uint64_t *ret);
+/* Hexadecimal digits only (either case, no "0x"), value <= max; the same errors. */
+int parse_hex_u64(const char *s, uint64_t max, uint64_t *ret);
 /* An unsigned value in [min, max]. */
 int parse_uint_range(const char *s, unsigned min, unsigned max, unsigned *ret);
 /* Seconds as "N" or "N.F" with up to three decimals; the result is in milliseconds, <= max_ms. */

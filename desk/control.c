@@ -95,7 +95,8 @@ int control_need_agent(struct profile *p, struct lease *ret, struct error *err)
 		p->name, when, l.reason[0] ? " (" : "", l.reason, l.reason[0] ? ")" : "");
 }
 
-void control_print_text(const char *profile, const struct lease *l, FILE *f)
+void control_print_text(const char *profile, const struct lease *l, const struct lease_request *rq,
+			FILE *f)
 {
 	fprintf(f, "profile:  %s\n", profile);
 	fprintf(f, "holder:   %s%s\n", lease_holder_name(l->holder),
@@ -113,9 +114,20 @@ void control_print_text(const char *profile, const struct lease *l, FILE *f)
 		fprintf(f, "reason:   %s\n", l->reason);
 	}
 	fprintf(f, "epoch:    %llu\n", (unsigned long long)l->epoch);
+	if (rq) {
+		char when[64] = "";
+		struct tm tm;
+		time_t since = (time_t)rq->since;
+		if (localtime_r(&since, &tm)) {
+			strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S %z", &tm);
+		}
+		fprintf(f, "requested: a human, since %s%s%s%s\n", when, rq->reason[0] ? " (" : "",
+			rq->reason, rq->reason[0] ? ")" : "");
+	}
 }
 
-void control_print_json(const char *profile, const struct lease *l, FILE *f)
+void control_print_json(const char *profile, const struct lease *l, const struct lease_request *rq,
+			FILE *f)
 {
 	struct jsonout j;
 	jsonout_begin(&j, f);
@@ -125,5 +137,15 @@ void control_print_json(const char *profile, const struct lease *l, FILE *f)
 	jsonout_string(&j, "reason", l->reason[0] ? l->reason : NULL);
 	jsonout_int(&j, "epoch", (int64_t)l->epoch, false);
 	jsonout_bool(&j, "readable", !l->unreadable);
+	if (rq) {
+		fputs(",\"requested\":", f);
+		struct jsonout r;
+		jsonout_begin(&r, f);
+		jsonout_int(&r, "since", rq->since, false);
+		jsonout_string(&r, "reason", rq->reason[0] ? rq->reason : NULL);
+		jsonout_close(&r);
+	} else {
+		fputs(",\"requested\":null", f);
+	}
 	jsonout_end(&j);
 }

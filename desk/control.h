@@ -28,5 +28,9 @@ int control_wait_applied(struct profile *p, uint64_t epoch, uint64_t timeout_ms)
  * when a human does (or the lease cannot be read, which counts as a human). */
 int control_need_agent(struct profile *p, struct lease *ret, struct error *err);
 
-void control_print_text(const char *profile, const struct lease *l, FILE *f);
-void control_print_json(const char *profile, const struct lease *l, FILE *f);
+/* The lease, and the agent's request for a human when rq is non-NULL (lease.h). */
+void control_print_text(const char *profile, const struct lease *l, const struct lease_request *rq,
+			FILE *f);
+/* The same as one JSON line; "requested" is {"since", "reason"} or null. */
+void control_print_json(const char *profile, const struct lease *l, const struct lease_request *rq,
+			FILE *f);

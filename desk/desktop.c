@@ -116,6 +116,15 @@ void desktop_join_cgroup(const struct settings *s, const struct desktop_probe *p
 	}
 }
 
+int desktop_cgroup_procs(const struct settings *s, const struct desktop_probe *probe)
+{
+	char cg[CGROUP_PATH_MAX];
+	if (!probe->launcher_live || deskcg_of_pid(s, probe->launcher.pid, cg, sizeof(cg)) < 0) {
+		return -ENOENT;
+	}
+	return deskcg_open_procs(cg);
+}
+
 void desktop_stamp_activity(const struct settings *s, struct profile *p)
 {
 	if (p->dirfd >= 0) {

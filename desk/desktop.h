@@ -46,6 +46,10 @@ void desktop_own_memory(const struct settings *s, const struct desktop_probe *pr
 /* Moves the calling process into the desktop's own cgroup, when it has one, so that what exec
  * runs counts against the desktop's memory limit; a warning when it cannot. */
 void desktop_join_cgroup(const struct settings *s, const struct desktop_probe *probe);
+/* The desktop's own cgroup's cgroup.procs, opened for writing (O_CLOEXEC), for a process that
+ * moves a child there before its exec (the clipboard's owner, what open and launch start);
+ * -ENOENT when the desktop has no cgroup of its own. */
+int desktop_cgroup_procs(const struct settings *s, const struct desktop_probe *probe);
 
 /* Marks the desktop as used now (common/activity.h), and its X lock's mtime for list --all. */
 void desktop_stamp_activity(const struct settings *s, struct profile *p);

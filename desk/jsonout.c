@@ -10,6 +10,14 @@ static void json_write_string(FILE *f, const char *s)
 	escape_json_string(f, s, strlen(s));
 }
 
+static void key(struct jsonout *j, const char *k);
+
+void jsonout_string_n(struct jsonout *j, const char *k, const char *value, size_t len)
+{
+	key(j, k);
+	escape_json_string(j->f, value, len);
+}
+
 static void key(struct jsonout *j, const char *k)
 {
 	fputs(j->first ? "" : ",", j->f);

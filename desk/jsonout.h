@@ -3,6 +3,7 @@
 #pragma once
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -16,6 +17,8 @@ void jsonout_end(struct jsonout *j);
 /* "}" without the line break: an object inside an array. */
 void jsonout_close(struct jsonout *j);
 void jsonout_string(struct jsonout *j, const char *key, const char *value); /* NULL -> null */
+/* len bytes of value, which may hold NUL (a clipboard's text). */
+void jsonout_string_n(struct jsonout *j, const char *key, const char *value, size_t len);
 void jsonout_bool(struct jsonout *j, const char *key, bool value);
 void jsonout_int(struct jsonout *j, const char *key, int64_t value, bool is_null);
 void jsonout_string_array(struct jsonout *j, const char *key, const char *const *values);

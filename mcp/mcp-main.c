@@ -10,6 +10,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "act.h"
 #include "actlog.h"
@@ -46,9 +47,10 @@ struct server {
 	const char *profile;
 	struct profile p;
 	struct act a;
-	struct identity launcher; /* the launcher of the desktop a is connected to */
-	const char *source;       /* actions.jsonl's source: "mcp", or "cli" for botdesk batch */
-	uint64_t epoch;           /* the lease's epoch a running batch began under */
+	struct identity launcher;   /* the launcher of the desktop a is connected to */
+	struct desktop_probe probe; /* its last probe: the environment open and launch give */
+	const char *source;         /* actions.jsonl's source: "mcp", or "cli" for botdesk batch */
+	uint64_t epoch;             /* the lease's epoch a running batch began under */
 };
 
 static void send_line(char *line)
@@ -112,13 +114,28 @@ static json_t *tool_status(struct server *s, bool start, uint64_t wait_ms)
 	return j ? text_result(j, false) : NULL;
 }
 
-static json_t *tool_lease(struct server *s)
+/* lease, and ask_human (reason, or NULL): the request recorded first (common/lease.h); never
+ * refused while a human holds the desktop. */
+static json_t *tool_lease(struct server *s, bool ask, const char *reason)
 {
 	struct error err = {{0}};
 	struct lease l = {.holder = LEASE_AGENT};
-	(void)open_profile(s, false, &err);
+	struct lease_request rq;
+	int r = open_profile(s, ask, &err);
+	if (r == 0 && ask) {
+		r = lease_request_set_at(s->p.dirfd, reason, time(NULL), &rq);
+		if (r < 0) {
+			error_set(&err, r, "cannot record the request in %s/%s: %s", s->p.dir,
+				  LEASE_REQUEST_FILE, strerror(-r));
+		}
+	}
+	if (ask && r < 0) {
+		return text_result(error_isset(&err) ? err.msg : strerror(-r), true);
+	}
+	bool asked = false;
 	if (s->p.dirfd >= 0) {
 		(void)lease_read_at(s->p.dirfd, &l);
+		asked = lease_request_read_at(s->p.dirfd, &rq) == 0;
 	}
 	char *buf = NULL;
 	size_t len = 0;
@@ -126,7 +143,7 @@ static json_t *tool_lease(struct server *s)
 	if (!f) {
 		return NULL;
 	}
-	control_print_json(s->profile, &l, f);
+	control_print_json(s->profile, &l, asked ? &rq : NULL, f);
 	fclose(f);
 	buf[strcspn(buf, "\n")] = '\0';
 	json_t *res = text_result(buf, false);
@@ -148,27 +165,32 @@ static int connect_desktop(struct server *s, struct error *err)
 	if (r < 0) {
 		return r;
 	}
-	struct desktop_probe probe;
-	desktop_probe(&s->p, &probe);
-	if (!probe.running) {
+	struct desktop_probe *pr = &s->probe;
+	desktop_probe(&s->p, pr);
+	if (!pr->running) {
 		return error_set(err, -ENOTCONN,
 				 "no desktop is running for profile '%s'; call the start tool",
 				 s->profile);
 	}
-	if (act_is_open(&s->a) && (probe.launcher.pid != s->launcher.pid ||
-				   probe.launcher.starttime != s->launcher.starttime)) {
+	if (act_is_open(&s->a) && (pr->launcher.pid != s->launcher.pid ||
+				   pr->launcher.starttime != s->launcher.starttime)) {
 		act_close(&s->a);
 	}
 	if (act_is_open(&s->a)) {
 		return 0;
 	}
-	const char *display = envfile_get(&probe.env, "DISPLAY");
-	const char *xauth = envfile_get(&probe.env, "XAUTHORITY");
+	const char *display = envfile_get(&pr->env, "DISPLAY");
+	const char *xauth = envfile_get(&pr->env, "XAUTHORITY");
 	_cleanup_free_ char *fallback = xauth ? NULL : profile_path(&s->p, STATE_XAUTHORITY);
 	r = act_open(&s->a, display, xauth ? xauth : fallback, err);
 	if (r == 0) {
-		s->launcher = probe.launcher;
+		s->launcher = pr->launcher;
 		s->a.dirfd = s->p.dirfd;
+		s->a.env = &pr->env;
+		/* What clipboard_set, open and launch start counts against the desktop's limit. */
+		safe_close(s->a.cgroup_fd);
+		s->a.cgroup_fd = desktop_cgroup_procs(&s->settings, pr);
+		s->a.cgroup_fd = s->a.cgroup_fd < 0 ? -1 : s->a.cgroup_fd;
 	}
 	return r;
 }
@@ -177,7 +199,11 @@ static int connect_desktop(struct server *s, struct error *err)
  * picture for a screenshot. */
 static json_t *action_result(const struct act_req *rq, struct act_out *out)
 {
-	char text[256];
+	char text[2048];
+	/* A result of any size (the clipboard's text, the windows) comes whole. */
+	if (out->json) {
+		return text_result(out->json, false);
+	}
 	if (rq->cmd != ACT_SCREENSHOT) {
 		if (!act_actions[rq->cmd].result_json(rq, out, text, sizeof(text))) {
 			text[0] = 0;
@@ -247,6 +273,8 @@ static json_t *tool_action(struct server *s, const struct act_req *rq)
 	int r = run_one(s, rq, &out, &err);
 	json_t *res = r == 0 ? action_result(rq, &out) : text_result(err.msg, true);
 	free(out.pic.data);
+	free(out.data);
+	free(out.json);
 	return res;
 }
 
@@ -397,7 +425,9 @@ static json_t *call_tool(struct server *s, json_t *params, int *code, struct err
 	case MCP_TOOL_START:
 		return tool_status(s, true, wait_ms);
 	case MCP_TOOL_LEASE:
-		return tool_lease(s);
+		return tool_lease(s, false, NULL);
+	case MCP_TOOL_ASK:
+		return tool_lease(s, true, rq.text);
 	case MCP_TOOL_BATCH:
 		return tool_batch(s, params);
 	case MCP_TOOL_COMPUTER:
@@ -689,7 +719,10 @@ int main(int argc, char **argv)
 			   .sigfd = -1,
 			   .dirfd = -1,
 			   .track = true,
-			   .model_space = !batch};
+			   .model_space = !batch,
+			   .program = s.settings.act,
+			   .browser = s.settings.browser,
+			   .cgroup_fd = -1};
 	if (batch) {
 		log_set_program("botdesk");
 		int status = serve_batch(&s);

@@ -6,6 +6,7 @@
 
 #include "acttable.h"
 #include "base64.h"
+#include "lease.h"
 #include "parse.h"
 #include "picture.h"
 #include "util.h"
@@ -88,6 +89,9 @@ static const struct {
 	[MCP_TOOL_COMPUTER_ACTIONS] =
 		{"computer_actions", (const char *const[]){"actions", "action", NULL},
 		 "{\"name\":\"computer_actions\",\"description\":\"OpenAI's computer-use actions taken as the model emits them (click, double_click, drag, keypress, move, screenshot, scroll, type, wait), run in order, stopping at the first failure or when a human takes the desktop; answered with one screenshot after the last. Coordinates in the default screenshot's pixels.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"actions\":{\"type\":\"array\",\"maxItems\":32,\"items\":{\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"enum\":[\"click\",\"double_click\",\"drag\",\"keypress\",\"move\",\"screenshot\",\"scroll\",\"type\",\"wait\"]}},\"required\":[\"type\"]}},\"action\":{\"type\":\"object\",\"description\":\"one action, as computer_use_preview sends it\"}},\"additionalProperties\":false}}"},
+	[MCP_TOOL_ASK] =
+		{"ask_human", (const char *const[]){"reason", NULL},
+		 "{\"name\":\"ask_human\",\"description\":\"Asks for a human's help (a login, a CAPTCHA, a decision): the request shows in the lease and in the browser viewer's bar until a human takes the desktop. Then every action is refused until they hand it back; call lease to see.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"reason\":{\"type\":\"string\",\"maxLength\":200,\"description\":\"what the human should do, one line\"}},\"additionalProperties\":false}}"},
 };
 
 static int append_tool(json_t *tools, const char *text)
@@ -342,6 +346,76 @@ static int screenshot_args(json_t *a, struct act_req *rq, struct error *err)
 	return r;
 }
 
+/* clipboard_get {primary}, clipboard_set {text, primary} */
+static int clipboard_args(json_t *a, struct act_req *rq, struct error *err)
+{
+	json_t *primary, *text = NULL;
+	int r = member(a, "primary", JSON_TRUE, false, &primary, err);
+	if (r == 0 && rq->cmd == ACT_CLIPBOARD_SET) {
+		r = member(a, "text", JSON_STRING, true, &text, err);
+	}
+	if (r < 0) {
+		return r;
+	}
+	rq->primary = primary && json_is_true(primary);
+	if (!text) {
+		return 0;
+	}
+	rq->text = json_string_value(text);
+	rq->text_len = json_string_length(text);
+	return act_check_clip_text(rq->text, rq->text_len, "'text'", err);
+}
+
+static int int_member(json_t *a, const char *name, int *ret, struct error *err)
+{
+	json_t *v;
+	int r = member(a, name, JSON_INTEGER, true, &v, err);
+	if (r < 0) {
+		return r;
+	}
+	json_int_t i = json_integer_value(v);
+	if (i < -ACT_COORD_MAX || i > ACT_COORD_MAX) {
+		return error_set(err, -EINVAL, "invalid arguments: '%s' must be -%d to %d", name,
+				 ACT_COORD_MAX, ACT_COORD_MAX);
+	}
+	*ret = (int)i;
+	return 0;
+}
+
+/* window {action, id, x, y | width, height} */
+static int window_args(json_t *a, struct act_req *rq, struct error *err)
+{
+	static const char *const ops[] = {"focus", "close", "move", "resize"};
+	int op = 0;
+	json_t *id;
+	int r = enum_member(a, "action", true, ops, ARRAY_SIZE(ops), &op, err);
+	r = r ? r : member(a, "id", JSON_STRING, true, &id, err);
+	if (r < 0) {
+		return r;
+	}
+	rq->win_op = (enum act_win_op)op;
+	const char *s = json_string_value(id);
+	uint64_t v;
+	bool hex = s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
+	if ((hex ? parse_hex_u64(s + 2, UINT32_MAX, &v) : parse_u64(s, UINT32_MAX, &v)) < 0 ||
+	    v == 0) {
+		return error_set(
+			err, -EINVAL,
+			"invalid arguments: 'id' must be a window id from the windows tool, e.g. 0x1a00007, not '%s'",
+			s);
+	}
+	rq->win_id = (unsigned long)v;
+	if (rq->win_op == ACT_WIN_MOVE) {
+		r = int_member(a, "x", &rq->win_x, err);
+		return r ? r : int_member(a, "y", &rq->win_y, err);
+	}
+	if (rq->win_op == ACT_WIN_RESIZE) {
+		r = uint_member(a, "width", true, 1, ACT_COORD_MAX, &rq->win_w, err);
+		return r ? r : uint_member(a, "height", true, 1, ACT_COORD_MAX, &rq->win_h, err);
+	}
+	return 0;
+}
+
 /* The request's members from a desktop tool's arguments. */
 static int action_args(json_t *a, struct act_req *rq, struct error *err)
 {
@@ -371,6 +445,23 @@ static int action_args(json_t *a, struct act_req *rq, struct error *err)
 	}
 	case ACT_KEY:
 		return key_args(a, rq, err);
+	case ACT_CLIPBOARD_GET:
+	case ACT_CLIPBOARD_SET:
+		return clipboard_args(a, rq, err);
+	case ACT_WINDOW:
+		return window_args(a, rq, err);
+	case ACT_OPEN:
+	case ACT_LAUNCH: {
+		json_t *v;
+		const char *key = rq->cmd == ACT_OPEN ? "target" : "name";
+		int r = member(a, key, JSON_STRING, true, &v, err);
+		if (r < 0) {
+			return r;
+		}
+		char *args[] = {(char *)(uintptr_t)json_string_value(v)};
+		r = act_actions[rq->cmd].positionals(rq, 1, args, err);
+		return r < 0 ? error_set(err, -EINVAL, "invalid arguments: %s", err->msg) : 0;
+	}
 	case ACT_WAIT_IDLE:
 	case ACT_WAIT_CHANGE: {
 		static const char *const fors[] = {"change", "idle"};
@@ -437,6 +528,16 @@ int mcp_tool_args(json_t *params, enum mcp_tool *ret_tool, struct act_req *rq,
 		r = action_args(a, rq, err);
 	} else if (r == 0 && *ret_tool == MCP_TOOL_START) {
 		r = seconds_member(a, "wait", 3600 * 1000, ret_wait_ms, err);
+	} else if (r == 0 && *ret_tool == MCP_TOOL_ASK) {
+		json_t *reason;
+		r = member(a, "reason", JSON_STRING, false, &reason, err);
+		if (r == 0 && reason && !lease_reason_valid(json_string_value(reason))) {
+			r = error_set(
+				err, -EINVAL,
+				"invalid arguments: 'reason' must be one line of at most %d bytes",
+				LEASE_REASON_MAX);
+		}
+		rq->text = r == 0 && reason ? json_string_value(reason) : NULL;
 	}
 	return r;
 }

@@ -46,6 +46,7 @@ enum mcp_tool {
 	/* The models' own vocabularies (issue 25.2, 25.3; mcp-computer.h). */
 	MCP_TOOL_COMPUTER,
 	MCP_TOOL_COMPUTER_ACTIONS,
+	MCP_TOOL_ASK, /* ask_human: its reason in the request's text (NULL: none) */
 	MCP_TOOL_COUNT,
 };
 

@@ -54,6 +54,7 @@ struct command {
 static int cmd_take(struct cli *c, int argc, char **argv);
 static int cmd_release(struct cli *c, int argc, char **argv);
 static int cmd_lease(struct cli *c, int argc, char **argv);
+static int cmd_ask(struct cli *c, int argc, char **argv);
 
 static const struct command commands[] = {
 	{"start", cmd_start, "[--wait SECONDS] [--json]",
@@ -75,6 +76,7 @@ static const struct command commands[] = {
 	{"take", cmd_take, "[--reason TEXT] [--json]", "a human takes control of the desktop"},
 	{"release", cmd_release, "[--json]", "hand control back to the agent"},
 	{"lease", cmd_lease, "[--json]", "who controls the desktop"},
+	{"ask", cmd_ask, "[--reason TEXT] [--json]", "the agent asks for a human; take answers"},
 	{"web", cmd_web,
 	 "[--listen ADDR:PORT] [--tls-cert FILE --tls-key FILE] [--open] [--ticket]",
 	 "the desktop in a browser"},
@@ -144,14 +146,17 @@ static void usage(FILE *f)
 
 static void print_lease(struct cli *c, const struct lease *l, bool json)
 {
+	struct lease_request rq;
+	bool asked = c->p.dirfd >= 0 && lease_request_read_at(c->p.dirfd, &rq) == 0;
 	if (json) {
-		control_print_json(c->p.name, l, stdout);
+		control_print_json(c->p.name, l, asked ? &rq : NULL, stdout);
 	} else {
-		control_print_text(c->p.name, l, stdout);
+		control_print_text(c->p.name, l, asked ? &rq : NULL, stdout);
 	}
 }
 
-static int cmd_take(struct cli *c, int argc, char **argv)
+/* take's and ask's options: --reason TEXT, --json. */
+static int reason_opts(int argc, char **argv, const char **ret_reason, bool *ret_json)
 {
 	static const struct option longopts[] = {
 		{"reason", required_argument, NULL, 'r'},
@@ -178,12 +183,47 @@ static int cmd_take(struct cli *c, int argc, char **argv)
 	if (optind < argc) {
 		return usage_error("unexpected argument '%s'", argv[optind]);
 	}
-	int r = setup(c, true);
+	*ret_reason = reason;
+	*ret_json = json;
+	return 0;
+}
+
+/* The agent asks for a human: a request beside the lease (lease.h) that `lease` and the
+ * browser's bar show and a take answers. Never refused while a human holds the desktop: it is
+ * what an agent that cannot go on does. */
+static int cmd_ask(struct cli *c, int argc, char **argv)
+{
+	const char *reason;
+	bool json;
+	int r = reason_opts(argc, argv, &reason, &json);
+	if (r || (r = setup(c, true))) {
+		return r;
+	}
+	struct lease_request rq;
+	r = lease_request_set_at(c->p.dirfd, reason, time(NULL), &rq);
+	if (r < 0) {
+		return fail(c, error_set(&c->err, r, "cannot record the request in %s/%s: %s",
+					 c->p.dir, LEASE_REQUEST_FILE, strerror(-r)));
+	}
+	struct lease l = {.holder = LEASE_AGENT};
+	(void)lease_read_at(c->p.dirfd, &l);
+	print_lease(c, &l, json);
+	return 0;
+}
+
+static int cmd_take(struct cli *c, int argc, char **argv)
+{
+	const char *reason;
+	bool json;
+	int r = reason_opts(argc, argv, &reason, &json);
+	if (r || (r = setup(c, true))) {
+		return r;
+	}
 	struct lease l;
 	bool changed;
-	if (r || (r = control_set(&c->settings, &c->p, LEASE_HUMAN, reason, &l, &changed,
-				  &c->err)) < 0) {
-		return r < 0 ? fail(c, r) : r;
+	if ((r = control_set(&c->settings, &c->p, LEASE_HUMAN, reason, &l, &changed, &c->err)) <
+	    0) {
+		return fail(c, r);
 	}
 	/* Returns once nothing of the agent's is on its way and nothing it pressed is still down:
 	 * the human's first key is not typed into the middle of the agent's sentence, nor with
@@ -276,6 +316,10 @@ static int list_commands(void)
 		putchar('\n');
 	}
 	for (size_t i = 0; i < ARRAY_SIZE(act_actions); i++) {
+		/* A name with verbs (clipboard get, clipboard set) once. */
+		if (i > 0 && streq(act_actions[i].name, act_actions[i - 1].name)) {
+			continue;
+		}
 		fputs(act_actions[i].name, stdout);
 		(void)act_print_options(act_actions[i].name, stdout);
 		putchar('\n');

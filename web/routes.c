@@ -234,18 +234,27 @@ static int lease_json(const struct web_server *s, char *out, size_t size, const 
 	if (web_json_escape(s->cfg->profile, profile, sizeof(profile)) < 0) {
 		profile[0] = '\0';
 	}
+	/* The agent's request for a human (lease.h), for the bar to show: null when none. */
+	struct lease_request rq;
+	char requested[LEASE_REASON_MAX * 6 + 64] = "null";
+	char asked[LEASE_REASON_MAX * 6 + 1];
+	if (lease_request_read_at(s->cfg->dirfd, &rq) == 0 &&
+	    web_json_escape(rq.reason, asked, sizeof(asked)) == 0) {
+		snprintf(requested, sizeof(requested), "{\"since\":%lld,\"reason\":\"%s\"}",
+			 (long long)rq.since, asked);
+	}
 	int n = snprintf(
 		out, size,
-		"{\"profile\":\"%s\",\"holder\":\"%s\",\"since\":%lld,\"reason\":\"%s\",\"epoch\":%llu,\"readable\":%s,\"csrf\":\"%s\",\"key\":\"%s\",\"proof\":\"%s\"}\n",
+		"{\"profile\":\"%s\",\"holder\":\"%s\",\"since\":%lld,\"reason\":\"%s\",\"epoch\":%llu,\"readable\":%s,\"requested\":%s,\"csrf\":\"%s\",\"key\":\"%s\",\"proof\":\"%s\"}\n",
 		profile, lease_holder_name(l.holder), (long long)l.since, reason,
-		(unsigned long long)l.epoch, l.unreadable ? "false" : "true", s->csrf, s->key_hex,
-		proof);
+		(unsigned long long)l.epoch, l.unreadable ? "false" : "true", requested, s->csrf,
+		s->key_hex, proof);
 	return n < 0 || (size_t)n >= size ? -ENOSPC : 0;
 }
 
 int routes_lease_answer(struct web_server *s, struct lws *wsi)
 {
-	char body[1024];
+	char body[4096];
 	if (lease_json(s, body, sizeof(body), NULL) < 0) {
 		return -1;
 	}
@@ -342,7 +351,7 @@ int routes_http(struct web_server *s, struct lws *wsi, struct conn *c, const cha
 				      "method not allowed\n", NULL, NULL);
 	}
 	if (streq(uri, "/lease")) {
-		char body[1024], nonce[64];
+		char body[4096], nonce[64];
 		const char *nv = lws_get_urlarg_by_name(wsi, "nonce=", nonce, sizeof(nonce));
 		if (nv && !web_is_token(nv)) {
 			return routes_respond(wsi, HTTP_STATUS_BAD_REQUEST, "text/plain",

@@ -53,6 +53,10 @@ function show(l) {
     $('holder').dataset.holder = l.holder;
     const since = l.since > 0 ? ' since ' + new Date(l.since * 1000).toLocaleString() : '';
     $('detail').textContent = since + (l.reason ? ' (' + l.reason + ')' : '');
+    // The agent asked for a human (botdesk ask): the first thing the bar says, until a take.
+    const asked = !human && l.requested ? l.requested : null;
+    $('holder').dataset.requested = asked ? 'yes' : '';
+    if (asked) $('holder').textContent = 'The agent asks for a human' + (asked.reason ? ': ' + asked.reason : '') + ' — Take over';
     $('toggle').textContent = human ? 'Hand back' : 'Take over';
     $('toggle').disabled = false;
     document.title = 'botdesk ' + l.profile + ': ' + l.holder;

@@ -14,7 +14,11 @@ scd=$("$actdoc" scd)
 names=$(sed -E 's/^\| `([a-z-]+).*/\1/' <<<"$md")
 [ "$(wc -l <<<"$names")" -ge 10 ] || { echo "actdoc printed too few rows: $md" >&2; exit 1; }
 while IFS= read -r row; do
+    # The name, and a verb when rows share the name (`clipboard get`, `clipboard set`).
     name=$(sed -E 's/^\| `([a-z-]+).*/\1/' <<<"$row")
+    if [ "$(grep -c "^| \`$name " <<<"$md")" -gt 1 ]; then
+        name=$(sed -E 's/^\| `([a-z-]+ [a-z]+).*/\1/' <<<"$row")
+    fi
     have=$(grep -E "^\| \`$name[ \`]" "$cli" || true)
     if [ "$have" != "$row" ]; then
         printf 'docs/CLI.md: the row of %s differs from the table.\n  docs:  %s\n  table: %s\n' \

@@ -10,6 +10,7 @@
 #include "actargs.h"
 #include "actlog.h"
 #include "keys.h"
+#include "opener.h"
 #include "ptrseq.h"
 #include "thumbscale.h"
 #include "utf8.h"
@@ -316,6 +317,95 @@ static void test_utf8(void **state)
 	assert_non_null(strstr(err.msg, "control character U+000D at offset 1"));
 }
 
+/* The desktop's objects: verbs pick the row, ids in hex or decimal, every bad word named. */
+static void test_objects(void **state)
+{
+	struct act_req rq;
+	struct error err;
+	assert_int_equal(parse(&rq, &err, "clipboard", "get", "--primary", "--json", NULL), 0);
+	assert_int_equal(rq.cmd, ACT_CLIPBOARD_GET);
+	assert_true(rq.primary && rq.json);
+	assert_int_equal(parse(&rq, &err, "clipboard", "set", "é \"x\"\n😀", NULL), 0);
+	assert_int_equal(rq.cmd, ACT_CLIPBOARD_SET);
+	assert_string_equal(rq.text, "é \"x\"\n😀");
+	assert_false(rq.primary);
+	/* No TEXT: standard input, read by botdesk-act. */
+	assert_int_equal(parse(&rq, &err, "clipboard", "set", NULL), 0);
+	assert_null(rq.text);
+	assert_int_equal(parse(&rq, &err, "clipboard", "set", "\xff", NULL), -EINVAL);
+	assert_non_null(strstr(err.msg, "not UTF-8"));
+	assert_int_equal(parse(&rq, &err, "clipboard", NULL), -EINVAL);
+	assert_non_null(strstr(err.msg, "clipboard takes get or set first"));
+	assert_int_equal(parse(&rq, &err, "clipboard", "--primary", "get", NULL), -EINVAL);
+	assert_int_equal(parse(&rq, &err, "clipboard", "get", "extra", NULL), -EINVAL);
+	assert_int_equal(parse(&rq, &err, "clipboard", "get", "--delay", "3", NULL), -EINVAL);
+	assert_non_null(strstr(err.msg, "clipboard takes no option '--delay'"));
+
+	assert_int_equal(parse(&rq, &err, "windows", "--json", NULL), 0);
+	assert_int_equal(rq.cmd, ACT_WINDOWS);
+	assert_int_equal(parse(&rq, &err, "window", "focus", "0x1A00007", NULL), 0);
+	assert_int_equal(rq.cmd, ACT_WINDOW);
+	assert_int_equal(rq.win_op, ACT_WIN_FOCUS);
+	assert_int_equal(rq.win_id, 0x1a00007);
+	assert_int_equal(parse(&rq, &err, "window", "close", "27262983", NULL), 0);
+	assert_int_equal(rq.win_op, ACT_WIN_CLOSE);
+	assert_int_equal(rq.win_id, 27262983);
+	assert_int_equal(parse(&rq, &err, "window", "move", "0x10", "--", "-5", "20", NULL), 0);
+	assert_int_equal(rq.win_x, -5);
+	assert_int_equal(rq.win_y, 20);
+	assert_int_equal(parse(&rq, &err, "window", "resize", "0x10", "800", "600", NULL), 0);
+	assert_int_equal(rq.win_w, 800);
+	assert_int_equal(rq.win_h, 600);
+	assert_int_equal(parse(&rq, &err, "window", "resize", "0x10", "0", "600", NULL), -EINVAL);
+	assert_int_equal(parse(&rq, &err, "window", "move", "0x10", "1", NULL), -EINVAL);
+	assert_int_equal(parse(&rq, &err, "window", "focus", "0x", NULL), -EINVAL);
+	assert_non_null(strstr(err.msg, "is no window id"));
+	assert_int_equal(parse(&rq, &err, "window", "focus", "0x1g", NULL), -EINVAL);
+	assert_int_equal(parse(&rq, &err, "window", "focus", "0x100000000", NULL), -EINVAL);
+	assert_int_equal(parse(&rq, &err, "window", "raise", "0x10", NULL), -EINVAL);
+
+	/* The log names the verb, never the clipboard's text unless asked. */
+	act_req_init(&rq, ACT_CLIPBOARD_SET);
+	rq.text = "secret";
+	rq.text_len = 6;
+	struct act_out out = {0};
+	char *line = actlog_line("cli", &rq, &out, 0, false);
+	assert_non_null(strstr(line, "\"command\":\"clipboard\",\"verb\":\"set\""));
+	assert_null(strstr(line, "secret"));
+	free(line);
+	line = actlog_line("cli", &rq, &out, 0, true);
+	assert_non_null(strstr(line, "\"text\":\"secret\""));
+	free(line);
+}
+
+/* A desktop file's Exec line: the [Desktop Entry] group's only, field codes dropped, quoting and
+ * escapes undone. */
+static void test_desktop_exec(void **state)
+{
+	char **argv;
+	const char *f = "[Desktop Entry]\nName=T\nExec=xfce4-terminal\n"
+			"[Desktop Action prefs]\nExec=xfce4-terminal --preferences\n";
+	assert_int_equal(opener_exec_argv(f, strlen(f), &argv), 0);
+	assert_string_equal(argv[0], "xfce4-terminal");
+	assert_null(argv[1]);
+	opener_free_argv(argv);
+	f = "[Desktop Action x]\nExec=wrong\n[Desktop Entry]\nExec = /usr/bin/chromium %U "
+	    "--x=\"a b\\\\\\\\c\" 100%% --name=%c\n";
+	assert_int_equal(opener_exec_argv(f, strlen(f), &argv), 0);
+	assert_string_equal(argv[0], "/usr/bin/chromium");
+	assert_string_equal(argv[1], "--x=a b\\c");
+	assert_string_equal(argv[2], "100%");
+	assert_string_equal(argv[3], "--name=");
+	assert_null(argv[4]);
+	opener_free_argv(argv);
+	f = "[Desktop Entry]\nName=none\n";
+	assert_int_equal(opener_exec_argv(f, strlen(f), &argv), -ENOENT);
+	f = "[Desktop Entry]\nExec=\"unterminated\n";
+	assert_int_equal(opener_exec_argv(f, strlen(f), &argv), -EINVAL);
+	f = "[Desktop Entry]\nExec=%U\n";
+	assert_int_equal(opener_exec_argv(f, strlen(f), &argv), -EINVAL);
+}
+
 static void test_actlog(void **state)
 {
 	char *dir = unit_mkdtemp();
@@ -386,6 +476,7 @@ int main(void)
 		cmocka_unit_test(test_scaling),     cmocka_unit_test(test_utf8),
 		cmocka_unit_test(test_actlog),      cmocka_unit_test(test_ptrseq),
 		cmocka_unit_test(test_server_keys), cmocka_unit_test(test_vocabulary),
+		cmocka_unit_test(test_objects),     cmocka_unit_test(test_desktop_exec),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -203,6 +203,47 @@ static void applied_round_trip(void **state)
 	unit_rm_rf(dir);
 }
 
+/* The agent's request for a human: beside the lease (which stays four lines), replaced by a new
+ * one, removed by any change of the lease, and no request when it is not exactly its shape. */
+static void the_request_beside_the_lease(void **state)
+{
+	char *dir = unit_mkdtemp();
+	int dfd = open_dir(dir);
+	struct lease_request rq;
+	struct lease l;
+	bool changed;
+	assert_int_equal(lease_request_read_at(dfd, &rq), -ENOENT);
+	assert_int_equal(lease_request_set_at(dfd, "a CAPTCHA", 1000, &rq), 0);
+	assert_int_equal(lease_request_set_at(dfd, "the second", 1001, &rq), 0);
+	memset(&rq, 0, sizeof(rq));
+	assert_int_equal(lease_request_read_at(dfd, &rq), 0);
+	assert_string_equal(rq.reason, "the second");
+	assert_int_equal(rq.since, 1001);
+	/* The lease itself is still the agent's, as any reader of the four lines sees it. */
+	assert_int_equal(lease_read_at(dfd, &l), 0);
+	assert_int_equal(l.holder, LEASE_AGENT);
+	assert_false(l.unreadable);
+	/* A take answers it. */
+	assert_int_equal(lease_set_at(dfd, LEASE_HUMAN, NULL, 1002, &l, &changed), 0);
+	assert_int_equal(lease_request_read_at(dfd, &rq), -ENOENT);
+	/* Asked while a human holds it; the release ends it. */
+	assert_int_equal(lease_request_set_at(dfd, NULL, 1003, &rq), 0);
+	assert_int_equal(lease_request_read_at(dfd, &rq), 0);
+	assert_string_equal(rq.reason, "");
+	assert_int_equal(lease_set_at(dfd, LEASE_AGENT, NULL, 1004, &l, &changed), 0);
+	assert_int_equal(lease_request_read_at(dfd, &rq), -ENOENT);
+	assert_int_equal(lease_request_set_at(dfd, "two\nlines", 1005, &rq), -EINVAL);
+	/* Not its shape: no request. */
+	static const char *const bad[] = {"since=1\n", "since=x\nreason=\n",
+					  "since=1\nreason=a\nmore=1\n", "reason=a\nsince=1\n"};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		unit_write(dir, LEASE_REQUEST_FILE, bad[i]);
+		assert_int_equal(lease_request_read_at(dfd, &rq), -ENOENT);
+	}
+	close(dfd);
+	unit_rm_rf(dir);
+}
+
 /* The agent's watch: any change of the lease after it began stops it, a take's quiesce waits for
  * the event under way, and a lease that was never the agent's refuses from the start. */
 static void the_watch_stops_at_a_take(void **state)
@@ -258,6 +299,7 @@ int main(void)
 		cmocka_unit_test(corrupt_fails_closed_and_is_repaired),
 		cmocka_unit_test(concurrent_changes_are_serialised),
 		cmocka_unit_test(applied_round_trip),
+		cmocka_unit_test(the_request_beside_the_lease),
 		cmocka_unit_test(the_watch_stops_at_a_take),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

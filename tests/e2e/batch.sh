@@ -65,7 +65,8 @@ batch '[{"tool":"click","arguments":{"x":100,"y":110}},{"tool":"click","argument
 json 'r["status"] == "done" and r["steps"] == 6 and r["done"] == 6 and "stopped" not in r'
 json '[s["step"] for s in r["results"]] == [1, 2, 3, 4, 5, 6] and all(s["ok"] for s in r["results"])'
 # The CLI's space is the screen's, as its single actions'.
-json 'r["results"][1]["result"] == {"x": 200, "y": 210, "screen": "1440x900"}'
+# A pointer step's result also names the window it landed on (issue 26): not this test's point.
+json '{k: v for k, v in r["results"][1]["result"].items() if k != "window"} == {"x": 200, "y": 210, "screen": "1440x900"}'
 json 'r["results"][4]["result"]["x"] == 200 and r["results"][4]["result"]["y"] == 210'
 json 'r["results"][5]["result"]["width"] == 96 and r["results"][5]["images"][0].startswith("data:image/png;base64,iVBOR")'
 rec_wait '^key 0xff0d ' "$m"

@@ -9,6 +9,10 @@
 #  - while a human holds the lease every new action exits 4 and nothing reaches the window;
 #  - actions.jsonl has a line for each, with the click count, the held keys and the path.
 source "$BD_SRCDIR/tests/e2e/e2e-lib.sh"
+# A pointer action's --json also names the window it landed on (issue 26): not this test's point.
+no_window() {
+    python3 -c 'import json, sys; d = json.load(sys.stdin); d.pop("window", None); print(json.dumps(d, separators=(",", ":")))'
+}
 e2e_init
 e2e_user_a
 
@@ -34,7 +38,7 @@ since() { tail -n +$(($1 + 1)) "$REC"; }
 m=$(mark)
 bd click 300 200 --triple --json
 e2e_expect_rc 0 "click --triple"
-[ "$OUT" = '{"x":300,"y":200,"screen":"1440x900"}' ] || bd_fail "click --triple --json: $OUT"
+[ "$(no_window <<<"$OUT")" = '{"x":300,"y":200,"screen":"1440x900"}' ] || bd_fail "click --triple --json: $OUT"
 bd click 1 801
 rec_wait '^release 1 1 801$' "$m"
 [ "$(since "$m" | grep -c '^press 1 300 200$')" = 3 ] || bd_fail "triple click: $(since "$m")"
@@ -65,7 +69,7 @@ bd move 600 400
 bd mouse-down --button right
 e2e_expect_rc 0 "mouse-down where the pointer is"
 bd mouse-up --button right --json
-[ "$OUT" = '{"x":600,"y":400,"screen":"1440x900"}' ] || bd_fail "mouse-up where the pointer is: $OUT"
+[ "$(no_window <<<"$OUT")" = '{"x":600,"y":400,"screen":"1440x900"}' ] || bd_fail "mouse-up where the pointer is: $OUT"
 rec_wait '^release 3 600 400$' "$m"
 since "$m" | grep -q '^press 3 600 400$' || bd_fail "mouse-down where the pointer is: $(since "$m")"
 
@@ -73,7 +77,7 @@ since "$m" | grep -q '^press 3 600 400$' || bd_fail "mouse-down where the pointe
 m=$(mark)
 bd drag --path 100,100 200,100 200,250 50,250 --json
 e2e_expect_rc 0 "drag --path"
-[ "$OUT" = '{"x":100,"y":100,"x2":50,"y2":250,"screen":"1440x900"}' ] || bd_fail "drag --path --json: $OUT"
+[ "$(no_window <<<"$OUT")" = '{"x":100,"y":100,"x2":50,"y2":250,"screen":"1440x900"}' ] || bd_fail "drag --path --json: $OUT"
 rec_wait '^release 1 50 250$' "$m"
 got=$(since "$m" | grep -E '^motion (200 100|200 250|50 250)$' | uniq | tr '\n' ' ')
 [ "$got" = "motion 200 100 motion 200 250 motion 50 250 " ] || bd_fail "drag --path: $(since "$m")"

@@ -109,6 +109,18 @@ br_ok wait '(() => { const c = document.querySelector("#screen canvas");
 br_ok shot "$BR_DIR/page-back.png"
 [ -n "${BD_WEB_SHOT:-}" ] && cp "$BR_DIR/page.png" "$BD_WEB_SHOT"
 
+# The agent asks for a human (botdesk ask): the bar says so first, with the reason, within its
+# 5-second look at the lease; a take from the bar answers it.
+e2e_bd "$U" "$ST" ask --reason "a CAPTCHA"
+[ "$RC" = 0 ] || bd_fail "ask: $ERR"
+br_ok wait 'document.getElementById("holder").dataset.requested === "yes" &&
+  document.getElementById("holder").textContent.includes("asks for a human: a CAPTCHA")' 10
+br_ok click "$bx" "$by"
+br_ok wait 'document.getElementById("holder").dataset.holder === "human" &&
+  document.getElementById("holder").dataset.requested === ""' 10
+e2e_bd "$U" "$ST" lease --json
+[ "$(e2e_json requested)" = null ] || bd_fail "the bar's Take over did not answer the request: $OUT"
+
 br_stop
 web_stop
 echo "PASS"

@@ -98,6 +98,37 @@ static void test_tool_args(void **state)
 			 0);
 	assert_int_equal(rq.text_len, 7);
 	json_decref(p);
+	/* The desktop's objects. */
+	assert_int_equal(
+		call("{\"name\":\"clipboard_set\",\"arguments\":{\"text\":\"ab\\n\\ud83d\\ude00\",\"primary\":true}}",
+		     &tool, &rq, &err, &p),
+		0);
+	assert_int_equal(rq.cmd, ACT_CLIPBOARD_SET);
+	assert_int_equal(rq.text_len, 7);
+	assert_true(rq.primary);
+	json_decref(p);
+	assert_int_equal(call("{\"name\":\"clipboard_get\"}", &tool, &rq, &err, &p), 0);
+	assert_int_equal(rq.cmd, ACT_CLIPBOARD_GET);
+	json_decref(p);
+	assert_int_equal(
+		call("{\"name\":\"window\",\"arguments\":{\"action\":\"move\",\"id\":\"0x1a00007\",\"x\":-3,\"y\":4}}",
+		     &tool, &rq, &err, &p),
+		0);
+	assert_int_equal(rq.cmd, ACT_WINDOW);
+	assert_int_equal(rq.win_id, 0x1a00007);
+	assert_int_equal(rq.win_x, -3);
+	json_decref(p);
+	assert_int_equal(
+		call("{\"name\":\"window\",\"arguments\":{\"action\":\"resize\",\"id\":\"12\"}}",
+		     &tool, &rq, &err, &p),
+		-EINVAL);
+	assert_non_null(strstr(err.msg, "'width' is required"));
+	json_decref(p);
+	assert_int_equal(
+		call("{\"name\":\"window\",\"arguments\":{\"action\":\"close\",\"id\":\"0xzz\"}}",
+		     &tool, &rq, &err, &p),
+		-EINVAL);
+	json_decref(p);
 	/* No tool to call: a protocol error. */
 	static const char *const unknown[] = {
 		"{}",
@@ -332,7 +363,7 @@ static void test_responses(void **state)
 {
 	json_t *tools = mcp_tools_list();
 	assert_non_null(tools);
-	assert_int_equal(json_array_size(json_object_get(tools, "tools")), 15);
+	assert_int_equal(json_array_size(json_object_get(tools, "tools")), 22);
 	json_decref(tools);
 	json_t *id = json_integer(3);
 	char *line = mcp_error_line(id, MCP_METHOD_NOT_FOUND, "nope", NULL);
@@ -481,7 +512,7 @@ static void test_era_results(void **state)
 	assert_string_equal(json_string_value(json_object_get(r, "resultType")), "complete");
 	assert_true(json_integer_value(json_object_get(r, "ttlMs")) > 0);
 	assert_string_equal(json_string_value(json_object_get(r, "cacheScope")), "public");
-	assert_int_equal(json_array_size(json_object_get(r, "tools")), 15);
+	assert_int_equal(json_array_size(json_object_get(r, "tools")), 22);
 	json_t *info =
 		json_object_get(json_object_get(r, "_meta"), "io.modelcontextprotocol/serverInfo");
 	assert_string_equal(json_string_value(json_object_get(info, "version")), "1.0");

@@ -54,7 +54,8 @@ expect "botdesk --profile work stop " "--json"
 table=$({
     sed -n '/^static const struct command commands\[\] = {$/,/^};$/p' "$BD_SRCDIR/runner/main.c" |
         grep -o '{"[a-z-]*", cmd_' | sed 's/{"\([a-z-]*\)".*/\1/'
-    grep -oE '^\s*\.name = "[a-z-]+",' "$BD_SRCDIR/act/acttable.c" | sed -E 's/.*"([a-z-]+)".*/\1/'
+    # A name with verbs (clipboard get, clipboard set) is one command.
+    grep -oE '^\s*\.name = "[a-z-]+",' "$BD_SRCDIR/act/acttable.c" | sed -E 's/.*"([a-z-]+)".*/\1/' | uniq
 })
 [ "$(wc -l <<<"$table")" -ge 25 ] || bd_fail "the command and action tables were not found: $table"
 listed=$("$BOTDESK_BIN" --list-commands) || bd_fail "botdesk --list-commands failed"
@@ -72,6 +73,8 @@ expect "botdesk type " "--file --delay"
 expect "botdesk key " "--press --release --delay"
 expect "botdesk screenshot " "--max --region --format --quality --output"
 expect "botdesk wait-idle " "--timeout --quiet"
+expect "botdesk clipboard " "--primary --json"
+expect "botdesk windows " "--json"
 expect "botdesk wait-change " "--timeout"
 refuse "botdesk screenshot " "--json"
 refuse "botdesk move " "--button"
