@@ -40,6 +40,7 @@ RUN apt-get update \
        libwebsockets-dev \
        libssl-dev \
        zlib1g-dev \
+       libatspi2.0-dev \
     && rm -rf /var/lib/apt/lists/*
 # END build packages
 WORKDIR /src
@@ -71,6 +72,8 @@ RUN apt-get update \
        libwebsockets17 \
        libssl3 \
        zlib1g \
+       libatspi2.0-0 \
+       at-spi2-core \
        ca-certificates \
     && rm -rf /var/lib/apt/lists/*
 # END runtime packages

@@ -20,6 +20,12 @@ chmod 0755 "$helper_dir"
 install -m 4750 -o root -g botdesk "$BD_BUILDDIR/helper/botdesk-helper" "$helper"
 echo "ci-setup: $(stat -c '%A %U:%G' "$helper") $helper"
 
+# What `meson install` puts where Debian's chromium wrapper reads it (data/meson.build): the tests
+# run the build, not an installed botdesk, and the accessibility tests need Chromium's flag.
+if [ -d /etc/chromium.d ]; then
+    install -m 0644 -o root -g root "$BD_SRCDIR/data/chromium.d/botdesk-accessibility" /etc/chromium.d/
+fi
+
 state=$(bd_scratch "$BD_USER_A")
 trap 'rm -rf "$state"' EXIT
 echo "ci-setup: botdesk install, as $BD_USER_A, through $helper"
