@@ -41,6 +41,7 @@ RUN apt-get update \
        libssl-dev \
        zlib1g-dev \
        libatspi2.0-dev \
+       libglib2.0-dev \
     && rm -rf /var/lib/apt/lists/*
 # END build packages
 WORKDIR /src
@@ -73,6 +74,8 @@ RUN apt-get update \
        libssl3 \
        zlib1g \
        libatspi2.0-0 \
+       libglib2.0-0 \
+       libdbus-1-3 \
        at-spi2-core \
        ca-certificates \
     && rm -rf /var/lib/apt/lists/*

@@ -22,6 +22,9 @@ enum act_cmd {
 	ACT_SCREENSHOT,
 	ACT_WAIT_IDLE,
 	ACT_WAIT_CHANGE,
+	/* The accessibility tree (issue 27, act/a11y.h): done by botdesk-act-a11y. */
+	ACT_TREE,
+	ACT_FIND,
 	ACT_CMD_COUNT,
 };
 
@@ -54,6 +57,8 @@ enum act_format {
 #define ACT_WAIT_DEFAULT_MS (10 * 1000)
 #define ACT_QUIET_DEFAULT_MS 300
 #define ACT_QUALITY_DEFAULT 85
+#define ACT_DEPTH_MAX 64     /* levels `tree --depth` may ask for */
+#define ACT_MATCH_MAX 1024   /* bytes of --role, --name, --window, --element */
 
 struct act_req {
 	enum act_cmd cmd;
@@ -81,14 +86,23 @@ struct act_req {
 	enum act_format format;
 	int quality;
 	const char *output; /* NULL: a data URL on stdout; "-": the bytes on stdout */
-	/* waits */
+	/* waits; tree and find's bound on the whole call */
 	uint64_t timeout_ms, quiet_ms;
+	/* tree, find and --element (act/a11y.h) */
+	const char *window;  /* --window: a window's node id or its title */
+	unsigned depth;      /* --depth: levels below the desktop (or the window); 0 no limit */
+	const char *role;    /* --role */
+	const char *name;    /* --name */
+	const char *element; /* click and type --element: ROLE:NAME or a node id */
 };
 
 /* The command's name as typed, and back. */
 const char *act_cmd_name(enum act_cmd cmd);
 /* Click, move, drag and scroll: what botdesk-act-pointer does. */
 bool act_is_pointer(enum act_cmd cmd);
+/* tree, find, and click or type on an --element: what botdesk-act-a11y does (the only program
+ * that loads libatspi). */
+bool act_is_a11y(const struct act_req *rq);
 const char *act_button_name(unsigned button);
 const char *act_scroll_name(enum act_scroll dir);
 

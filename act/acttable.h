@@ -36,6 +36,12 @@ enum act_opt {
 	ACT_O_REGION = 1u << 16,
 	ACT_O_TIMEOUT = 1u << 17,
 	ACT_O_QUIET = 1u << 18,
+	/* The accessibility tree's (issue 27) */
+	ACT_O_WINDOW = 1u << 19,
+	ACT_O_DEPTH = 1u << 20,
+	ACT_O_ROLE = 1u << 21,
+	ACT_O_NAME = 1u << 22,
+	ACT_O_ELEMENT = 1u << 23,
 };
 
 struct act_action {

@@ -39,6 +39,7 @@ const struct setting_def settings_defs[S_COUNT] = {
 	[S_NOVNC] = {"BOTDESK_NOVNC", "novnc", "/usr/share/novnc"},
 	[S_FC_LIST] = {"BOTDESK_FC_LIST", "fc_list", "/usr/bin/fc-list"},
 	[S_LOG_TYPED_TEXT] = {"BOTDESK_LOG_TYPED_TEXT", "log_typed_text", "no"},
+	[S_ACT_A11Y] = {"BOTDESK_ACT_A11Y", "act_a11y", BOTDESK_ACT_A11Y_PATH},
 };
 
 struct config_read {
@@ -205,6 +206,7 @@ void settings_free(struct settings *s)
 	free(s->image_marker);
 	free(s->act);
 	free(s->act_pointer);
+	free(s->act_a11y);
 	free(s->mcp);
 	free(s->web);
 	free(s->web_data);

@@ -46,6 +46,7 @@ enum {
 	S_NOVNC,
 	S_FC_LIST,
 	S_LOG_TYPED_TEXT,
+	S_ACT_A11Y, /* the accessibility tree's program (issue 27) */
 	S_COUNT,
 };
 

@@ -14,11 +14,14 @@
 #include "util.h"
 
 int actions_exec(const struct settings *s, struct profile *p, const struct desktop_probe *probe,
-		 enum act_cmd cmd, int argc, char **argv, struct error *err)
+		 const struct act_req *rq, int argc, char **argv, struct error *err)
 {
 	/* The pointer commands, the ones agents call most, have a program of their own that
-	 * loads two X libraries instead of ten. */
-	char *program = act_is_pointer(cmd) ? s->act_pointer : s->act;
+	 * loads two X libraries instead of ten; the accessibility tree one that alone loads
+	 * libatspi and GLib. */
+	char *program = act_is_a11y(rq)	       ? s->act_a11y
+			: act_is_pointer(rq->cmd) ? s->act_pointer
+						  : s->act;
 	const char *display = envfile_get(&probe->env, "DISPLAY");
 	if (!display) {
 		/* The runner's server check says so for the other actions; an argument list

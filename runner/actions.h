@@ -10,11 +10,12 @@
 #include "profile.h"
 #include "settings.h"
 
-/* Execs the program for the action cmd in argv (argv[0] its name) on the probed desktop:
- * s->act_pointer for the pointer commands, s->act for the rest. The profile's directory goes
+/* Execs the program for the action rq in argv (argv[0] its name) on the probed desktop:
+ * s->act_a11y for tree, find and --element, s->act_pointer for the other pointer commands,
+ * s->act for the rest. The profile's directory goes
  * along as an open descriptor. Returns only on failure. */
 int actions_exec(const struct settings *s, struct profile *p, const struct desktop_probe *probe,
-		 enum act_cmd cmd, int argc, char **argv, struct error *err);
+		 const struct act_req *rq, int argc, char **argv, struct error *err);
 
 /* Execs s->mcp for profile. Returns only on failure. */
 int actions_exec_mcp(const struct settings *s, const char *profile, struct error *err);

@@ -207,12 +207,12 @@ int cmd_act(struct cli *c, int argc, char **argv)
 	}
 	/* botdesk-act-pointer makes the same check itself, on the socket it then sends through
 	 * (act/xptr.h): two connections fewer for the commands agents call most. */
-	if (!act_is_pointer(rq.cmd) &&
+	if ((!act_is_pointer(rq.cmd) || act_is_a11y(&rq)) &&
 	    (r = desktop_verify_server(&c->settings, &c->p, &probe, &c->err)) < 0) {
 		return fail(c, r);
 	}
 	fflush(stdout);
-	return fail(c, actions_exec(&c->settings, &c->p, &probe, rq.cmd, argc, argv, &c->err));
+	return fail(c, actions_exec(&c->settings, &c->p, &probe, &rq, argc, argv, &c->err));
 }
 
 int cmd_mcp(struct cli *c, int argc, char **argv)
