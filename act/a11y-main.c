@@ -89,11 +89,14 @@ static int act_on_element(const struct act_req *rq, const struct a11y_node *n, s
 	click.x = (unsigned)cx;
 	click.y = (unsigned)cy;
 	if (rq->cmd == ACT_CLICK) {
+		a11y_close();
 		click.button = rq->button;
 		click.dbl = rq->dbl;
 		return act_run(&a, &click, out, err);
 	}
-	if (!a11y_focused(n)) {
+	bool focused = a11y_focused(n);
+	a11y_close();
+	if (!focused) {
 		r = act_run(&a, &click, out, err);
 		if (r < 0) {
 			return r;

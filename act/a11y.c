@@ -431,6 +431,11 @@ bool a11y_focused(const struct a11y_node *n)
 	return HAS(state_bits(n->obj), ATSPI_STATE_FOCUSED);
 }
 
+void a11y_close(void)
+{
+	atspi_exit();
+}
+
 /* ---- printing ---- */
 
 static void put_json_string(FILE *f, const char *s)

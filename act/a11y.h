@@ -59,6 +59,11 @@ int a11y_element(const struct a11y_tree *t, const char *spec, size_t *ret, struc
 /* Whether the node has the focus now (asked again, not from the walk). */
 bool a11y_focused(const struct a11y_node *n);
 
+/* Leaves the accessibility bus. Before a click or keys: Debian's Chromium 156 was seen to crash
+ * (SIGSEGV) on keys typed while a client of its tree was still connected, never once it had
+ * left. The nodes' objects are not to be used after it. */
+void a11y_close(void);
+
 /* Bounds in a picture pic_w x pic_h of a sw x sh screen (MCP's model picture, --from);
  * pic_w 0: screen pixels. */
 struct a11y_scale {
