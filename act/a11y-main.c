@@ -10,6 +10,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <X11/XKBlib.h>
+
 #include "a11y.h"
 #include "act.h"
 #include "actargs.h"
@@ -64,47 +66,40 @@ static int desktop_environment(struct profile *p, const char *display, const cha
 
 /* click or type on the element: the middle of its bounds, through botdesk-act's hands; type
  * clicks first unless the element has the focus. */
-static int act_on_element(const struct act_req *rq, const struct a11y_node *n, struct profile *p,
-			  const char *display, const char *xauth, struct act_out *out,
-			  struct error *err)
+static int act_on_element(struct act *a, const struct act_req *rq, const struct a11y_node *n,
+			  struct act_out *out, struct error *err)
 {
 	if (n->w <= 0 || n->h <= 0) {
 		return error_set_kind(err, ERROR_BAD_INPUT, -EINVAL,
 				      "the element %s \"%s\" (#%s) has no area on the screen",
 				      n->role, n->name, n->id);
 	}
-	struct act a = {.check = lease_check, .ctx = p, .sigfd = -1, .dirfd = p->dirfd};
-	int r = act_open(&a, display, xauth, err);
-	if (r < 0) {
-		return r;
-	}
 	long cx = (long)n->x + n->w / 2, cy = (long)n->y + n->h / 2;
-	if (cx < 0 || cy < 0 || cx >= (long)a.sw || cy >= (long)a.sh) {
+	if (cx < 0 || cy < 0 || cx >= (long)a->sw || cy >= (long)a->sh) {
 		return error_set_kind(err, ERROR_BAD_INPUT, -EINVAL,
 				      "the middle of %s \"%s\" (#%s), %ld,%ld, is off the %ux%u screen",
-				      n->role, n->name, n->id, cx, cy, a.sw, a.sh);
+				      n->role, n->name, n->id, cx, cy, a->sw, a->sh);
 	}
+	bool focused = rq->cmd == ACT_TYPE && a11y_focused(n);
+	a11y_close();
 	struct act_req click;
 	act_req_init(&click, ACT_CLICK);
 	click.x = (unsigned)cx;
 	click.y = (unsigned)cy;
 	if (rq->cmd == ACT_CLICK) {
-		a11y_close();
 		click.button = rq->button;
 		click.dbl = rq->dbl;
-		return act_run(&a, &click, out, err);
+		return act_run(a, &click, out, err);
 	}
-	bool focused = a11y_focused(n);
-	a11y_close();
 	if (!focused) {
-		r = act_run(&a, &click, out, err);
+		int r = act_run(a, &click, out, err);
 		if (r < 0) {
 			return r;
 		}
 	}
 	struct act_req typing = *rq;
 	typing.element = NULL;
-	return act_run(&a, &typing, out, err);
+	return act_run(a, &typing, out, err);
 }
 
 static int run(struct act_req *rq, struct profile *p, const char *display, const char *xauth,
@@ -114,10 +109,21 @@ static int run(struct act_req *rq, struct profile *p, const char *display, const
 	if (r < 0 || (r = lease_check(p, err)) < 0) {
 		return r;
 	}
+	/* The screen's size, what is off it, and the hands for --element. */
+	struct act a = {.check = lease_check, .ctx = p, .sigfd = -1, .dirfd = p->dirfd};
+	if (rq->cmd != ACT_TYPE) {
+		XkbIgnoreExtension(True);
+	}
+	r = act_open(&a, display, xauth, err);
+	if (r < 0) {
+		return r;
+	}
 	struct a11y_walk w = {
 		.window = rq->window,
 		.depth = rq->depth,
 		.deadline_ms = now_ms() + rq->timeout_ms,
+		.sw = a.sw,
+		.sh = a.sh,
 	};
 	struct a11y_tree t;
 	r = a11y_walk(&w, &t, err);
@@ -129,20 +135,10 @@ static int run(struct act_req *rq, struct profile *p, const char *display, const
 	if (rq->element) {
 		size_t i;
 		r = a11y_element(&t, rq->element, &i, err);
-		return r < 0 ? r : act_on_element(rq, &t.v[i], p, display, xauth, out, err);
+		return r < 0 ? r : act_on_element(&a, rq, &t.v[i], out, err);
 	}
-	/* Bounds in a picture's pixels (--from: the MCP server's model picture) need the
-	 * screen's size. */
-	struct a11y_scale sc = {.pic_w = rq->from_w, .pic_h = rq->from_h};
-	if (rq->from_w) {
-		struct act a = {.sigfd = -1, .dirfd = -1};
-		r = act_open(&a, display, xauth, err);
-		if (r < 0) {
-			return r;
-		}
-		sc.sw = a.sw;
-		sc.sh = a.sh;
-	}
+	/* Bounds in a picture's pixels with --from (the MCP server's model picture). */
+	struct a11y_scale sc = {.pic_w = rq->from_w, .pic_h = rq->from_h, .sw = a.sw, .sh = a.sh};
 	if (rq->cmd == ACT_TREE) {
 		a11y_print_tree(stdout, &t, &sc, rq->json);
 		return 0;

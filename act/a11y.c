@@ -128,6 +128,12 @@ static struct a11y_node *read_node(struct walker *k, AtspiAccessible *obj, const
 			g_free(r);
 		}
 	}
+	/* Off the screen (xfwm4 keeps a window at -1000,-1000): left out, with what it holds. */
+	if (!always && w && h &&
+	    (x + w <= 0 || y + h <= 0 || (k->w->sw && (x >= (int)k->w->sw || y >= (int)k->w->sh)))) {
+		g_free(name);
+		return NULL;
+	}
 	struct a11y_node *n = push(k->t);
 	if (!n) {
 		g_free(name);

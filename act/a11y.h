@@ -40,6 +40,7 @@ struct a11y_walk {
 	const char *window;   /* a window's id or title, or NULL: the whole desktop */
 	unsigned depth;       /* levels kept; 0 every level */
 	uint64_t deadline_ms; /* CLOCK_MONOTONIC ms (timeutil.h's now_ms) */
+	unsigned sw, sh;      /* the screen: what lies wholly outside it is left out */
 };
 
 /* Connects to the desktop's accessibility bus (its environment: DISPLAY, XAUTHORITY,
