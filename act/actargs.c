@@ -315,10 +315,8 @@ static int a11y_option(struct act_req *rq, int opt, const char *arg, struct erro
 				      "%s takes one line of UTF-8 text, 1 to %d bytes", what,
 				      ACT_MATCH_MAX);
 	}
-	*(opt == OPT_WINDOW  ? &rq->window
-	  : opt == OPT_ROLE  ? &rq->role
-	  : opt == OPT_NAME  ? &rq->name
-			     : &rq->element) = arg;
+	const char **where[] = {&rq->window, NULL, &rq->role, &rq->name, &rq->element};
+	*where[opt - OPT_WINDOW] = arg;
 	return 0;
 }
 

@@ -90,7 +90,7 @@ struct act_req {
 	uint64_t timeout_ms, quiet_ms;
 	/* tree, find and --element (act/a11y.h) */
 	const char *window;  /* --window: a window's node id or its title */
-	unsigned depth;      /* --depth: levels below the desktop (or the window); 0 no limit */
+	unsigned depth;      /* --depth: levels shown from the applications (or the window); 0 all */
 	const char *role;    /* --role */
 	const char *name;    /* --name */
 	const char *element; /* click and type --element: ROLE:NAME or a node id */

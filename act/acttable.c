@@ -366,25 +366,27 @@ const struct act_action act_actions[ACT_CMD_COUNT] = {
 		.name = "tree",
 		.positionals = pos_none,
 		.pointer = false,
-		.options = ACT_O_JSON | ACT_O_WINDOW | ACT_O_DEPTH | ACT_O_TIMEOUT,
-		.synopsis = "[--window ID|TITLE] [--depth N] [--timeout S] [--json]",
+		.options = ACT_O_JSON | ACT_O_WINDOW | ACT_O_DEPTH | ACT_O_TIMEOUT | ACT_O_FROM,
+		.synopsis = "[--window ID|TITLE] [--depth N] [--timeout S] [--from WxH] [--json]",
 		.summary = "The accessibility tree (AT-SPI) of the desktop's applications, or of one "
 		"window: each node's role, name, screen bounds, states and id, as an indented outline "
 		"(or JSON). Nodes not showing are left out. `--depth` 1–64 levels; `--timeout` bounds "
-		"the call (default 10 s), an application that does not answer is named and skipped.",
+		"the call (default 10 s), an application that does not answer is named and skipped. "
+		"`--from`: bounds in that picture's pixels.",
 		.exits = "same",
 		.mcp_tool = "tree",
 		.mcp_args = (const char *const[]){"window", "depth", NULL},
 		.mcp_json =
-	"{\"name\":\"tree\",\"description\":\"The accessibility tree of the desktop's windows (or one window): role, name, bounds and states of each visible element, one line each, indented by depth; bounds are in the default screenshot's pixels. Long trees are cut, with a note: then ask for one window or a smaller depth.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"window\":{\"type\":\"string\",\"description\":\"a window's id from an earlier tree, or its title (or part of it)\"},\"depth\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":64,\"description\":\"levels below the desktop (or the window); default 12\"}},\"additionalProperties\":false}}",
+	"{\"name\":\"tree\",\"description\":\"The accessibility tree of the desktop's windows (or one window): role, name, bounds and states of each visible element, one line each, indented by depth; bounds are in the default screenshot's pixels. Long trees are cut, with a note: then ask for one window or a smaller depth.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"window\":{\"type\":\"string\",\"description\":\"a window's id from an earlier tree, or its title (or part of it)\"},\"depth\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":64,\"description\":\"levels shown, from the applications (or from the window); default 12\"}},\"additionalProperties\":false}}",
 		.result_json = result_none,
 	},
 	[ACT_FIND] = {
 		.name = "find",
 		.positionals = pos_none,
 		.pointer = false,
-		.options = ACT_O_JSON | ACT_O_WINDOW | ACT_O_ROLE | ACT_O_NAME | ACT_O_TIMEOUT,
-		.synopsis = "[--role ROLE] [--name NAME] [--window ID|TITLE] [--timeout S] [--json]",
+		.options = ACT_O_JSON | ACT_O_WINDOW | ACT_O_ROLE | ACT_O_NAME | ACT_O_TIMEOUT | ACT_O_FROM,
+		.synopsis = "[--role ROLE] [--name NAME] [--window ID|TITLE] [--timeout S] [--from WxH] "
+		"[--json]",
 		.summary = "The showing elements of that role (AT-SPI's names: `push button`, `entry`, "
 		"`link`…; `button` matches `push button`) and name (exact when one is, else as a part, "
 		"ignoring case), one a line with its id, bounds and window.",
