@@ -35,11 +35,29 @@ static bool bound_calls(struct walker *k)
 	return true;
 }
 
-static void note_unanswered(struct a11y_tree *t, const char *app)
+/* Names an application that stopped answering: by its name when that was read, else by its
+ * process's (the accessibility bus says which process it is, not the application). */
+static void note_unanswered(struct a11y_tree *t, AtspiAccessible *app, const char *name)
 {
+	GError *gerr = NULL;
+	guint pid = atspi_accessible_get_process_id(app, &gerr);
+	g_clear_error(&gerr);
+	char comm[64] = "";
+	if (!(name && *name) && pid > 0) {
+		char path[64];
+		snprintf(path, sizeof(path), "/proc/%u/comm", pid);
+		FILE *f = fopen(path, "re");
+		if (f && fgets(comm, sizeof(comm), f)) {
+			comm[strcspn(comm, "\n")] = '\0';
+		}
+		if (f) {
+			fclose(f);
+		}
+		name = comm;
+	}
 	char *s = NULL;
-	if (asprintf(&s, "%s%s%s", t->unanswered ? t->unanswered : "", t->unanswered ? ", " : "",
-		     app && *app ? app : "(unnamed)") >= 0) {
+	if (asprintf(&s, "%s%s%s (pid %u)", t->unanswered ? t->unanswered : "",
+		     t->unanswered ? ", " : "", name && *name ? name : "unnamed", pid) >= 0) {
 		free(t->unanswered);
 		t->unanswered = s;
 	}
@@ -214,11 +232,7 @@ static void walk_app(struct walker *k, AtspiAccessible *app, const char *id)
 		}
 	}
 	if (k->app_failed) {
-		GError *gerr = NULL;
-		gchar *name = read ? NULL : atspi_accessible_get_name(app, &gerr);
-		g_clear_error(&gerr);
-		note_unanswered(k->t, read ? k->t->v[start].name : name);
-		g_free(name);
+		note_unanswered(k->t, app, read ? k->t->v[start].name : NULL);
 	}
 	/* An application with no window showing is left out, and so is one that did not answer
 	 * (what was read of it may be half). */
@@ -331,10 +345,12 @@ int a11y_walk(const struct a11y_walk *w, struct a11y_tree *t, struct error *err)
 		bool read = read_node(&k, win, id, 2, true) != NULL;
 		if (read) {
 			t->v[0].window = 0;
-			walk_children(&k, win, id, 2);
+			if (!ww.depth || ww.depth > 2) {
+				walk_children(&k, win, id, 2);
+			}
 		}
 		if (k.app_failed) {
-			note_unanswered(t, read ? t->v[0].name : w->window);
+			note_unanswered(t, win, read ? t->v[0].name : w->window);
 		}
 		k.w = w;
 		g_object_unref(win);
