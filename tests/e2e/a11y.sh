@@ -67,6 +67,18 @@ until_found() {
 }
 
 until_found "Chromium's button" --role "push button" --name "Send report"
+
+# The accessibility bus runs, in the private directory, and another user cannot reach it.
+sock=$(ls -d "$P"/at-spi/bus_* 2>/dev/null | head -1)
+[ -S "$sock" ] || bd_fail "no accessibility bus socket in $P/at-spi: $(ls -la "$P" "$P/at-spi" 2>&1)"
+if bd_is_root && command -v dbus-send >/dev/null; then
+    ub=$(bd_test_user "$BD_USER_B")
+    ! bd_as "$ub" dbus-send --bus="unix:path=$sock" --print-reply --dest=org.freedesktop.DBus \
+        / org.freedesktop.DBus.GetId >"$OUTD/other.out" 2>&1 ||
+        bd_fail "$ub reached the accessibility bus: $(cat "$OUTD/other.out")"
+    grep -qi "permission denied\|access denied\|EACCES\|not.*allowed" "$OUTD/other.out" ||
+        bd_fail "$ub's refusal was not a permission's: $(cat "$OUTD/other.out")"
+fi
 until_found "the terminal" --role frame --name "$title"
 
 # -- the page's elements by role and name, in the tree and by find
