@@ -8,6 +8,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <X11/XKBlib.h>
@@ -80,23 +81,37 @@ static int act_on_element(struct act *a, const struct act_req *rq, const struct 
 				      "the middle of %s \"%s\" (#%s), %ld,%ld, is off the %ux%u screen",
 				      n->role, n->name, n->id, cx, cy, a->sw, a->sh);
 	}
-	bool focused = rq->cmd == ACT_TYPE && a11y_focused(n);
-	a11y_close();
 	struct act_req click;
 	act_req_init(&click, ACT_CLICK);
 	click.x = (unsigned)cx;
 	click.y = (unsigned)cy;
 	if (rq->cmd == ACT_CLICK) {
+		a11y_close();
 		click.button = rq->button;
 		click.dbl = rq->dbl;
 		return act_run(a, &click, out, err);
 	}
-	if (!focused) {
+	if (!a11y_focused(n)) {
 		int r = act_run(a, &click, out, err);
 		if (r < 0) {
 			return r;
 		}
+		/* The click reaches the application's element later than its window: Chromium
+		 * moves the focus into the page a moment after the click, and a key typed before
+		 * that goes elsewhere. So the element must say it has the focus first. */
+		uint64_t until = now_ms() + A11Y_FOCUS_WAIT_MS;
+		while (!a11y_focused(n)) {
+			if (now_ms() >= until) {
+				a11y_close();
+				return error_set(err, -ETIMEDOUT,
+						 "clicked %s \"%s\" (#%s), but it did not take the focus within %d ms; nothing was typed",
+						 n->role, n->name, n->id, A11Y_FOCUS_WAIT_MS);
+			}
+			struct timespec ts = {0, 20 * 1000 * 1000};
+			nanosleep(&ts, NULL);
+		}
 	}
+	a11y_close();
 	struct act_req typing = *rq;
 	typing.element = NULL;
 	return act_run(a, &typing, out, err);

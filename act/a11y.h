@@ -57,6 +57,9 @@ size_t a11y_find(const struct a11y_tree *t, const char *role, const char *name, 
  * candidates) when none or several match. */
 int a11y_element(const struct a11y_tree *t, const char *spec, size_t *ret, struct error *err);
 
+/* How long type --element waits, after its click, for the element to say it has the focus. */
+#define A11Y_FOCUS_WAIT_MS 3000
+
 /* Whether the node has the focus now (asked again, not from the walk). */
 bool a11y_focused(const struct a11y_node *n);
 
