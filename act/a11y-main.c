@@ -139,7 +139,15 @@ static int run(struct act_req *rq, struct profile *p, const char *display, const
 		.deadline_ms = now_ms() + rq->timeout_ms,
 		.sw = a.sw,
 		.sh = a.sh,
+		.role = rq->cmd == ACT_FIND ? rq->role : NULL,
 	};
+	/* --element ROLE:NAME reads whole only the nodes of that role, as find does. */
+	char spec_buf[ACT_MATCH_MAX + 1];
+	struct a11y_spec spec;
+	if (rq->element && a11y_parse_spec(rq->element, spec_buf, sizeof(spec_buf), &spec) == 0 &&
+	    !spec.id) {
+		w.role = spec.role;
+	}
 	struct a11y_tree t;
 	r = a11y_walk(&w, &t, err);
 	/* The walk is done: a click or typing of any length is not bounded by it. */

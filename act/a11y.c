@@ -125,17 +125,22 @@ static struct a11y_node *read_node(struct walker *k, AtspiAccessible *obj, const
 	if (failed(k, &gerr)) {
 		return NULL;
 	}
-	gchar *name = atspi_accessible_get_name(obj, &gerr);
+	gchar *role_name = atspi_role_get_name(role);
+	bool whole = !k->w->role || depth <= 2 ||
+		     (role_name && a11y_role_matches(role_name, k->w->role));
+	gchar *name = whole ? atspi_accessible_get_name(obj, &gerr) : NULL;
 	if (failed(k, &gerr)) {
+		g_free(role_name);
 		return NULL;
 	}
 	int x = 0, y = 0, w = 0, h = 0;
-	AtspiComponent *c = atspi_accessible_get_component_iface(obj);
+	AtspiComponent *c = whole ? atspi_accessible_get_component_iface(obj) : NULL;
 	if (c) {
 		AtspiRect *r = atspi_component_get_extents(c, ATSPI_COORD_TYPE_SCREEN, &gerr);
 		g_object_unref(c);
 		if (failed(k, &gerr)) {
 			g_free(name);
+			g_free(role_name);
 			return NULL;
 		}
 		if (r) {
@@ -150,16 +155,19 @@ static struct a11y_node *read_node(struct walker *k, AtspiAccessible *obj, const
 	if (!always && w && h &&
 	    (x + w <= 0 || y + h <= 0 || (k->w->sw && (x >= (int)k->w->sw || y >= (int)k->w->sh)))) {
 		g_free(name);
+		g_free(role_name);
 		return NULL;
 	}
 	struct a11y_node *n = push(k->t);
 	if (!n) {
 		g_free(name);
+		g_free(role_name);
 		return NULL;
 	}
 	snprintf(n->id, sizeof(n->id), "%s", id);
 	n->depth = depth;
-	n->role = atspi_role_get_name(role);
+	n->role = role_name ? role_name : g_strdup("unknown");
+	n->partial = !whole;
 	n->name = strdup(name ? name : "");
 	g_free(name);
 	n->x = x;
@@ -385,7 +393,7 @@ size_t a11y_find(const struct a11y_tree *t, const char *role, const char *name, 
 	int best = 1;
 	for (size_t i = 0; m && i < t->n; i++) {
 		const struct a11y_node *x = &t->v[i];
-		if (role && !a11y_role_matches(x->role, role)) {
+		if (x->partial || (role && !a11y_role_matches(x->role, role))) {
 			continue;
 		}
 		int q = name ? a11y_name_match(x->name, name) : 2;

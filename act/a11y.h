@@ -20,6 +20,7 @@ struct a11y_node {
 	int x, y, w, h;    /* screen coordinates; w, h 0 without a Component interface */
 	uint64_t states;   /* 1 << AtspiStateType */
 	size_t window;     /* the index of the node's window (depth 2), or its own */
+	bool partial;      /* read for the walk only (a11y_walk's role): no name, no bounds */
 	void *obj;         /* the AtspiAccessible */
 };
 
@@ -41,6 +42,10 @@ struct a11y_walk {
 	unsigned depth;       /* levels kept; 0 every level */
 	uint64_t deadline_ms; /* CLOCK_MONOTONIC ms (timeutil.h's now_ms) */
 	unsigned sw, sh;      /* the screen: what lies wholly outside it is left out */
+	/* find's hint, or NULL: below the windows, only the nodes of this role (a11y_role_matches)
+	 * are read whole; the others only as far as the walk needs (no name, no bounds), two
+	 * D-Bus calls fewer each. */
+	const char *role;
 };
 
 /* Connects to the desktop's accessibility bus (its environment: DISPLAY, XAUTHORITY,
