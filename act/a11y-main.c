@@ -77,9 +77,10 @@ static int act_on_element(struct act *a, const struct act_req *rq, const struct 
 	}
 	long cx = (long)n->x + n->w / 2, cy = (long)n->y + n->h / 2;
 	if (cx < 0 || cy < 0 || cx >= (long)a->sw || cy >= (long)a->sh) {
-		return error_set_kind(err, ERROR_BAD_INPUT, -EINVAL,
-				      "the middle of %s \"%s\" (#%s), %ld,%ld, is off the %ux%u screen",
-				      n->role, n->name, n->id, cx, cy, a->sw, a->sh);
+		return error_set_kind(
+			err, ERROR_BAD_INPUT, -EINVAL,
+			"the middle of %s \"%s\" (#%s), %ld,%ld, is off the %ux%u screen", n->role,
+			n->name, n->id, cx, cy, a->sw, a->sh);
 	}
 	struct act_req click;
 	act_req_init(&click, ACT_CLICK);
@@ -103,9 +104,10 @@ static int act_on_element(struct act *a, const struct act_req *rq, const struct 
 		while (!a11y_focused(n)) {
 			if (now_ms() >= until) {
 				a11y_close();
-				return error_set(err, -ETIMEDOUT,
-						 "clicked %s \"%s\" (#%s), but it did not take the focus within %d ms; nothing was typed",
-						 n->role, n->name, n->id, A11Y_FOCUS_WAIT_MS);
+				return error_set(
+					err, -ETIMEDOUT,
+					"clicked %s \"%s\" (#%s), but it did not take the focus within %d ms; nothing was typed",
+					n->role, n->name, n->id, A11Y_FOCUS_WAIT_MS);
 			}
 			struct timespec ts = {0, 20 * 1000 * 1000};
 			nanosleep(&ts, NULL);

@@ -153,7 +153,8 @@ static struct a11y_node *read_node(struct walker *k, AtspiAccessible *obj, const
 	}
 	/* Off the screen (xfwm4 keeps a window at -1000,-1000): left out, with what it holds. */
 	if (!always && w && h &&
-	    (x + w <= 0 || y + h <= 0 || (k->w->sw && (x >= (int)k->w->sw || y >= (int)k->w->sh)))) {
+	    (x + w <= 0 || y + h <= 0 ||
+	     (k->w->sw && (x >= (int)k->w->sw || y >= (int)k->w->sh)))) {
 		g_free(name);
 		g_free(role_name);
 		return NULL;
@@ -260,9 +261,10 @@ static int pick_window(struct walker *k, AtspiAccessible *desktop, AtspiAccessib
 		unsigned a, b;
 		char rest;
 		if (sscanf(want, "%u.%u%c", &a, &b, &rest) != 2) {
-			return error_set_kind(err, ERROR_BAD_INPUT, -ENOENT,
-					      "--window %s is no window's id: a window's is APP.WINDOW (e.g. 2.0), as tree shows it",
-					      want);
+			return error_set_kind(
+				err, ERROR_BAD_INPUT, -ENOENT,
+				"--window %s is no window's id: a window's is APP.WINDOW (e.g. 2.0), as tree shows it",
+				want);
 		}
 		AtspiAccessible *app = atspi_accessible_get_child_at_index(desktop, (gint)a, &gerr);
 		AtspiAccessible *win =
@@ -333,8 +335,9 @@ int a11y_walk(const struct a11y_walk *w, struct a11y_tree *t, struct error *err)
 	}
 	AtspiAccessible *desktop = atspi_get_desktop(0);
 	if (!desktop) {
-		return error_set(err, -ENOTCONN,
-				 "the desktop has no accessibility registry (is at-spi2-core installed?)");
+		return error_set(
+			err, -ENOTCONN,
+			"the desktop has no accessibility registry (is at-spi2-core installed?)");
 	}
 	if (w->window) {
 		AtspiAccessible *win = NULL;
@@ -422,9 +425,10 @@ int a11y_element(const struct a11y_tree *t, const char *spec, size_t *ret, struc
 	char buf[ACT_MATCH_MAX + 1];
 	struct a11y_spec s;
 	if (a11y_parse_spec(spec, buf, sizeof(buf), &s) < 0) {
-		return error_set_kind(err, ERROR_BAD_INPUT, -EINVAL,
-				      "--element takes ROLE:NAME (e.g. 'push button:Send') or a node id, not '%s'",
-				      spec);
+		return error_set_kind(
+			err, ERROR_BAD_INPUT, -EINVAL,
+			"--element takes ROLE:NAME (e.g. 'push button:Send') or a node id, not '%s'",
+			spec);
 	}
 	if (s.id) {
 		for (size_t i = 0; i < t->n; i++) {
@@ -433,9 +437,9 @@ int a11y_element(const struct a11y_tree *t, const char *spec, size_t *ret, struc
 				return 0;
 			}
 		}
-		return error_set_kind(err, ERROR_BAD_INPUT, -ENOENT,
-				      "no element showing has the id %s now: ask find or tree again",
-				      s.id);
+		return error_set_kind(
+			err, ERROR_BAD_INPUT, -ENOENT,
+			"no element showing has the id %s now: ask find or tree again", s.id);
 	}
 	_cleanup_free_ size_t *m = NULL;
 	size_t n = a11y_find(t, s.role, s.name, &m);
@@ -451,9 +455,10 @@ int a11y_element(const struct a11y_tree *t, const char *spec, size_t *ret, struc
 	char a[300], b[300];
 	describe(a, sizeof(a), &t->v[m[0]]);
 	describe(b, sizeof(b), &t->v[m[1]]);
-	return error_set_kind(err, ERROR_BAD_INPUT, -EINVAL,
-			      "--element '%s' matches %zu elements (%s, %s%s): name one by its id or a fuller name",
-			      spec, n, a, b, n > 2 ? ", ..." : "");
+	return error_set_kind(
+		err, ERROR_BAD_INPUT, -EINVAL,
+		"--element '%s' matches %zu elements (%s, %s%s): name one by its id or a fuller name",
+		spec, n, a, b, n > 2 ? ", ..." : "");
 }
 
 bool a11y_focused(const struct a11y_node *n)
@@ -518,11 +523,11 @@ static const char *state_name(unsigned s)
 
 /* The states the outline shows: what an agent acts on. The JSON has them all. */
 static const unsigned outline_states[] = {
-	ATSPI_STATE_FOCUSED,  ATSPI_STATE_CHECKED,  ATSPI_STATE_SELECTED,
-	ATSPI_STATE_PRESSED,  ATSPI_STATE_EXPANDED, ATSPI_STATE_COLLAPSED,
-	ATSPI_STATE_EDITABLE, ATSPI_STATE_ACTIVE,   ATSPI_STATE_REQUIRED,
-	ATSPI_STATE_INVALID_ENTRY, ATSPI_STATE_BUSY, ATSPI_STATE_INDETERMINATE,
-	ATSPI_STATE_READ_ONLY, ATSPI_STATE_MODAL,
+	ATSPI_STATE_FOCUSED,       ATSPI_STATE_CHECKED,  ATSPI_STATE_SELECTED,
+	ATSPI_STATE_PRESSED,       ATSPI_STATE_EXPANDED, ATSPI_STATE_COLLAPSED,
+	ATSPI_STATE_EDITABLE,      ATSPI_STATE_ACTIVE,   ATSPI_STATE_REQUIRED,
+	ATSPI_STATE_INVALID_ENTRY, ATSPI_STATE_BUSY,     ATSPI_STATE_INDETERMINATE,
+	ATSPI_STATE_READ_ONLY,     ATSPI_STATE_MODAL,
 };
 
 static void scale_box(const struct a11y_node *n, const struct a11y_scale *sc, int *x, int *y,
@@ -550,7 +555,8 @@ static void scale_box(const struct a11y_node *n, const struct a11y_scale *sc, in
 	*h = n->h ? ey - *y : 0;
 }
 
-static void put_line(FILE *f, const struct a11y_node *n, const struct a11y_scale *sc, unsigned indent)
+static void put_line(FILE *f, const struct a11y_node *n, const struct a11y_scale *sc,
+		     unsigned indent)
 {
 	fprintf(f, "%*s%s ", (int)(2 * indent), "", n->role);
 	put_text_name(f, n->name);
@@ -615,9 +621,10 @@ void a11y_print_tree(FILE *f, const struct a11y_tree *t, const struct a11y_scale
 			fputc('\n', f);
 		}
 		if (t->cut) {
-			fprintf(f, "(cut: %s)\n", streq(t->cut, "timeout")
-							   ? "the call's time ran out; ask for one window or fewer levels, or a longer --timeout"
-							   : "too many nodes; ask for one window or fewer levels");
+			fprintf(f, "(cut: %s)\n",
+				streq(t->cut, "timeout")
+					? "the call's time ran out; ask for one window or fewer levels, or a longer --timeout"
+					: "too many nodes; ask for one window or fewer levels");
 		}
 		if (t->unanswered) {
 			fprintf(f, "(did not answer in time, left out: %s)\n", t->unanswered);

@@ -297,8 +297,7 @@ static int wait_option(struct act_req *rq, int opt, const char *arg, struct erro
 /* The accessibility tree's options (act/a11y.h): what to match, how deep. */
 static int a11y_option(struct act_req *rq, int opt, const char *arg, struct error *err)
 {
-	static const char *const names[] = {"--window", "--depth", "--role", "--name",
-					    "--element"};
+	static const char *const names[] = {"--window", "--depth", "--role", "--name", "--element"};
 	const char *what = names[opt - OPT_WINDOW];
 	if (opt == OPT_DEPTH) {
 		if (parse_uint_range(arg, 1, ACT_DEPTH_MAX, &rq->depth) < 0) {

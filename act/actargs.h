@@ -57,8 +57,8 @@ enum act_format {
 #define ACT_WAIT_DEFAULT_MS (10 * 1000)
 #define ACT_QUIET_DEFAULT_MS 300
 #define ACT_QUALITY_DEFAULT 85
-#define ACT_DEPTH_MAX 64     /* levels `tree --depth` may ask for */
-#define ACT_MATCH_MAX 1024   /* bytes of --role, --name, --window, --element */
+#define ACT_DEPTH_MAX 64   /* levels `tree --depth` may ask for */
+#define ACT_MATCH_MAX 1024 /* bytes of --role, --name, --window, --element */
 
 struct act_req {
 	enum act_cmd cmd;
@@ -89,10 +89,10 @@ struct act_req {
 	/* waits; tree and find's bound on the whole call */
 	uint64_t timeout_ms, quiet_ms;
 	/* tree, find and --element (act/a11y.h) */
-	const char *window;  /* --window: a window's node id or its title */
-	unsigned depth;      /* --depth: levels shown from the applications (or the window); 0 all */
-	const char *role;    /* --role */
-	const char *name;    /* --name */
+	const char *window; /* --window: a window's node id or its title */
+	unsigned depth;     /* --depth: levels shown from the applications (or the window); 0 all */
+	const char *role;   /* --role */
+	const char *name;   /* --name */
 	const char *element; /* click and type --element: ROLE:NAME or a node id */
 };
 

@@ -186,7 +186,7 @@ static bool result_wait(const struct act_req *rq, const struct act_out *out, cha
 	"\"from\":{\"type\":\"string\",\"pattern\":\"^[0-9]+x[0-9]+$\",\"description\":"      \
 	"\"WIDTHxHEIGHT of the picture the coordinates were read from, e.g. 960x600, or the " \
 	"screen's size for screen pixels; omit for the default screenshot's pixels\"}"
-#define ELEMENT                                                                                   \
+#define ELEMENT                                                                                    \
 	"\"element\":{\"type\":\"string\",\"description\":\"ROLE:NAME of one visible element, as " \
 	"find gives them (e.g. push button:Send, entry:Email), or a node id from tree or find\"}"
 #define BUTTON "\"button\":{\"type\":\"string\",\"enum\":[\"left\",\"middle\",\"right\"]}"

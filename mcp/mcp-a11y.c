@@ -96,8 +96,8 @@ static void build_args(const struct mcp_a11y_call *c, const struct act_req *rq, 
 
 /* Reads out and errs until both end, the child's deadline passes (then it is killed) or out has
  * READ_MAX bytes (the rest is dropped). */
-static int collect(int out_fd, int err_fd, pid_t pid, uint64_t deadline, char **out, size_t *out_len,
-		   char *msg, size_t msg_size)
+static int collect(int out_fd, int err_fd, pid_t pid, uint64_t deadline, char **out,
+		   size_t *out_len, char *msg, size_t msg_size)
 {
 	size_t cap = 65536, len = 0, mlen = 0;
 	char *buf = malloc(cap + 1);
@@ -127,7 +127,8 @@ static int collect(int out_fd, int err_fd, pid_t pid, uint64_t deadline, char **
 				continue;
 			}
 			if (i == 1) {
-				size_t k = (size_t)n < msg_size - 1 - mlen ? (size_t)n : msg_size - 1 - mlen;
+				size_t k = (size_t)n < msg_size - 1 - mlen ? (size_t)n
+									   : msg_size - 1 - mlen;
 				memcpy(msg + mlen, chunk, k);
 				mlen += k;
 				msg[mlen] = '\0';
@@ -168,9 +169,10 @@ static char *bounded(char *text, size_t len)
 		lines += text[i] == '\n';
 	}
 	char *s = NULL;
-	if (asprintf(&s,
-		     "%.*s(cut here: %zu more lines; ask for one window (window) or fewer levels (depth))\n",
-		     (int)keep, text, lines) < 0) {
+	if (asprintf(
+		    &s,
+		    "%.*s(cut here: %zu more lines; ask for one window (window) or fewer levels (depth))\n",
+		    (int)keep, text, lines) < 0) {
 		return text;
 	}
 	free(text);
@@ -243,8 +245,9 @@ int mcp_a11y_run(const struct mcp_a11y_call *c, const struct act_req *rq, char *
 	}
 	if (WIFSIGNALED(status)) {
 		free(out);
-		return error_set(err, -ETIMEDOUT,
-				 "the accessibility tree did not answer in time (the call was stopped)");
+		return error_set(
+			err, -ETIMEDOUT,
+			"the accessibility tree did not answer in time (the call was stopped)");
 	}
 	tidy(msg);
 	int code = WEXITSTATUS(status);

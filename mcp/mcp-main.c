@@ -203,7 +203,8 @@ static json_t *tool_a11y(struct server *s, const struct act_req *rq)
 	const char *xauth = envfile_get(&probe.env, "XAUTHORITY");
 	_cleanup_free_ char *fallback = xauth ? NULL : profile_path(&s->p, STATE_XAUTHORITY);
 	if (!display || (!xauth && !fallback)) {
-		return text_result("the desktop published no DISPLAY; stop and start it again", true);
+		return text_result("the desktop published no DISPLAY; stop and start it again",
+				   true);
 	}
 	struct mcp_a11y_call c = {
 		.program = s->settings.act_a11y,

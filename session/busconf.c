@@ -47,9 +47,8 @@ static const char conf_head[] =
 	"  <type>session</type>\n"
 	"  <keep_umask/>\n"
 	"  <listen>unix:path=";
-static const char conf_tail[] =
-	"</listen>\n"
-	"  <auth>EXTERNAL</auth>\n";
+static const char conf_tail[] = "</listen>\n"
+				"  <auth>EXTERNAL</auth>\n";
 /* Between the two: our own service directory first, when there is one (see busconf.h). */
 static const char conf_services[] =
 	"  <standard_session_servicedirs/>\n"
@@ -138,8 +137,8 @@ static int write_a11y_service(const char *state_dir, struct error *err)
 		return error_set(err, negative_errno(), "cannot make %s/%s: %s", state_dir,
 				 BUSCONF_A11Y_DIR, strerror(errno));
 	}
-	_cleanup_close_ int sfd = openat(dfd, BUSCONF_A11Y_DIR,
-					 O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	_cleanup_close_ int sfd =
+		openat(dfd, BUSCONF_A11Y_DIR, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (sfd < 0) {
 		return error_set(err, negative_errno(), "cannot open %s/%s: %s", state_dir,
 				 BUSCONF_A11Y_DIR, strerror(errno));
@@ -216,8 +215,8 @@ void busconf_remove(const char *state_dir)
 		}
 		(void)unlinkat(fd, BUSCONF_A11Y_DIR, AT_REMOVEDIR);
 		/* The accessibility bus's socket (at-spi/bus_<display>) goes with its bus. */
-		_cleanup_close_ int afd = openat(fd, "at-spi",
-						 O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		_cleanup_close_ int afd =
+			openat(fd, "at-spi", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 		_cleanup_closedir_ DIR *d = afd >= 0 ? fdopendir(afd) : NULL;
 		if (d) {
 			afd = -1; /* the DIR owns it now */

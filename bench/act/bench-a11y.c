@@ -1,10 +1,11 @@
 /* bench-a11y BOTDESK [N]: the accessibility tree's figures (issue 27.6), whole process each time
  * (spawn to exit, as an agent pays them), N runs each (default 30), as the desktop's user, on a
  * desktop where Chromium shows tests/e2e/a11y/form.html (title "Form test"):
- *   botdesk exec -- chromium --user-data-dir=DIR --no-first-run file://$PWD/tests/e2e/a11y/form.html
- * First `botdesk --version` (the runner's start: the floor of every command) and `botdesk cursor`
- * (an action's whole path through botdesk-act), then tree of the Chromium window, find of its
- * button, and tree and find over the whole desktop. docs/mcp.md has the last figures. */
+ *   botdesk exec -- chromium --user-data-dir=DIR --no-first-run
+ * file://$PWD/tests/e2e/a11y/form.html First `botdesk --version` (the runner's start: the floor of
+ * every command) and `botdesk cursor` (an action's whole path through botdesk-act), then tree of
+ * the Chromium window, find of its button, and tree and find over the whole desktop. docs/mcp.md
+ * has the last figures. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,7 +25,8 @@ static void measure(const char *what, const char *botdesk, const char *const *wo
 	}
 	/* One run first, not counted: the page cache and Chromium's lazily built tree. */
 	if (bench_time_quiet(botdesk, args, 0) < 0) {
-		fprintf(stderr, "bench-a11y: '%s' failed; is Chromium showing the form (see the top of bench-a11y.c)?\n",
+		fprintf(stderr,
+			"bench-a11y: '%s' failed; is Chromium showing the form (see the top of bench-a11y.c)?\n",
 			what);
 		exit(1);
 	}
@@ -53,9 +55,10 @@ int main(int argc, char **argv)
 	static const char *const version[] = {"--version", NULL};
 	static const char *const cursor[] = {"cursor", NULL};
 	static const char *const tree_win[] = {"tree", "--window", "Form test", NULL};
-	static const char *const find_win[] = {"find", "--window", "Form test", "--role", "button", "--name",
-			    "Send report", NULL};
-	static const char *const find_all[] = {"find", "--role", "button", "--name", "Send report", NULL};
+	static const char *const find_win[] = {"find",   "--window", "Form test",   "--role",
+					       "button", "--name",   "Send report", NULL};
+	static const char *const find_all[] = {"find",   "--role",      "button",
+					       "--name", "Send report", NULL};
 	static const char *const tree_all[] = {"tree", NULL};
 	measure("botdesk --version", b, version, n);
 	measure("botdesk cursor", b, cursor, n);

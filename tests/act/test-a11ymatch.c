@@ -92,7 +92,8 @@ static void test_options(void **state)
 	assert_string_equal(rq.window, "Form");
 	assert_int_equal(rq.depth, 3);
 	assert_true(act_is_a11y(&rq));
-	const char *const find[] = {"find", "--role", "button", "--name", "Send", "--timeout", "2", NULL};
+	const char *const find[] = {"find", "--role",    "button", "--name",
+				    "Send", "--timeout", "2",      NULL};
 	assert_int_equal(parse(&rq, &err, find), 0);
 	assert_string_equal(rq.role, "button");
 	assert_string_equal(rq.name, "Send");

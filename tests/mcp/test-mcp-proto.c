@@ -159,9 +159,10 @@ static void test_a11y_args(void **state)
 	assert_int_equal(rq.depth, 3);
 	assert_true(act_is_a11y(&rq));
 	json_decref(p);
-	assert_int_equal(call("{\"name\":\"find\",\"arguments\":{\"role\":\"button\",\"name\":\"Send\"}}",
-			      &tool, &rq, &err, &p),
-			 0);
+	assert_int_equal(
+		call("{\"name\":\"find\",\"arguments\":{\"role\":\"button\",\"name\":\"Send\"}}",
+		     &tool, &rq, &err, &p),
+		0);
 	assert_int_equal(rq.cmd, ACT_FIND);
 	assert_string_equal(rq.role, "button");
 	assert_string_equal(rq.name, "Send");
@@ -172,9 +173,10 @@ static void test_a11y_args(void **state)
 	assert_string_equal(rq.element, "entry:Email");
 	assert_true(act_is_a11y(&rq));
 	json_decref(p);
-	assert_int_equal(call("{\"name\":\"type\",\"arguments\":{\"text\":\"a\",\"element\":\"2.0.1\"}}",
-			      &tool, &rq, &err, &p),
-			 0);
+	assert_int_equal(
+		call("{\"name\":\"type\",\"arguments\":{\"text\":\"a\",\"element\":\"2.0.1\"}}",
+		     &tool, &rq, &err, &p),
+		0);
 	assert_string_equal(rq.element, "2.0.1");
 	json_decref(p);
 	/* Refused as tool errors, naming the argument. */

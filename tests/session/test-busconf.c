@@ -41,7 +41,8 @@ static void listens_only_in_the_private_directory(void **state)
 	/* The accessibility bus's launcher from our own service directory, listed before the
 	 * system's, with its socket in the private directory (issue 27). */
 	if (busconf_a11y_launcher()) {
-		snprintf(want, sizeof(want), "<servicedir>%s/" BUSCONF_A11Y_DIR "</servicedir>", dir);
+		snprintf(want, sizeof(want), "<servicedir>%s/" BUSCONF_A11Y_DIR "</servicedir>",
+			 dir);
 		char *mine = strstr(text, want);
 		assert_non_null(mine);
 		assert_true(mine < strstr(text, "<standard_session_servicedirs/>"));
