@@ -19,9 +19,12 @@ int actions_exec(const struct settings *s, struct profile *p, const struct deskt
 	/* The pointer commands, the ones agents call most, have a program of their own that
 	 * loads two X libraries instead of ten; the accessibility tree one that alone loads
 	 * libatspi and GLib. */
-	char *program = act_is_a11y(rq)           ? s->act_a11y
-			: act_is_pointer(rq->cmd) ? s->act_pointer
-						  : s->act;
+	char *program = s->act;
+	if (act_is_a11y(rq)) {
+		program = s->act_a11y;
+	} else if (act_is_pointer(rq->cmd)) {
+		program = s->act_pointer;
+	}
 	const char *display = envfile_get(&probe->env, "DISPLAY");
 	if (!display) {
 		/* The runner's server check says so for the other actions; an argument list
