@@ -131,7 +131,7 @@ if not listed.get("ttlMs", 0) > 0 or listed.get("cacheScope") not in ("public", 
     fail(f"tools/list: no cache hints: {listed}")
 tools = {t["name"]: t for t in listed["tools"]}
 want = {"screenshot", "click", "move", "drag", "scroll", "type", "key", "cursor", "wait",
-        "status", "start", "lease"}
+        "status", "start", "lease", "tree", "find"}
 if set(tools) != want:
     fail(f"tools/list: {sorted(tools)}")
 for t in tools.values():
