@@ -42,6 +42,7 @@ RUN apt-get update \
        zlib1g-dev \
        libatspi2.0-dev \
        libglib2.0-dev \
+       libdbus-1-dev \
     && rm -rf /var/lib/apt/lists/*
 # END build packages
 WORKDIR /src

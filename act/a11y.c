@@ -1,6 +1,7 @@
 #include "a11y.h"
 
 #include <atspi/atspi.h>
+#include <dbus/dbus.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -228,6 +229,368 @@ static void walk_children(struct walker *k, AtspiAccessible *obj, const char *id
 	}
 }
 
+/* ---- one application's tree in one call: org.a11y.atspi.Cache.GetItems ----
+ * Its items are every accessible object the application's bridge keeps (GTK's and Chromium's
+ * through at-spi2-atk, Qt's own): path, parent, index in it, child count, interfaces, name,
+ * role, states. Read from them, a node costs one call (its bounds) instead of six, and a hidden
+ * one none: the calls are what a tree costs, each a round trip through the bus daemon. */
+
+#define ROOT_PATH "/org/a11y/atspi/accessible/root"
+
+struct citem {
+	const char *path, *parent, *name; /* into the reply, which lives as long as the cache */
+	int index, nchildren;
+	unsigned role;
+	uint64_t states;
+	bool component;
+	size_t *kids, nkids;
+};
+
+struct cache {
+	DBusMessage *reply;
+	DBusConnection *bus;
+	const char *bus_name;
+	struct citem *v;
+	size_t n;
+	GHashTable *by_path; /* path -> index + 1 */
+};
+
+static void cache_free(struct cache *c)
+{
+	for (size_t i = 0; i < c->n; i++) {
+		free(c->v[i].kids);
+	}
+	free(c->v);
+	if (c->by_path) {
+		g_hash_table_destroy(c->by_path);
+	}
+	if (c->reply) {
+		dbus_message_unref(c->reply);
+	}
+	*c = (struct cache){0};
+}
+
+/* One call to bus_name, bounded as every call of the walk. NULL when it failed: then *unknown
+ * says whether the application has no such method (another way may do), else it stopped
+ * answering (k->app_failed). */
+static DBusMessage *call(struct walker *k, DBusConnection *bus, const char *bus_name,
+			 const char *path, const char *iface, const char *method, bool with_coords,
+			 bool *unknown)
+{
+	*unknown = false;
+	uint64_t left = left_ms(k);
+	if (left == 0) {
+		k->t->cut = "timeout";
+		return NULL;
+	}
+	DBusMessage *m = dbus_message_new_method_call(bus_name, path, iface, method);
+	if (!m) {
+		return NULL;
+	}
+	dbus_uint32_t screen = ATSPI_COORD_TYPE_SCREEN;
+	if (with_coords) {
+		dbus_message_append_args(m, DBUS_TYPE_UINT32, &screen, DBUS_TYPE_INVALID);
+	}
+	DBusError derr;
+	dbus_error_init(&derr);
+	DBusMessage *reply = dbus_connection_send_with_reply_and_block(
+		bus, m, (int)(left < A11Y_CALL_MS ? left : A11Y_CALL_MS), &derr);
+	dbus_message_unref(m);
+	if (!reply) {
+		*unknown = dbus_error_has_name(&derr, DBUS_ERROR_UNKNOWN_METHOD) ||
+			   dbus_error_has_name(&derr, DBUS_ERROR_UNKNOWN_OBJECT) ||
+			   dbus_error_has_name(&derr, DBUS_ERROR_UNKNOWN_INTERFACE);
+		k->app_failed = k->app_failed || !*unknown;
+		dbus_error_free(&derr);
+	}
+	return reply;
+}
+
+static const char *object_path(DBusMessageIter *it)
+{
+	DBusMessageIter ref;
+	const char *s = NULL;
+	if (dbus_message_iter_get_arg_type(it) != DBUS_TYPE_STRUCT) {
+		return NULL;
+	}
+	dbus_message_iter_recurse(it, &ref); /* (so) */
+	dbus_message_iter_next(&ref);
+	if (dbus_message_iter_get_arg_type(&ref) == DBUS_TYPE_OBJECT_PATH) {
+		dbus_message_iter_get_basic(&ref, &s);
+	}
+	return s;
+}
+
+static bool next_is(DBusMessageIter *f, int type)
+{
+	dbus_message_iter_next(f);
+	return dbus_message_iter_get_arg_type(f) == type;
+}
+
+/* One item (so)(so)(so)iiassusau into it; false when it is not that shape. */
+static bool read_item(DBusMessageIter *st, struct citem *it)
+{
+	DBusMessageIter f, a;
+	dbus_message_iter_recurse(st, &f);
+	it->path = object_path(&f);
+	dbus_message_iter_next(&f); /* the application */
+	dbus_message_iter_next(&f);
+	it->parent = object_path(&f);
+	if (!it->path || !it->parent || !next_is(&f, DBUS_TYPE_INT32)) {
+		return false;
+	}
+	dbus_int32_t i32;
+	dbus_message_iter_get_basic(&f, &i32);
+	it->index = i32;
+	if (!next_is(&f, DBUS_TYPE_INT32)) {
+		return false;
+	}
+	dbus_message_iter_get_basic(&f, &i32);
+	it->nchildren = i32;
+	if (!next_is(&f, DBUS_TYPE_ARRAY)) {
+		return false;
+	}
+	dbus_message_iter_recurse(&f, &a);
+	while (dbus_message_iter_get_arg_type(&a) == DBUS_TYPE_STRING) {
+		const char *iface;
+		dbus_message_iter_get_basic(&a, &iface);
+		it->component = it->component || streq(iface, "org.a11y.atspi.Component");
+		dbus_message_iter_next(&a);
+	}
+	if (!next_is(&f, DBUS_TYPE_STRING)) {
+		return false;
+	}
+	dbus_message_iter_get_basic(&f, &it->name);
+	if (!next_is(&f, DBUS_TYPE_UINT32)) {
+		return false;
+	}
+	dbus_uint32_t u32;
+	dbus_message_iter_get_basic(&f, &u32);
+	it->role = u32;
+	dbus_message_iter_next(&f); /* the description */
+	if (!next_is(&f, DBUS_TYPE_ARRAY)) {
+		return false;
+	}
+	dbus_message_iter_recurse(&f, &a);
+	for (unsigned word = 0; word < 2 && dbus_message_iter_get_arg_type(&a) == DBUS_TYPE_UINT32;
+	     word++) {
+		dbus_message_iter_get_basic(&a, &u32);
+		it->states |= (uint64_t)u32 << (32 * word);
+		dbus_message_iter_next(&a);
+	}
+	return true;
+}
+
+static int by_index(const void *a, const void *b, void *ctx)
+{
+	const struct citem *v = ctx;
+	int x = v[*(const size_t *)a].index, y = v[*(const size_t *)b].index;
+	return (x > y) - (x < y);
+}
+
+/* The application's items, each with its children in order. -EOPNOTSUPP when it keeps no
+ * cache (the walk then asks node by node), -EIO when it did not answer. */
+static int cache_load(struct walker *k, AtspiAccessible *app, struct cache *c)
+{
+	*c = (struct cache){0};
+	AtspiObject *o = ATSPI_OBJECT(app);
+	if (!o->app || !o->app->bus || !o->app->bus_name) {
+		return -EOPNOTSUPP;
+	}
+	c->bus = o->app->bus;
+	c->bus_name = o->app->bus_name;
+	bool unknown;
+	c->reply = call(k, c->bus, c->bus_name, "/org/a11y/atspi/cache", "org.a11y.atspi.Cache",
+			"GetItems", false, &unknown);
+	if (!c->reply) {
+		return unknown ? -EOPNOTSUPP : -EIO;
+	}
+	DBusMessageIter it, arr;
+	if (!dbus_message_iter_init(c->reply, &it) ||
+	    dbus_message_iter_get_arg_type(&it) != DBUS_TYPE_ARRAY) {
+		cache_free(c);
+		return -EOPNOTSUPP;
+	}
+	int count = dbus_message_iter_get_element_count(&it);
+	c->v = calloc(count > 0 ? (size_t)count : 1, sizeof(*c->v));
+	c->by_path = g_hash_table_new(g_str_hash, g_str_equal);
+	if (!c->v) {
+		cache_free(c);
+		return -ENOMEM;
+	}
+	dbus_message_iter_recurse(&it, &arr);
+	while (dbus_message_iter_get_arg_type(&arr) == DBUS_TYPE_STRUCT && c->n < (size_t)count) {
+		if (read_item(&arr, &c->v[c->n])) {
+			g_hash_table_insert(c->by_path, (gpointer)(uintptr_t)c->v[c->n].path,
+					    GSIZE_TO_POINTER(c->n + 1));
+			c->n++;
+		}
+		dbus_message_iter_next(&arr);
+	}
+	for (size_t i = 0; i < c->n; i++) {
+		size_t p = GPOINTER_TO_SIZE(g_hash_table_lookup(c->by_path, c->v[i].parent));
+		if (p == 0) {
+			continue;
+		}
+		struct citem *parent = &c->v[p - 1];
+		size_t *kids = realloc(parent->kids, (parent->nkids + 1) * sizeof(*kids));
+		if (!kids) {
+			cache_free(c);
+			return -ENOMEM;
+		}
+		parent->kids = kids;
+		parent->kids[parent->nkids++] = i;
+	}
+	for (size_t i = 0; i < c->n; i++) {
+		qsort_r(c->v[i].kids, c->v[i].nkids, sizeof(size_t), by_index, c->v);
+	}
+	return 0;
+}
+
+/* The AtspiAccessible of the node with that id (its path of indices from the desktop), asked
+ * node by node from the application: for what the cache does not hold. */
+static AtspiAccessible *resolve(AtspiAccessible *app, const char *id)
+{
+	AtspiAccessible *obj = g_object_ref(app);
+	const char *p = strchr(id, '.');
+	while (obj && p) {
+		GError *gerr = NULL;
+		AtspiAccessible *child = atspi_accessible_get_child_at_index(
+			obj, (gint)strtol(p + 1, NULL, 10), &gerr);
+		g_clear_error(&gerr);
+		g_object_unref(obj);
+		obj = child;
+		p = strchr(p + 1, '.');
+	}
+	return obj;
+}
+
+/* The item's bounds on the screen: one call. */
+static void cached_extents(struct walker *k, const struct cache *c, const struct citem *it, int *x,
+			   int *y, int *w, int *h)
+{
+	bool unknown;
+	DBusMessage *r = call(k, c->bus, c->bus_name, it->path, "org.a11y.atspi.Component",
+			      "GetExtents", true, &unknown);
+	DBusMessageIter m, s;
+	dbus_int32_t v[4] = {0, 0, 0, 0};
+	if (r && dbus_message_iter_init(r, &m) &&
+	    dbus_message_iter_get_arg_type(&m) == DBUS_TYPE_STRUCT) {
+		dbus_message_iter_recurse(&m, &s);
+		for (int j = 0; j < 4 && dbus_message_iter_get_arg_type(&s) == DBUS_TYPE_INT32;
+		     j++) {
+			dbus_message_iter_get_basic(&s, &v[j]);
+			dbus_message_iter_next(&s);
+		}
+	}
+	if (r) {
+		dbus_message_unref(r);
+	}
+	*x = v[0];
+	*y = v[1];
+	*w = v[2] > 0 ? v[2] : 0;
+	*h = v[3] > 0 ? v[3] : 0;
+}
+
+/* One cached item and what it holds, as walk_node reads a node: left out when not showing or
+ * off the screen; bounds asked only for what is read whole. */
+static void walk_cached(struct walker *k, const struct cache *c, AtspiAccessible *app, size_t i,
+			const char *id, unsigned depth, size_t window, bool always)
+{
+	const struct citem *it = &c->v[i];
+	if (k->app_failed || k->t->cut) {
+		return;
+	}
+	if (k->t->n >= A11Y_NODES_MAX) {
+		k->t->cut = "nodes";
+		return;
+	}
+	if (!always && !HAS(it->states, ATSPI_STATE_SHOWING)) {
+		return;
+	}
+	gchar *role_name = atspi_role_get_name((AtspiRole)it->role);
+	bool whole = !k->w->role || depth <= 2 ||
+		     (role_name && a11y_role_matches(role_name, k->w->role));
+	int x = 0, y = 0, w = 0, h = 0;
+	if (whole && it->component) {
+		cached_extents(k, c, it, &x, &y, &w, &h);
+	}
+	if (k->app_failed || (!always && w && h &&
+			      (x + w <= 0 || y + h <= 0 ||
+			       (k->w->sw && (x >= (int)k->w->sw || y >= (int)k->w->sh))))) {
+		g_free(role_name);
+		return;
+	}
+	struct a11y_node *n = push(k->t);
+	if (!n) {
+		g_free(role_name);
+		return;
+	}
+	snprintf(n->id, sizeof(n->id), "%s", id);
+	n->depth = depth;
+	n->role = role_name ? role_name : g_strdup("unknown");
+	n->partial = !whole;
+	n->name = strdup(whole ? it->name : "");
+	n->x = x;
+	n->y = y;
+	n->w = w;
+	n->h = h;
+	n->states = it->states;
+	n->bus_name = strdup(c->bus_name);
+	n->path = strdup(it->path);
+	n->window = depth == 2 ? k->t->n - 1 : window;
+	window = n->window;
+	if (k->w->depth && depth >= k->w->depth) {
+		return;
+	}
+	if ((int)it->nkids < it->nchildren) {
+		/* Children the cache does not hold (a list that manages its descendants): asked
+		 * one by one. */
+		AtspiAccessible *obj = resolve(app, id);
+		if (obj) {
+			walk_children(k, obj, id, depth);
+			g_object_unref(obj);
+		}
+		return;
+	}
+	for (size_t j = 0; j < it->nkids && !k->app_failed && !k->t->cut; j++) {
+		char cid[A11Y_ID_MAX + 16];
+		snprintf(cid, sizeof(cid), "%s.%d", id, c->v[it->kids[j]].index);
+		if (strlen(cid) <= A11Y_ID_MAX) {
+			walk_cached(k, c, app, it->kids[j], cid, depth + 1, window, false);
+		}
+	}
+}
+
+/* The application's windows (or the one window of index only, when only >= 0) from its cache;
+ * false when it keeps none: the walk then asks node by node. */
+static bool walk_app_cached(struct walker *k, AtspiAccessible *app, const char *id, int only)
+{
+	struct cache c;
+	int r = cache_load(k, app, &c);
+	if (r == -EOPNOTSUPP) {
+		return false;
+	}
+	size_t *top = calloc(c.n ? c.n : 1, sizeof(*top));
+	size_t n = 0;
+	for (size_t i = 0; r == 0 && top && i < c.n; i++) {
+		if (streq(c.v[i].parent, ROOT_PATH) && (only < 0 || c.v[i].index == only)) {
+			top[n++] = i;
+		}
+	}
+	if (top) {
+		qsort_r(top, n, sizeof(size_t), by_index, c.v);
+	}
+	for (size_t j = 0; j < n && !k->app_failed && !k->t->cut; j++) {
+		char cid[A11Y_ID_MAX + 16];
+		snprintf(cid, sizeof(cid), "%s.%d", id, c.v[top[j]].index);
+		walk_cached(k, &c, app, top[j], cid, 2, k->t->n, only >= 0);
+	}
+	free(top);
+	cache_free(&c);
+	return true;
+}
+
 /* One application: kept only when something of it shows; named when it stopped answering. */
 static void walk_app(struct walker *k, AtspiAccessible *app, const char *id)
 {
@@ -236,7 +599,7 @@ static void walk_app(struct walker *k, AtspiAccessible *app, const char *id)
 	bool read = read_node(k, app, id, 1, true) != NULL;
 	if (read) {
 		k->t->v[start].window = start;
-		if (k->w->depth != 1) {
+		if (k->w->depth != 1 && !walk_app_cached(k, app, id, -1)) {
 			walk_children(k, app, id, 1);
 		}
 	}
@@ -316,7 +679,7 @@ static int pick_window(struct walker *k, AtspiAccessible *desktop, AtspiAccessib
 			      : "no window showing has the title '%s'%.0zu: see botdesk tree --depth 2",
 			want, found);
 	}
-	*ret = g_object_ref(t.v[which].obj);
+	*ret = t.v[which].obj ? g_object_ref(t.v[which].obj) : NULL;
 	snprintf(ret_id, A11Y_ID_MAX + 1, "%s", t.v[which].id);
 	return 0;
 }
@@ -353,6 +716,39 @@ int a11y_walk(const struct a11y_walk *w, struct a11y_tree *t, struct error *err)
 		}
 		k.w = &ww;
 		k.app_failed = false;
+		/* From the application's cache when it keeps one. */
+		unsigned a = 0, b = 0;
+		GError *gerr = NULL;
+		AtspiAccessible *app =
+			sscanf(id, "%u.%u", &a, &b) == 2
+				? atspi_accessible_get_child_at_index(desktop, (gint)a, &gerr)
+				: NULL;
+		g_clear_error(&gerr);
+		char appid[16];
+		snprintf(appid, sizeof(appid), "%u", a);
+		bool cached = app && walk_app_cached(&k, app, appid, (int)b) && t->n > 0;
+		if (cached || (app && k.app_failed)) {
+			if (k.app_failed) {
+				note_unanswered(t, app, w->window);
+			}
+			k.w = w;
+			g_object_unref(app);
+			if (win) {
+				g_object_unref(win);
+			}
+			return 0;
+		}
+		if (!win && app) {
+			win = atspi_accessible_get_child_at_index(app, (gint)b, &gerr);
+			g_clear_error(&gerr);
+		}
+		if (app) {
+			g_object_unref(app);
+		}
+		if (!win) {
+			return error_set_kind(err, ERROR_BAD_INPUT, -ENOENT,
+					      "no window has the id %s now: ask tree again", id);
+		}
 		bool read = read_node(&k, win, id, 2, true) != NULL;
 		if (read) {
 			t->v[0].window = 0;
@@ -463,7 +859,36 @@ int a11y_element(const struct a11y_tree *t, const char *spec, size_t *ret, struc
 
 bool a11y_focused(const struct a11y_node *n)
 {
-	return HAS(state_bits(n->obj), ATSPI_STATE_FOCUSED);
+	if (n->obj) {
+		return HAS(state_bits(n->obj), ATSPI_STATE_FOCUSED);
+	}
+	/* A node read from its application's cache: its states asked again, in one call. */
+	DBusConnection *bus = atspi_get_a11y_bus();
+	DBusMessage *m = bus ? dbus_message_new_method_call(n->bus_name, n->path,
+							    "org.a11y.atspi.Accessible", "GetState")
+			     : NULL;
+	if (!m) {
+		return false;
+	}
+	DBusMessage *r = dbus_connection_send_with_reply_and_block(bus, m, A11Y_CALL_MS, NULL);
+	dbus_message_unref(m);
+	DBusMessageIter it, a;
+	uint64_t states = 0;
+	if (r && dbus_message_iter_init(r, &it) &&
+	    dbus_message_iter_get_arg_type(&it) == DBUS_TYPE_ARRAY) {
+		dbus_message_iter_recurse(&it, &a);
+		for (unsigned word = 0;
+		     word < 2 && dbus_message_iter_get_arg_type(&a) == DBUS_TYPE_UINT32; word++) {
+			dbus_uint32_t u32;
+			dbus_message_iter_get_basic(&a, &u32);
+			states |= (uint64_t)u32 << (32 * word);
+			dbus_message_iter_next(&a);
+		}
+	}
+	if (r) {
+		dbus_message_unref(r);
+	}
+	return HAS(states, ATSPI_STATE_FOCUSED);
 }
 
 void a11y_close(void)

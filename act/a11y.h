@@ -21,6 +21,7 @@ struct a11y_node {
 	uint64_t states; /* 1 << AtspiStateType */
 	size_t window;   /* the index of the node's window (depth 2), or its own */
 	bool partial;    /* read for the walk only (a11y_walk's role): no name, no bounds */
+	char *bus_name, *path; /* where it lives, for a node read from its application's cache */
 	void *obj;       /* the AtspiAccessible */
 };
 
