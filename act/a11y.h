@@ -17,12 +17,12 @@ struct a11y_node {
 	char id[A11Y_ID_MAX + 1];
 	unsigned depth; /* 1 an application, 2 a window, ... (below the --window's, from it) */
 	char *role, *name;
-	int x, y, w, h;  /* screen coordinates; w, h 0 without a Component interface */
-	uint64_t states; /* 1 << AtspiStateType */
-	size_t window;   /* the index of the node's window (depth 2), or its own */
-	bool partial;    /* read for the walk only (a11y_walk's role): no name, no bounds */
+	int x, y, w, h;        /* screen coordinates; w, h 0 without a Component interface */
+	uint64_t states;       /* 1 << AtspiStateType */
+	size_t window;         /* the index of the node's window (depth 2), or its own */
+	bool partial;          /* read for the walk only (a11y_walk's role): no name, no bounds */
 	char *bus_name, *path; /* where it lives, for a node read from its application's cache */
-	void *obj;       /* the AtspiAccessible */
+	void *obj;             /* the AtspiAccessible */
 };
 
 struct a11y_tree {
