@@ -142,6 +142,7 @@ static int run(struct act_req *rq, struct profile *p, const char *display, const
 		.sw = a.sw,
 		.sh = a.sh,
 		.role = rq->cmd == ACT_FIND ? rq->role : NULL,
+		.name = rq->cmd == ACT_FIND ? rq->name : NULL,
 	};
 	/* --element ROLE:NAME reads whole only the nodes of that role, as find does. */
 	char spec_buf[ACT_MATCH_MAX + 1];
@@ -149,6 +150,7 @@ static int run(struct act_req *rq, struct profile *p, const char *display, const
 	if (rq->element && a11y_parse_spec(rq->element, spec_buf, sizeof(spec_buf), &spec) == 0 &&
 	    !spec.id) {
 		w.role = spec.role;
+		w.name = spec.name;
 	}
 	struct a11y_tree t;
 	r = a11y_walk(&w, &t, err);

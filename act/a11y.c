@@ -509,8 +509,9 @@ static void walk_cached(struct walker *k, const struct cache *c, AtspiAccessible
 		return;
 	}
 	gchar *role_name = atspi_role_get_name((AtspiRole)it->role);
-	bool whole = !k->w->role || depth <= 2 ||
-		     (role_name && a11y_role_matches(role_name, k->w->role));
+	bool whole = depth <= 2 ||
+		     ((!k->w->role || (role_name && a11y_role_matches(role_name, k->w->role))) &&
+		      (!k->w->name || a11y_name_match(it->name, k->w->name) > 0));
 	int x = 0, y = 0, w = 0, h = 0;
 	if (whole && it->component) {
 		cached_extents(k, c, it, &x, &y, &w, &h);

@@ -47,6 +47,9 @@ struct a11y_walk {
 	 * are read whole; the others only as far as the walk needs (no name, no bounds), two
 	 * D-Bus calls fewer each. */
 	const char *role;
+	/* And the name find asks for, or NULL: from an application's cache, where names come
+	 * free, only the nodes that match it get their bounds asked. */
+	const char *name;
 };
 
 /* Connects to the desktop's accessibility bus (its environment: DISPLAY, XAUTHORITY,
