@@ -154,8 +154,7 @@ static int collect(int out_fd, int err_fd, pid_t pid, uint64_t deadline, char **
 	return 0;
 }
 
-/* The answer for the model: whole when it fits, else cut at a line's end with a note. */
-static char *bounded(char *text, size_t len)
+char *mcp_a11y_bound(char *text, size_t len)
 {
 	if (len <= MCP_A11Y_TEXT_MAX) {
 		return text;
@@ -262,6 +261,6 @@ int mcp_a11y_run(const struct mcp_a11y_call *c, const struct act_req *rq, char *
 		return error_set_kind(err, kind, code == EXIT_HUMAN ? -EACCES : -EINVAL, "%s",
 				      *msg ? msg : "the accessibility tree's program failed");
 	}
-	*ret = bounded(out, len);
+	*ret = mcp_a11y_bound(out, len);
 	return 0;
 }

@@ -16,6 +16,11 @@
 /* tree's depth when the model asks for none. */
 #define MCP_A11Y_DEPTH_DEFAULT 12
 
+/* The answer for the model (text, malloc'ed, len bytes; taken): whole when it fits in
+ * MCP_A11Y_TEXT_MAX, else cut at a line's end with a note that says how many lines are left and
+ * how to ask for less. */
+char *mcp_a11y_bound(char *text, size_t len);
+
 struct mcp_a11y_call {
 	const char *program; /* botdesk-act-a11y */
 	struct profile *p;
