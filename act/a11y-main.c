@@ -67,9 +67,20 @@ static int desktop_environment(struct profile *p, const char *display, const cha
 
 /* click or type on the element: the middle of its bounds, through botdesk-act's hands; type
  * clicks first unless the element has the focus. */
-static int act_on_element(struct act *a, const struct act_req *rq, const struct a11y_node *n,
+/* Leaves the accessibility bus, the tree's objects first (they belong to it). */
+static void leave(struct a11y_tree *t)
+{
+	a11y_tree_free(t);
+	a11y_close();
+}
+
+/* click or type on the element t->v[i]: the middle of its bounds, through botdesk-act's hands;
+ * type clicks first unless the element has the focus. Leaves the bus before the first key
+ * (a11y_close() says why). */
+static int act_on_element(struct act *a, const struct act_req *rq, struct a11y_tree *t, size_t i,
 			  struct act_out *out, struct error *err)
 {
+	const struct a11y_node *n = &t->v[i];
 	if (n->w <= 0 || n->h <= 0) {
 		return error_set_kind(err, ERROR_BAD_INPUT, -EINVAL,
 				      "the element %s \"%s\" (#%s) has no area on the screen",
@@ -87,7 +98,7 @@ static int act_on_element(struct act *a, const struct act_req *rq, const struct 
 	click.x = (unsigned)cx;
 	click.y = (unsigned)cy;
 	if (rq->cmd == ACT_CLICK) {
-		a11y_close();
+		leave(t);
 		click.button = rq->button;
 		click.dbl = rq->dbl;
 		return act_run(a, &click, out, err);
@@ -103,7 +114,6 @@ static int act_on_element(struct act *a, const struct act_req *rq, const struct 
 		uint64_t until = now_ms() + A11Y_FOCUS_WAIT_MS;
 		while (!a11y_focused(n)) {
 			if (now_ms() >= until) {
-				a11y_close();
 				return error_set(
 					err, -ETIMEDOUT,
 					"clicked %s \"%s\" (#%s), but it did not take the focus within %d ms; nothing was typed",
@@ -113,10 +123,31 @@ static int act_on_element(struct act *a, const struct act_req *rq, const struct 
 			nanosleep(&ts, NULL);
 		}
 	}
-	a11y_close();
+	leave(t);
 	struct act_req typing = *rq;
 	typing.element = NULL;
 	return act_run(a, &typing, out, err);
+}
+
+/* What the action prints, or does on its element, from the walked tree t. */
+static int answer(struct act *a, struct act_req *rq, struct a11y_tree *t, struct act_out *out,
+		  struct error *err)
+{
+	if (rq->element) {
+		size_t i;
+		int r = a11y_element(t, rq->element, &i, err);
+		return r < 0 ? r : act_on_element(a, rq, t, i, out, err);
+	}
+	/* Bounds in a picture's pixels with --from (the MCP server's model picture). */
+	struct a11y_scale sc = {.pic_w = rq->from_w, .pic_h = rq->from_h, .sw = a->sw, .sh = a->sh};
+	if (rq->cmd == ACT_TREE) {
+		a11y_print_tree(stdout, t, &sc, rq->json);
+		return 0;
+	}
+	_cleanup_free_ size_t *m = NULL;
+	size_t n = a11y_find(t, rq->role, rq->name, &m);
+	a11y_print_matches(stdout, t, m, n, &sc, rq->json);
+	return 0;
 }
 
 static int run(struct act_req *rq, struct profile *p, const char *display, const char *xauth,
@@ -156,24 +187,16 @@ static int run(struct act_req *rq, struct profile *p, const char *display, const
 	r = a11y_walk(&w, &t, err);
 	/* The walk is done: a click or typing of any length is not bounded by it. */
 	alarm(0);
-	if (r < 0) {
-		return r;
+	if (r == 0) {
+		r = answer(&a, rq, &t, out, err);
 	}
-	if (rq->element) {
-		size_t i;
-		r = a11y_element(&t, rq->element, &i, err);
-		return r < 0 ? r : act_on_element(&a, rq, &t.v[i], out, err);
-	}
-	/* Bounds in a picture's pixels with --from (the MCP server's model picture). */
-	struct a11y_scale sc = {.pic_w = rq->from_w, .pic_h = rq->from_h, .sw = a.sw, .sh = a.sh};
-	if (rq->cmd == ACT_TREE) {
-		a11y_print_tree(stdout, &t, &sc, rq->json);
-		return 0;
-	}
-	_cleanup_free_ size_t *m = NULL;
-	size_t n = a11y_find(&t, rq->role, rq->name, &m);
-	a11y_print_matches(stdout, &t, m, n, &sc, rq->json);
-	return 0;
+	leave(&t);
+	/* Not closed otherwise: the server frees everything of ours when the process ends (as
+	 * botdesk-act). A sanitizer build closes it, for the leak checker. */
+#ifdef BOTDESK_SANITIZED
+	act_close(&a);
+#endif
+	return r;
 }
 
 int main(int argc, char **argv)

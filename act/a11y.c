@@ -610,6 +610,16 @@ static void walk_app(struct walker *k, AtspiAccessible *app, const char *id)
 	/* An application with no window showing is left out, and so is one that did not answer
 	 * (what was read of it may be half). */
 	if (k->app_failed || (read && k->t->n == start + 1 && k->w->depth != 1)) {
+		struct a11y_tree dropped = {.v = k->t->v + start, .n = k->t->n - start};
+		for (size_t i = 0; i < dropped.n; i++) {
+			g_free(dropped.v[i].role);
+			free(dropped.v[i].name);
+			free(dropped.v[i].bus_name);
+			free(dropped.v[i].path);
+			if (dropped.v[i].obj) {
+				g_object_unref(dropped.v[i].obj);
+			}
+		}
 		k->t->n = start;
 	}
 }
@@ -674,6 +684,7 @@ static int pick_window(struct walker *k, AtspiAccessible *desktop, AtspiAccessib
 	}
 	size_t found = exact ? exact : part;
 	if (found != 1) {
+		a11y_tree_free(&t);
 		return error_set_kind(
 			err, ERROR_BAD_INPUT, found ? -EINVAL : -ENOENT,
 			found ? "--window '%s' names %zu windows: give its id (tree shows them)"
@@ -682,6 +693,7 @@ static int pick_window(struct walker *k, AtspiAccessible *desktop, AtspiAccessib
 	}
 	*ret = t.v[which].obj ? g_object_ref(t.v[which].obj) : NULL;
 	snprintf(ret_id, A11Y_ID_MAX + 1, "%s", t.v[which].id);
+	a11y_tree_free(&t);
 	return 0;
 }
 
@@ -784,6 +796,22 @@ int a11y_walk(const struct a11y_walk *w, struct a11y_tree *t, struct error *err)
 		g_object_unref(app);
 	}
 	return 0;
+}
+
+void a11y_tree_free(struct a11y_tree *t)
+{
+	for (size_t i = 0; i < t->n; i++) {
+		g_free(t->v[i].role);
+		free(t->v[i].name);
+		free(t->v[i].bus_name);
+		free(t->v[i].path);
+		if (t->v[i].obj) {
+			g_object_unref(t->v[i].obj);
+		}
+	}
+	free(t->v);
+	free(t->unanswered);
+	*t = (struct a11y_tree){0};
 }
 
 size_t a11y_find(const struct a11y_tree *t, const char *role, const char *name, size_t **ret)

@@ -58,6 +58,9 @@ struct a11y_walk {
  * no accessibility bus. */
 int a11y_walk(const struct a11y_walk *w, struct a11y_tree *t, struct error *err);
 
+/* Frees what a11y_walk made (before a11y_close: the nodes hold objects of the bus). */
+void a11y_tree_free(struct a11y_tree *t);
+
 /* The nodes that match role and name (either NULL: any), as indices into t (the best name
  * matches only: exact ones when there are any). ret is malloc'ed. */
 size_t a11y_find(const struct a11y_tree *t, const char *role, const char *name, size_t **ret);
