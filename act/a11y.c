@@ -442,7 +442,9 @@ static int cache_load(struct walker *k, AtspiAccessible *app, struct cache *c)
 		parent->kids[parent->nkids++] = i;
 	}
 	for (size_t i = 0; i < c->n; i++) {
-		qsort_r(c->v[i].kids, c->v[i].nkids, sizeof(size_t), by_index, c->v);
+		if (c->v[i].nkids > 1) {
+			qsort_r(c->v[i].kids, c->v[i].nkids, sizeof(size_t), by_index, c->v);
+		}
 	}
 	return 0;
 }
@@ -579,7 +581,7 @@ static bool walk_app_cached(struct walker *k, AtspiAccessible *app, const char *
 			top[n++] = i;
 		}
 	}
-	if (top) {
+	if (n > 1) {
 		qsort_r(top, n, sizeof(size_t), by_index, c.v);
 	}
 	for (size_t j = 0; j < n && !k->app_failed && !k->t->cut; j++) {
