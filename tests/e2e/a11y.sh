@@ -18,9 +18,13 @@ command -v chromium >/dev/null || bd_skip "no chromium: install chromium (script
 command -v xfce4-terminal >/dev/null || bd_skip "no xfce4-terminal: install the desktop's packages"
 [ -x /usr/libexec/at-spi-bus-launcher ] || bd_skip "no at-spi2-core: install it (scripts/deps/run.txt)"
 # Chromium's flag comes from the file botdesk installs where Debian's wrapper reads it
-# (data/chromium.d; tests/helper/ci-setup.sh installs it for the build's tests).
-flags=/etc/chromium.d/botdesk-accessibility
-[ -f "$flags" ] || bd_skip "$flags is not installed: run tests/helper/ci-setup.sh or meson install"
+# (data/chromium.d: the package's botdesk-accessibility, or the build's copy that
+# tests/helper/ci-setup.sh installs as botdesk-accessibility-build).
+flags=
+for f in /etc/chromium.d/botdesk-accessibility /etc/chromium.d/botdesk-accessibility-build; do
+    [ -f "$f" ] && flags=$f
+done
+[ -n "$flags" ] || bd_skip "/etc/chromium.d/botdesk-accessibility is not installed: run tests/helper/ci-setup.sh or meson install"
 cmp -s "$flags" "$BD_SRCDIR/data/chromium.d/botdesk-accessibility" ||
     bd_fail "$flags is not the tree's data/chromium.d/botdesk-accessibility: install it again"
 e2e_user_a
