@@ -55,8 +55,9 @@ static void published(const struct desktop_vars *v, struct var out[PUBLISHED_COU
 	out[3] = (struct var){"XDG_CONFIG_HOME", v->config_home};
 	out[4] = (struct var){"XDG_CACHE_HOME", v->cache_home};
 	out[5] = (struct var){"XDG_DATA_HOME", v->data_home};
-	/* Accessibility on (docs/ARCHITECTURE.md): Chromium and Qt publish their tree over AT-SPI
-	 * only when told an assistive technology is there, Firefox by the second name. GTK does by
+	/* Accessibility on (docs/session.md): Chromium (with its flag, data/chromium.d) and Qt
+	 * publish their tree over AT-SPI only when told an assistive technology is there, Firefox
+	 * by the second name (Firefox and Qt are not tested here). GTK does by
 	 * default, once NO_AT_BRIDGE (dropped above) is not set. */
 	out[6] = (struct var){"ACCESSIBILITY_ENABLED", "1"};
 	out[7] = (struct var){"GNOME_ACCESSIBILITY", "1"};
