@@ -40,6 +40,9 @@ RUN apt-get update \
        libwebsockets-dev \
        libssl-dev \
        zlib1g-dev \
+       libatspi2.0-dev \
+       libglib2.0-dev \
+       libdbus-1-dev \
     && rm -rf /var/lib/apt/lists/*
 # END build packages
 WORKDIR /src
@@ -71,6 +74,10 @@ RUN apt-get update \
        libwebsockets17 \
        libssl3 \
        zlib1g \
+       libatspi2.0-0 \
+       libglib2.0-0 \
+       libdbus-1-3 \
+       at-spi2-core \
        ca-certificates \
     && rm -rf /var/lib/apt/lists/*
 # END runtime packages

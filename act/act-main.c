@@ -63,36 +63,6 @@ static int read_clip_text(struct act_req *rq, char **ret, struct error *err)
 	return act_check_clip_text(buf, (size_t)n, "standard input", err);
 }
 
-/* The text of `type`: its argument, a file, or standard input; at most ACT_TEXT_MAX bytes. */
-static int read_text(struct act_req *rq, char **ret, struct error *err)
-{
-	if (rq->text) {
-		return 0;
-	}
-	int fd = 0;
-	if (rq->file) {
-		fd = open(rq->file, O_RDONLY | O_CLOEXEC | O_NOCTTY);
-		if (fd < 0) {
-			return error_set(err, negative_errno(), "cannot read --file %s: %s",
-					 rq->file, strerror(errno));
-		}
-	}
-	char *buf = malloc(ACT_TEXT_MAX + 2);
-	ssize_t n = buf ? read_all(fd, buf, ACT_TEXT_MAX + 1) : -ENOMEM;
-	if (fd > 0) {
-		safe_close(fd);
-	}
-	if (n < 0) {
-		free(buf);
-		return error_set(err, (int)n, "cannot read the text: %s", strerror((int)-n));
-	}
-	rq->text = buf;
-	rq->text_len = (size_t)n;
-	*ret = buf;
-	size_t chars;
-	return act_check_text(buf, (size_t)n, rq->file ? rq->file : "standard input", &chars, err);
-}
-
 /* What a done action prints: the picture (to --output, else as a data: URL), or the result. */
 static int print_outcome(const struct act_req *rq, const struct act_out *out, struct error *err)
 {
@@ -127,7 +97,7 @@ int main(int argc, char **argv)
 		return usage(err.msg);
 	}
 	_cleanup_free_ char *text = NULL;
-	if ((rq.cmd == ACT_TYPE && read_text(&rq, &text, &err) < 0) ||
+	if ((rq.cmd == ACT_TYPE && actprint_read_text(&rq, &text, &err) < 0) ||
 	    (rq.cmd == ACT_CLIPBOARD_SET && read_clip_text(&rq, &text, &err) < 0)) {
 		if (error_isset(&err) && rq.text) {
 			return usage(err.msg);

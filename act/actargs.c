@@ -26,6 +26,11 @@ bool act_by_pointer_program(const struct act_req *rq)
 	return act_is_pointer(rq->cmd) && !rq->hold && !rq->at_pointer;
 }
 
+bool act_is_a11y(const struct act_req *rq)
+{
+	return rq->cmd == ACT_TREE || rq->cmd == ACT_FIND || rq->element;
+}
+
 static int act_cmd_from_name(const char *name, enum act_cmd *ret)
 {
 	const struct act_action *a = act_action_find(name);
@@ -169,14 +174,20 @@ enum {
 	OPT_PATH,
 	OPT_HOLD_FOR,
 	OPT_PRIMARY,
+	OPT_WINDOW,
+	OPT_DEPTH,
+	OPT_ROLE,
+	OPT_NAME,
+	OPT_ELEMENT,
 };
 
 /* Which options each command takes: its row's (acttable.c), in the order of the OPT_ values. */
 static bool takes(enum act_cmd cmd, int opt)
 {
-	static_assert(OPT_PRIMARY - OPT_JSON == 23 && ACT_O_PRIMARY == 1u << 23,
+	static_assert(OPT_QUIET - OPT_JSON == 18 && ACT_O_QUIET == 1u << 18 &&
+			      OPT_ELEMENT - OPT_JSON == 28 && ACT_O_ELEMENT == 1u << 28,
 		      "the OPT_ values and the table's option bits go in the same order");
-	return opt >= OPT_JSON && opt <= OPT_PRIMARY &&
+	return opt >= OPT_JSON && opt <= OPT_ELEMENT &&
 	       (act_actions[cmd].options & (1u << (opt - OPT_JSON)));
 }
 
@@ -358,9 +369,37 @@ static int vocab_option(struct act_req *rq, int opt, const char *arg, bool *dir_
 	return -EINVAL;
 }
 
+/* The accessibility tree's options (act/a11y.h): what to match, how deep. */
+static int a11y_option(struct act_req *rq, int opt, const char *arg, struct error *err)
+{
+	static const char *const names[] = {"--window", "--depth", "--role", "--name", "--element"};
+	const char *what = names[opt - OPT_WINDOW];
+	if (opt == OPT_DEPTH) {
+		if (parse_uint_range(arg, 1, ACT_DEPTH_MAX, &rq->depth) < 0) {
+			return error_set_kind(err, ERROR_BAD_INPUT, -EINVAL,
+					      "--depth takes levels, 1 to %d, not '%s'",
+					      ACT_DEPTH_MAX, arg);
+		}
+		return 0;
+	}
+	size_t chars;
+	if (!*arg || strlen(arg) > ACT_MATCH_MAX ||
+	    act_check_text(arg, strlen(arg), what, &chars, err) < 0 || strpbrk(arg, "\n\t")) {
+		return error_set_kind(err, ERROR_BAD_INPUT, -EINVAL,
+				      "%s takes one line of UTF-8 text, 1 to %d bytes", what,
+				      ACT_MATCH_MAX);
+	}
+	const char **where[] = {&rq->window, NULL, &rq->role, &rq->name, &rq->element};
+	*where[opt - OPT_WINDOW] = arg;
+	return 0;
+}
+
 static int parse_option(struct act_req *rq, int opt, const char *arg, bool *dir_set,
 			struct error *err)
 {
+	if (opt >= OPT_WINDOW) {
+		return a11y_option(rq, opt, arg, err);
+	}
 	if (opt == OPT_PRIMARY) {
 		rq->primary = true;
 		return 0;
@@ -406,6 +445,11 @@ static const struct option longopts[] = {
 	{"path", no_argument, NULL, OPT_PATH},
 	{"hold-for", required_argument, NULL, OPT_HOLD_FOR},
 	{"primary", no_argument, NULL, OPT_PRIMARY},
+	{"window", required_argument, NULL, OPT_WINDOW},
+	{"depth", required_argument, NULL, OPT_DEPTH},
+	{"role", required_argument, NULL, OPT_ROLE},
+	{"name", required_argument, NULL, OPT_NAME},
+	{"element", required_argument, NULL, OPT_ELEMENT},
 	{NULL, 0, NULL, 0},
 };
 
@@ -521,6 +565,10 @@ int act_parse_argv(int argc, char **argv, struct act_req *rq, struct error *err)
 	if (rq->format != ACT_FORMAT_JPEG && rq->quality != ACT_QUALITY_DEFAULT) {
 		return error_set_kind(err, ERROR_BAD_INPUT, -EINVAL,
 				      "--quality is for --format jpeg");
+	}
+	if (rq->element && rq->from_w) {
+		return error_set_kind(err, ERROR_BAD_INPUT, -EINVAL,
+				      "--element finds the point itself: it takes no --from");
 	}
 	return act_actions[cmd].positionals(rq, n, pos, err);
 }

@@ -33,6 +33,9 @@ enum act_cmd {
 	ACT_WINDOW,
 	ACT_OPEN,
 	ACT_LAUNCH,
+	/* The accessibility tree (issue 27, act/a11y.h): done by botdesk-act-a11y. */
+	ACT_TREE,
+	ACT_FIND,
 	ACT_CMD_COUNT,
 };
 
@@ -76,6 +79,8 @@ enum act_win_op {
 #define ACT_CLICKS_MAX 3             /* presses of one click: 2 double, 3 triple */
 #define ACT_PATH_MAX 64              /* points of one drag --path */
 #define ACT_HOLD_MAX_MS (300 * 1000) /* key --hold-for: Anthropic's longest hold_key */
+#define ACT_DEPTH_MAX 64             /* levels `tree --depth` may ask for */
+#define ACT_MATCH_MAX 1024           /* bytes of --role, --name, --window, --element */
 
 struct act_req {
 	enum act_cmd cmd;
@@ -112,7 +117,7 @@ struct act_req {
 	enum act_format format;
 	int quality;
 	const char *output; /* NULL: a data URL on stdout; "-": the bytes on stdout */
-	/* waits; `wait` pauses timeout_ms */
+	/* waits (`wait` pauses timeout_ms); tree and find's bound on the whole call */
 	uint64_t timeout_ms, quiet_ms;
 	/* clipboard get/set: PRIMARY instead of CLIPBOARD; set's text is text/text_len (NULL:
 	 * standard input); open's TARGET and launch's NAME are text too */
@@ -122,6 +127,12 @@ struct act_req {
 	unsigned long win_id;
 	int win_x, win_y;
 	unsigned win_w, win_h;
+	/* tree, find and --element (act/a11y.h) */
+	const char *window; /* --window: a window's node id or its title */
+	unsigned depth;     /* --depth: levels shown from the applications (or the window); 0 all */
+	const char *role;   /* --role */
+	const char *name;   /* --name */
+	const char *element; /* click and type --element: ROLE:NAME or a node id */
 };
 
 /* The command's name as typed, and back. */
@@ -131,6 +142,9 @@ bool act_is_pointer(enum act_cmd cmd);
 /* Whether botdesk-act-pointer (XCB, no keyboard map) can do the request: a pointer action with
  * no keys held and a point to go to. The others go to botdesk-act. */
 bool act_by_pointer_program(const struct act_req *rq);
+/* tree, find, and click or type on an --element: what botdesk-act-a11y does (the only program
+ * that loads libatspi). */
+bool act_is_a11y(const struct act_req *rq);
 const char *act_button_name(unsigned button);
 const char *act_scroll_name(enum act_scroll dir);
 const char *act_win_op_name(enum act_win_op op);

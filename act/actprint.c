@@ -8,6 +8,7 @@
 
 #include "acttable.h"
 #include "exitstatus.h"
+#include "fileio.h"
 #include "log.h"
 #include "parse.h"
 #include "util.h"
@@ -89,4 +90,33 @@ int actprint_exit(int r, const struct error *err)
 		fputs("Try 'botdesk --help'.\n", stderr);
 	}
 	return status;
+}
+
+int actprint_read_text(struct act_req *rq, char **ret, struct error *err)
+{
+	if (rq->text) {
+		return 0;
+	}
+	int fd = 0;
+	if (rq->file) {
+		fd = open(rq->file, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+		if (fd < 0) {
+			return error_set(err, negative_errno(), "cannot read --file %s: %s",
+					 rq->file, strerror(errno));
+		}
+	}
+	char *buf = malloc(ACT_TEXT_MAX + 2);
+	ssize_t n = buf ? read_all(fd, buf, ACT_TEXT_MAX + 1) : -ENOMEM;
+	if (fd > 0) {
+		safe_close(fd);
+	}
+	if (n < 0) {
+		free(buf);
+		return error_set(err, (int)n, "cannot read the text: %s", strerror((int)-n));
+	}
+	rq->text = buf;
+	rq->text_len = (size_t)n;
+	*ret = buf;
+	size_t chars;
+	return act_check_text(buf, (size_t)n, rq->file ? rq->file : "standard input", &chars, err);
 }

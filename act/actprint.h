@@ -17,6 +17,11 @@ int actprint_take_handoff(int argc, char **argv, const char *prog, struct profil
  * cursor and the waits). Screenshots are the caller's. */
 void actprint_result(const struct act_req *rq, const struct act_out *out);
 
+/* The text of `type`: its argument, a file (rq->file), or standard input; at most ACT_TEXT_MAX
+ * bytes, checked (act_check_text). What was read goes into rq->text and *ret (the caller frees
+ * it). */
+int actprint_read_text(struct act_req *rq, char **ret, struct error *err);
+
 /* The exit status for r and err (exit_status_of): 0; 2 bad input; 4 a human holds the desktop;
  * 130 interrupted; 1 any other failure. The message (err's, else r's) goes to stderr. */
 int actprint_exit(int r, const struct error *err);

@@ -23,6 +23,12 @@ static int coordinate(const char *what, const char *s, unsigned *ret, struct err
 static int pos_point(struct act_req *rq, int n, char **args, struct error *err)
 {
 	bool scroll = rq->cmd == ACT_SCROLL;
+	if (rq->element) {
+		return n == 0 ? 0
+			      : error_set_kind(err, ERROR_BAD_INPUT, -EINVAL,
+					       "%s takes X Y or --element, not both",
+					       act_cmd_name(rq->cmd));
+	}
 	if (n < 2 || n > (scroll ? 3 : 2)) {
 		return error_set_kind(err, ERROR_BAD_INPUT, -EINVAL, "%s takes X Y%s",
 				      act_cmd_name(rq->cmd),
@@ -421,6 +427,9 @@ static bool result_opened(const struct act_req *rq, const struct act_out *out, c
 	"\"from\":{\"type\":\"string\",\"pattern\":\"^[0-9]+x[0-9]+$\",\"description\":"      \
 	"\"WIDTHxHEIGHT of the picture the coordinates were read from, e.g. 960x600, or the " \
 	"screen's size for screen pixels; omit for the default screenshot's pixels\"}"
+#define ELEMENT                                                                                    \
+	"\"element\":{\"type\":\"string\",\"description\":\"ROLE:NAME of one visible element, as " \
+	"find gives them (e.g. push button:Send, entry:Email), or a node id from tree or find\"}"
 #define BUTTON "\"button\":{\"type\":\"string\",\"enum\":[\"left\",\"middle\",\"right\"]}"
 
 /* clang-format off */
@@ -429,19 +438,21 @@ const struct act_action act_actions[ACT_CMD_COUNT] = {
 		.name = "click",
 		.positionals = pos_point,
 		.pointer = true,
-		.options = ACT_O_JSON | ACT_O_FROM | ACT_O_BUTTON | ACT_O_DOUBLE | ACT_O_TRIPLE | ACT_O_HOLD,
-		.synopsis = "X Y [--button left|middle|right] [--double|--triple] [--hold KEYS] [--from WxH] [--json]",
-		.summary = "Moves the pointer to X Y and clicks; `--triple` is one click of count 3 "
-		"(a line selected). `--hold shift+ctrl` holds those keys during it (also on `move`, "
-		"`drag`, `scroll`, `mouse-down`, `mouse-up`).",
+		.options = ACT_O_JSON | ACT_O_FROM | ACT_O_BUTTON | ACT_O_DOUBLE | ACT_O_TRIPLE | ACT_O_HOLD | ACT_O_ELEMENT,
+		.synopsis = "X Y | --element ROLE:NAME|ID [--button left|middle|right] [--double|--triple] [--hold KEYS] [--from WxH] [--json]",
+		.summary = "Moves the pointer to X Y and clicks; with `--element`, to the middle of the "
+		"one showing element `find` gives for that role and name (or node id), refused when "
+		"none or several match. `--triple` is one click of count 3 (a line selected). "
+		"`--hold shift+ctrl` holds those keys during it (also on `move`, `drag`, `scroll`, "
+		"`mouse-down`, `mouse-up`).",
 		.exits = "0; 2 bad input; 3; 4 a human holds the desktop; 1",
 		.mcp_tool = "click",
-		.mcp_args = (const char *const[]){"x", "y", "button", "double", "from", NULL},
+		.mcp_args = (const char *const[]){"x", "y", "button", "double", "from", "element", NULL},
 		.mcp_json =
-	"{\"name\":\"click\",\"description\":\"Clicks at x, y.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"x\":" COORD
+	"{\"name\":\"click\",\"description\":\"Clicks at x, y, or in the middle of the element named by element.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"x\":" COORD
 		",\"y\":" COORD "," BUTTON
-		",\"double\":{\"type\":\"boolean\"}," FROM
-		"},\"required\":[\"x\",\"y\"],\"additionalProperties\":false}}",
+		",\"double\":{\"type\":\"boolean\"}," FROM "," ELEMENT
+		"},\"anyOf\":[{\"required\":[\"x\",\"y\"]},{\"required\":[\"element\"]}],\"additionalProperties\":false}}",
 		.result_json = result_point,
 	},
 	[ACT_MOVE] = {
@@ -514,15 +525,16 @@ const struct act_action act_actions[ACT_CMD_COUNT] = {
 		.name = "type",
 		.positionals = pos_text,
 		.pointer = false,
-		.options = ACT_O_JSON | ACT_O_FILE | ACT_O_DELAY,
-		.synopsis = "TEXT | --file FILE | < stdin [--delay MS] [--json]",
+		.options = ACT_O_JSON | ACT_O_FILE | ACT_O_DELAY | ACT_O_ELEMENT,
+		.synopsis = "TEXT | --file FILE | < stdin [--delay MS] [--element ROLE:NAME|ID] [--json]",
 		.summary = "Types the text exactly, whatever the keyboard layout (below). At most 65536 "
-		"bytes; `--delay` 0–1000 ms between keys (default 0).",
+		"bytes; `--delay` 0–1000 ms between keys (default 0). `--element` clicks the element "
+		"first (as `click --element`) unless it has the focus.",
 		.exits = "same; 130 interrupted",
 		.mcp_tool = "type",
-		.mcp_args = (const char *const[]){"text", "delay_ms", NULL},
+		.mcp_args = (const char *const[]){"text", "delay_ms", "element", NULL},
 		.mcp_json =
-	"{\"name\":\"type\",\"description\":\"Types text exactly, whatever the keyboard layout (any Unicode; newline is Return).\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"text\":{\"type\":\"string\"},\"delay_ms\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":1000}},\"required\":[\"text\"],\"additionalProperties\":false}}",
+	"{\"name\":\"type\",\"description\":\"Types text exactly, whatever the keyboard layout (any Unicode; newline is Return); into the element named by element, focused first.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"text\":{\"type\":\"string\"},\"delay_ms\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":1000}," ELEMENT "},\"required\":[\"text\"],\"additionalProperties\":false}}",
 		.result_json = result_type,
 	},
 	[ACT_KEY] = {
@@ -725,6 +737,42 @@ const struct act_action act_actions[ACT_CMD_COUNT] = {
 		.mcp_json =
 	"{\"name\":\"launch\",\"description\":\"Starts an application by its desktop file's name (e.g. xfce4-terminal, chromium); returns the id of its new window once it appeared.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\",\"pattern\":\"^[A-Za-z0-9_][A-Za-z0-9._-]*$\"}},\"required\":[\"name\"],\"additionalProperties\":false}}",
 		.result_json = result_opened,
+	},
+	/* The accessibility tree (issue 27): botdesk-act-a11y, act/a11y.h. */
+	[ACT_TREE] = {
+		.name = "tree",
+		.positionals = pos_none,
+		.pointer = false,
+		.options = ACT_O_JSON | ACT_O_WINDOW | ACT_O_DEPTH | ACT_O_TIMEOUT | ACT_O_FROM,
+		.synopsis = "[--window ID|TITLE] [--depth N] [--timeout S] [--from WxH] [--json]",
+		.summary = "The accessibility tree (AT-SPI) of the desktop's applications, or of one "
+		"window: each node's role, name, screen bounds, states and id, as an indented outline "
+		"(or JSON). Nodes not showing are left out. `--depth` 1–64 levels; `--timeout` bounds "
+		"the call (default 10 s), an application that does not answer is named and skipped. "
+		"`--from`: bounds in that picture's pixels.",
+		.exits = "same",
+		.mcp_tool = "tree",
+		.mcp_args = (const char *const[]){"window", "depth", NULL},
+		.mcp_json =
+	"{\"name\":\"tree\",\"description\":\"The accessibility tree of the desktop's windows (or one window): role, name, bounds and states of each visible element, one line each, indented by depth; bounds are in the default screenshot's pixels. Long trees are cut, with a note: then ask for one window or a smaller depth.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"window\":{\"type\":\"string\",\"description\":\"a window's id from an earlier tree, or its title (or part of it)\"},\"depth\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":64,\"description\":\"levels shown, from the applications (or from the window); default 12\"}},\"additionalProperties\":false}}",
+		.result_json = result_none,
+	},
+	[ACT_FIND] = {
+		.name = "find",
+		.positionals = pos_none,
+		.pointer = false,
+		.options = ACT_O_JSON | ACT_O_WINDOW | ACT_O_ROLE | ACT_O_NAME | ACT_O_TIMEOUT | ACT_O_FROM,
+		.synopsis = "[--role ROLE] [--name NAME] [--window ID|TITLE] [--timeout S] [--from WxH] "
+		"[--json]",
+		.summary = "The showing elements of that role (AT-SPI's names: `push button`, `entry`, "
+		"`link`…; `button` matches `push button`) and name (exact when one is, else as a part, "
+		"ignoring case), one a line with its id, bounds and window.",
+		.exits = "same",
+		.mcp_tool = "find",
+		.mcp_args = (const char *const[]){"role", "name", "window", NULL},
+		.mcp_json =
+	"{\"name\":\"find\",\"description\":\"Finds visible elements by accessibility role (push button, entry, link, check box, ...; button matches push button) and name (exact, else a part of it, ignoring case), with their bounds in the default screenshot's pixels. click and type take element ROLE:NAME to act on one.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"role\":{\"type\":\"string\"},\"name\":{\"type\":\"string\"},\"window\":{\"type\":\"string\",\"description\":\"a window's id or title\"}},\"additionalProperties\":false}}",
+		.result_json = result_none,
 	},
 };
 /* clang-format on */

@@ -42,6 +42,12 @@ enum act_opt {
 	ACT_O_PATH = 1u << 21,
 	ACT_O_HOLD_FOR = 1u << 22,
 	ACT_O_PRIMARY = 1u << 23,
+	/* The accessibility tree's (issue 27) */
+	ACT_O_WINDOW = 1u << 24,
+	ACT_O_DEPTH = 1u << 25,
+	ACT_O_ROLE = 1u << 26,
+	ACT_O_NAME = 1u << 27,
+	ACT_O_ELEMENT = 1u << 28,
 };
 
 struct act_action {

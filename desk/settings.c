@@ -47,6 +47,7 @@ const struct setting_def settings_defs[S_COUNT] = {
 	[S_RECORD_MAX_MB] = {LAUNCHER_ENV_RECORD_MAX_MB, "record_max_mb", "1024"},
 	[S_RECORDER] = {"BOTDESK_RECORDER", "recorder", BOTDESK_RECORD_PATH},
 	[S_FFMPEG] = {"BOTDESK_FFMPEG", "ffmpeg", "/usr/bin/ffmpeg"},
+	[S_ACT_A11Y] = {"BOTDESK_ACT_A11Y", "act_a11y", BOTDESK_ACT_A11Y_PATH},
 };
 
 struct config_read {
@@ -226,6 +227,7 @@ void settings_free(struct settings *s)
 	free(s->image_marker);
 	free(s->act);
 	free(s->act_pointer);
+	free(s->act_a11y);
 	free(s->mcp);
 	free(s->web);
 	free(s->web_data);

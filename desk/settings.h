@@ -40,6 +40,7 @@ struct settings {
 	struct hostpolicy policy;              /* /etc/botdesk/policy.conf, already applied */
 	char *act;                             /* BOTDESK_ACT, default the installed botdesk-act */
 	char *act_pointer; /* BOTDESK_ACT_POINTER, default the installed botdesk-act-pointer */
+	char *act_a11y;    /* BOTDESK_ACT_A11Y, default the installed botdesk-act-a11y */
 	char *mcp;         /* BOTDESK_MCP, default the installed botdesk-mcp */
 	char *web;         /* BOTDESK_WEB, default the installed botdesk-web */
 	char *web_data;    /* BOTDESK_WEB_DATA: the web page's own files */

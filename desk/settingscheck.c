@@ -104,7 +104,7 @@ static int validate_paths(struct settings *s, struct setting_values *sv, struct 
 	static const int paths[] = {S_X_LOCK_DIR,  S_X_UNIX_TABLE, S_ALLOC_LOCK,  S_MEMINFO,
 				    S_CGROUP_ROOT, S_HELPER,       S_THUMBNAILER, S_IMAGE_MARKER,
 				    S_ACT,         S_ACT_POINTER,  S_MCP,         S_WEB,
-				    S_WEB_DATA,    S_NOVNC,        S_FC_LIST};
+				    S_WEB_DATA,    S_NOVNC,        S_FC_LIST,     S_ACT_A11Y};
 	for (size_t i = 0; i < ARRAY_SIZE(paths); i++) {
 		if ((r = need_absolute(err, sv, paths[i], sv->v[paths[i]])) < 0) {
 			return r;
@@ -230,6 +230,7 @@ static int take_values(struct settings *s, struct setting_values *sv)
 	s->image_marker = TAKE_PTR(sv->v[S_IMAGE_MARKER]);
 	s->act = TAKE_PTR(sv->v[S_ACT]);
 	s->act_pointer = TAKE_PTR(sv->v[S_ACT_POINTER]);
+	s->act_a11y = TAKE_PTR(sv->v[S_ACT_A11Y]);
 	s->mcp = TAKE_PTR(sv->v[S_MCP]);
 	s->web = TAKE_PTR(sv->v[S_WEB]);
 	s->web_data = TAKE_PTR(sv->v[S_WEB_DATA]);

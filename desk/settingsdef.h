@@ -52,6 +52,7 @@ enum {
 	S_RECORD_MAX_MB,
 	S_RECORDER,
 	S_FFMPEG,
+	S_ACT_A11Y, /* the accessibility tree's program (issue 27) */
 	S_COUNT,
 };
 

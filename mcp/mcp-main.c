@@ -22,6 +22,7 @@
 #include "exitstatus.h"
 #include "fileio.h"
 #include "log.h"
+#include "mcp-a11y.h"
 #include "mcp-computer.h"
 #include "mcp-era.h"
 #include "mcp-proto.h"
@@ -229,6 +230,48 @@ static json_t *action_result(const struct act_req *rq, struct act_out *out)
 	return img ? mcp_tool_result(json_pack("[o,o]", img, mcp_text(text)), false) : NULL;
 }
 
+/* tree, find, and click or type on an element: botdesk-act-a11y's (mcp-a11y.h), in the model
+ * picture's space. */
+static json_t *tool_a11y(struct server *s, const struct act_req *rq)
+{
+	struct error err = {{0}};
+	int r = connect_desktop(s, &err);
+	struct lease l;
+	if (r == 0) {
+		r = control_need_agent(&s->p, &l, &err);
+	}
+	if (r < 0) {
+		return text_result(err.msg, true);
+	}
+	struct desktop_probe probe;
+	desktop_probe(&s->p, &probe);
+	const char *display = envfile_get(&probe.env, "DISPLAY");
+	const char *xauth = envfile_get(&probe.env, "XAUTHORITY");
+	_cleanup_free_ char *fallback = xauth ? NULL : profile_path(&s->p, STATE_XAUTHORITY);
+	if (!display || (!xauth && !fallback)) {
+		return text_result("the desktop published no DISPLAY; stop and start it again",
+				   true);
+	}
+	struct mcp_a11y_call c = {
+		.program = s->settings.act_a11y,
+		.p = &s->p,
+		.display = display,
+		.xauthority = xauth ? xauth : fallback,
+		.log_text = s->settings.log_typed_text,
+		.sw = s->a.sw,
+		.sh = s->a.sh,
+	};
+	modelpic_size(s->a.sw, s->a.sh, &c.pic_w, &c.pic_h);
+	/* As act_run does for an action: changes before it are not what a later wait waits for. */
+	if (rq->element && s->a.watching) {
+		screenwait_drain(&s->a.watch);
+		s->a.changed = false;
+	}
+	_cleanup_free_ char *text = NULL;
+	r = mcp_a11y_run(&c, rq, &text, &err);
+	return text_result(r == 0 ? text : err.msg, r < 0);
+}
+
 /* One action on the desktop, connected and with the lease checked, logged in actions.jsonl.
  * The caller frees out->pic.data. */
 static int run_one(struct server *s, const struct act_req *rq, struct act_out *out,
@@ -268,6 +311,9 @@ static int run_one(struct server *s, const struct act_req *rq, struct act_out *o
 
 static json_t *tool_action(struct server *s, const struct act_req *rq)
 {
+	if (act_is_a11y(rq)) {
+		return tool_a11y(s, rq);
+	}
 	struct error err = {{0}};
 	struct act_out out;
 	int r = run_one(s, rq, &out, &err);

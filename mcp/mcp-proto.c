@@ -242,12 +242,56 @@ static int known_only(json_t *args, const char *const *known, struct error *err)
 	return 0;
 }
 
+/* A match of the accessibility tree's (role, name, window, element): one line of printable
+ * text, 1 to ACT_MATCH_MAX bytes; NULL when absent. */
+static int match_member(json_t *a, const char *name, const char **ret, struct error *err)
+{
+	json_t *v;
+	int r = member(a, name, JSON_STRING, false, &v, err);
+	if (r < 0 || !v) {
+		return r;
+	}
+	size_t len = json_string_length(v), chars;
+	const char *s = json_string_value(v);
+	if (len == 0 || len > ACT_MATCH_MAX || strlen(s) != len || strpbrk(s, "\n\t") ||
+	    act_check_text(s, len, name, &chars, err) < 0) {
+		return error_set(err, -EINVAL,
+				 "invalid arguments: '%s' must be one line of text, 1 to %d bytes",
+				 name, ACT_MATCH_MAX);
+	}
+	*ret = s;
+	return 0;
+}
+
+/* tree and find (act/a11y.h). */
+static int a11y_args(json_t *a, struct act_req *rq, struct error *err)
+{
+	int r = match_member(a, "window", &rq->window, err);
+	if (r == 0 && rq->cmd == ACT_TREE) {
+		r = uint_member(a, "depth", false, 1, ACT_DEPTH_MAX, &rq->depth, err);
+	}
+	if (r == 0 && rq->cmd == ACT_FIND) {
+		r = match_member(a, "role", &rq->role, err);
+		r = r ? r : match_member(a, "name", &rq->name, err);
+	}
+	return r;
+}
+
 static int pointer_args(json_t *a, struct act_req *rq, struct error *err)
 {
 	static const char *const buttons[] = {"left", "middle", "right"};
 	static const char *const dirs[] = {"up", "down", "left", "right"};
 	int r = geometry_member(a, "from", 1, &rq->from_w, &rq->from_h, err);
-	if (r == 0 && rq->cmd == ACT_DRAG) {
+	if (r == 0 && rq->cmd == ACT_CLICK) {
+		r = match_member(a, "element", &rq->element, err);
+	}
+	if (r == 0 && rq->element) {
+		/* The element says where: no point of the model's with it. */
+		if (json_object_get(a, "x") || json_object_get(a, "y") || rq->from_w) {
+			r = error_set(err, -EINVAL,
+				      "invalid arguments: give x and y, or element, not both");
+		}
+	} else if (r == 0 && rq->cmd == ACT_DRAG) {
 		r = uint_member(a, "x1", true, 0, ACT_COORD_MAX, &rq->x, err);
 		r = r ? r : uint_member(a, "y1", true, 0, ACT_COORD_MAX, &rq->y, err);
 		r = r ? r : uint_member(a, "x2", true, 0, ACT_COORD_MAX, &rq->x2, err);
@@ -433,6 +477,9 @@ static int action_args(json_t *a, struct act_req *rq, struct error *err)
 		size_t chars;
 		int r = member(a, "text", JSON_STRING, true, &text, err);
 		if (r == 0) {
+			r = match_member(a, "element", &rq->element, err);
+		}
+		if (r == 0) {
 			r = uint_member(a, "delay_ms", false, 0, ACT_DELAY_MAX_MS, &rq->delay_ms,
 					err);
 		}
@@ -462,6 +509,9 @@ static int action_args(json_t *a, struct act_req *rq, struct error *err)
 		r = act_actions[rq->cmd].positionals(rq, 1, args, err);
 		return r < 0 ? error_set(err, -EINVAL, "invalid arguments: %s", err->msg) : 0;
 	}
+	case ACT_TREE:
+	case ACT_FIND:
+		return a11y_args(a, rq, err);
 	case ACT_WAIT_IDLE:
 	case ACT_WAIT_CHANGE: {
 		static const char *const fors[] = {"change", "idle"};

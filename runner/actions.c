@@ -14,11 +14,17 @@
 #include "util.h"
 
 int actions_exec(const struct settings *s, struct profile *p, const struct desktop_probe *probe,
-		 bool by_pointer, int argc, char **argv, struct error *err)
+		 const struct act_req *rq, int argc, char **argv, struct error *err)
 {
 	/* The pointer commands, the ones agents call most, have a program of their own that
-	 * loads two X libraries instead of ten. */
-	char *program = by_pointer ? s->act_pointer : s->act;
+	 * loads two X libraries instead of ten; the accessibility tree one that alone loads
+	 * libatspi and GLib. */
+	char *program = s->act;
+	if (act_is_a11y(rq)) {
+		program = s->act_a11y;
+	} else if (act_by_pointer_program(rq)) {
+		program = s->act_pointer;
+	}
 	const char *display = envfile_get(&probe->env, "DISPLAY");
 	if (!display) {
 		/* The runner's server check says so for the other actions; an argument list

@@ -10,11 +10,12 @@
 #include "profile.h"
 #include "settings.h"
 
-/* Execs the program for the action in argv (argv[0] its name) on the probed desktop:
- * s->act_pointer when by_pointer (act_by_pointer_program()), s->act for the rest. The profile's
- * directory goes along as an open descriptor. Returns only on failure. */
+/* Execs the program for the action rq in argv (argv[0] its name) on the probed desktop:
+ * s->act_a11y for tree, find and --element, s->act_pointer when act_by_pointer_program(), s->act
+ * for the rest. The profile's directory goes along as an open descriptor. Returns only on
+ * failure. */
 int actions_exec(const struct settings *s, struct profile *p, const struct desktop_probe *probe,
-		 bool by_pointer, int argc, char **argv, struct error *err);
+		 const struct act_req *rq, int argc, char **argv, struct error *err);
 
 /* Execs s->mcp for profile. Returns only on failure. */
 int actions_exec_mcp(const struct settings *s, const char *profile, struct error *err);

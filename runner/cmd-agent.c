@@ -190,14 +190,14 @@ int cmd_act(struct cli *c, int argc, char **argv)
 	}
 	/* botdesk-act-pointer makes the server check itself, on the socket it then sends through
 	 * (act/xptr.h): two connections fewer for the commands agents call most. */
-	bool by_pointer = act_by_pointer_program(&rq);
+	bool by_pointer = !act_is_a11y(&rq) && act_by_pointer_program(&rq);
 	struct desktop_probe probe;
 	int r = need_agent_desktop(c, &probe, !by_pointer);
 	if (r) {
 		return r;
 	}
 	fflush(stdout);
-	return fail(c, actions_exec(&c->settings, &c->p, &probe, by_pointer, argc, argv, &c->err));
+	return fail(c, actions_exec(&c->settings, &c->p, &probe, &rq, argc, argv, &c->err));
 }
 
 int cmd_mcp(struct cli *c, int argc, char **argv)

@@ -46,7 +46,7 @@ struct var {
 };
 
 /* The variables the env file publishes; the desktop's own programs get them too. */
-#define PUBLISHED_COUNT 6
+#define PUBLISHED_COUNT 9
 static void published(const struct desktop_vars *v, struct var out[PUBLISHED_COUNT])
 {
 	out[0] = (struct var){"DISPLAY", v->display};
@@ -55,6 +55,13 @@ static void published(const struct desktop_vars *v, struct var out[PUBLISHED_COU
 	out[3] = (struct var){"XDG_CONFIG_HOME", v->config_home};
 	out[4] = (struct var){"XDG_CACHE_HOME", v->cache_home};
 	out[5] = (struct var){"XDG_DATA_HOME", v->data_home};
+	/* Accessibility on (docs/session.md): Chromium (with its flag, data/chromium.d) and Qt
+	 * publish their tree over AT-SPI only when told an assistive technology is there, Firefox
+	 * by the second name (Firefox and Qt are not tested here). GTK does by
+	 * default, once NO_AT_BRIDGE (dropped above) is not set. */
+	out[6] = (struct var){"ACCESSIBILITY_ENABLED", "1"};
+	out[7] = (struct var){"GNOME_ACCESSIBILITY", "1"};
+	out[8] = (struct var){"QT_LINUX_ACCESSIBILITY_ALWAYS_ON", "1"};
 }
 
 int childenv_build(char *const *base, const struct desktop_vars *v, struct strv *ret)
@@ -82,10 +89,6 @@ int childenv_build(char *const *base, const struct desktop_vars *v, struct strv 
 		{"XDG_CURRENT_DESKTOP", "XFCE"},
 		{"GDK_BACKEND", "x11"},
 		{"QT_QPA_PLATFORM", "xcb"},
-		/* No accessibility bus: it would be one more daemon per desktop, and it wants a
-		 * logind session. */
-		{"NO_AT_BRIDGE", "1"},
-		{"GTK_A11Y", "none"},
 		/* GTK would set up OpenGL at start-up just to pick a visual, loading Mesa and LLVM
 		 * into every Xfce process: about 25 MiB of each one's memory and time off the
 		 * start. Programs that want OpenGL still get GLX from Xvnc. */

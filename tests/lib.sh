@@ -15,7 +15,7 @@ if [ "${BD_INSTALLED:-0}" = 1 ]; then
     BOTDESK_BIN=/usr/bin/botdesk
     BD_SESSION_BIN=/usr/lib/botdesk/botdesk-session
     BD_HELPER_BIN=/usr/lib/botdesk/botdesk-helper
-    unset BOTDESK_THUMBNAILER BOTDESK_ACT BOTDESK_ACT_POINTER BOTDESK_MCP BOTDESK_RECORDER
+    unset BOTDESK_THUMBNAILER BOTDESK_ACT BOTDESK_ACT_POINTER BOTDESK_MCP BOTDESK_RECORDER BOTDESK_ACT_A11Y
 else
     BD_SESSION_BIN=${BD_BUILDDIR:-}/session/botdesk-session
     BD_HELPER_BIN=${BD_BUILDDIR:-}/helper/botdesk-helper

@@ -142,7 +142,8 @@ if not listed.get("ttlMs", 0) > 0 or listed.get("cacheScope") not in ("public", 
 tools = {t["name"]: t for t in listed["tools"]}
 want = {"screenshot", "click", "move", "drag", "scroll", "type", "key", "cursor", "wait",
         "status", "start", "lease", "batch", "computer", "computer_actions", "clipboard_get",
-        "clipboard_set", "windows", "window", "open", "launch", "ask_human"}
+        "clipboard_set", "windows", "window", "open", "launch", "ask_human", "tree",
+        "find"}
 if set(tools) != want:
     fail(f"tools/list: {sorted(tools)}")
 for t in tools.values():

@@ -20,6 +20,15 @@ chmod 0755 "$helper_dir"
 install -m 4750 -o root -g botdesk "$BD_BUILDDIR/helper/botdesk-helper" "$helper"
 echo "ci-setup: $(stat -c '%A %U:%G' "$helper") $helper"
 
+# What `meson install` puts where Debian's chromium wrapper reads it (data/meson.build): the tests
+# run the build, not an installed botdesk, and the accessibility tests need Chromium's flag. Under
+# a name of its own: the package's step installs and purges botdesk-accessibility itself, and the
+# suites after it still need one (the wrapper sources both; the flag twice changes nothing).
+if [ -d /etc/chromium.d ]; then
+    install -m 0644 -o root -g root "$BD_SRCDIR/data/chromium.d/botdesk-accessibility" \
+        /etc/chromium.d/botdesk-accessibility-build
+fi
+
 state=$(bd_scratch "$BD_USER_A")
 trap 'rm -rf "$state"' EXIT
 echo "ci-setup: botdesk install, as $BD_USER_A, through $helper"

@@ -359,11 +359,63 @@ static void test_openai(void **state)
 	assert_int_equal(openai("{}", &err), -EINVAL);
 }
 
+/* tree, find and element (issue 27): read into the request as the command line would. */
+static void test_a11y_args(void **state)
+{
+	enum mcp_tool tool;
+	struct act_req rq;
+	struct error err;
+	json_t *p;
+	assert_int_equal(call("{\"name\":\"tree\",\"arguments\":{\"window\":\"Form\",\"depth\":3}}",
+			      &tool, &rq, &err, &p),
+			 0);
+	assert_int_equal(rq.cmd, ACT_TREE);
+	assert_string_equal(rq.window, "Form");
+	assert_int_equal(rq.depth, 3);
+	assert_true(act_is_a11y(&rq));
+	json_decref(p);
+	assert_int_equal(
+		call("{\"name\":\"find\",\"arguments\":{\"role\":\"button\",\"name\":\"Send\"}}",
+		     &tool, &rq, &err, &p),
+		0);
+	assert_int_equal(rq.cmd, ACT_FIND);
+	assert_string_equal(rq.role, "button");
+	assert_string_equal(rq.name, "Send");
+	json_decref(p);
+	assert_int_equal(call("{\"name\":\"click\",\"arguments\":{\"element\":\"entry:Email\"}}",
+			      &tool, &rq, &err, &p),
+			 0);
+	assert_string_equal(rq.element, "entry:Email");
+	assert_true(act_is_a11y(&rq));
+	json_decref(p);
+	assert_int_equal(
+		call("{\"name\":\"type\",\"arguments\":{\"text\":\"a\",\"element\":\"2.0.1\"}}",
+		     &tool, &rq, &err, &p),
+		0);
+	assert_string_equal(rq.element, "2.0.1");
+	json_decref(p);
+	/* Refused as tool errors, naming the argument. */
+	static const char *const bad[] = {
+		"{\"name\":\"click\",\"arguments\":{\"element\":\"a:b\",\"x\":1,\"y\":2}}",
+		"{\"name\":\"click\",\"arguments\":{\"element\":\"\"}}",
+		"{\"name\":\"click\",\"arguments\":{\"element\":\"a\\nb\"}}",
+		"{\"name\":\"click\",\"arguments\":{\"element\":3}}",
+		"{\"name\":\"tree\",\"arguments\":{\"depth\":0}}",
+		"{\"name\":\"tree\",\"arguments\":{\"role\":\"x\"}}",
+		"{\"name\":\"find\",\"arguments\":{\"depth\":2}}",
+		"{\"name\":\"key\",\"arguments\":{\"keys\":[\"a\"],\"element\":\"a:b\"}}",
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
+		assert_int_equal(call(bad[i], &tool, &rq, &err, &p), -EINVAL);
+		json_decref(p);
+	}
+}
+
 static void test_responses(void **state)
 {
 	json_t *tools = mcp_tools_list();
 	assert_non_null(tools);
-	assert_int_equal(json_array_size(json_object_get(tools, "tools")), 22);
+	assert_int_equal(json_array_size(json_object_get(tools, "tools")), 24);
 	json_decref(tools);
 	json_t *id = json_integer(3);
 	char *line = mcp_error_line(id, MCP_METHOD_NOT_FOUND, "nope", NULL);
@@ -512,7 +564,7 @@ static void test_era_results(void **state)
 	assert_string_equal(json_string_value(json_object_get(r, "resultType")), "complete");
 	assert_true(json_integer_value(json_object_get(r, "ttlMs")) > 0);
 	assert_string_equal(json_string_value(json_object_get(r, "cacheScope")), "public");
-	assert_int_equal(json_array_size(json_object_get(r, "tools")), 22);
+	assert_int_equal(json_array_size(json_object_get(r, "tools")), 24);
 	json_t *info =
 		json_object_get(json_object_get(r, "_meta"), "io.modelcontextprotocol/serverInfo");
 	assert_string_equal(json_string_value(json_object_get(info, "version")), "1.0");
@@ -537,7 +589,7 @@ int main(void)
 		cmocka_unit_test(test_requests),    cmocka_unit_test(test_tool_args),
 		cmocka_unit_test(test_responses),   cmocka_unit_test(test_eras),
 		cmocka_unit_test(test_era_results), cmocka_unit_test(test_anthropic),
-		cmocka_unit_test(test_openai),
+		cmocka_unit_test(test_openai),      cmocka_unit_test(test_a11y_args),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

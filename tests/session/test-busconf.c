@@ -38,8 +38,24 @@ static void listens_only_in_the_private_directory(void **state)
 	assert_ptr_equal(strstr(strstr(text, "<listen>") + 1, "<listen>"), NULL);
 	assert_null(strstr(text, "tmpdir"));
 	assert_null(strstr(text, "session.conf<"));
+	/* The accessibility bus's launcher from our own service directory, listed before the
+	 * system's, with its socket in the private directory (issue 27). */
+	if (busconf_a11y_launcher()) {
+		snprintf(want, sizeof(want), "<servicedir>%s/" BUSCONF_A11Y_DIR "</servicedir>",
+			 dir);
+		char *mine = strstr(text, want);
+		assert_non_null(mine);
+		assert_true(mine < strstr(text, "<standard_session_servicedirs/>"));
+		char *svc = st_read(dir, BUSCONF_A11Y_DIR "/org.a11y.Bus.service");
+		snprintf(want, sizeof(want), "Exec=/usr/bin/env XDG_RUNTIME_DIR=%s %s\n", dir,
+			 busconf_a11y_launcher());
+		assert_non_null(strstr(svc, "Name=org.a11y.Bus\n"));
+		assert_non_null(strstr(svc, want));
+		free(svc);
+	}
 	free(text);
 	busconf_remove(dir);
+	assert_int_equal(access(st_path(dir, BUSCONF_A11Y_DIR), F_OK), -1);
 	assert_int_equal(access(path, F_OK), -1);
 
 	/* A directory others may enter is refused, naming it. */

@@ -34,6 +34,7 @@ static void test_foreign_desktop_dropped(void **state)
 		(char[]){"LISTEN_FDS=2"},
 		(char[]){"XDG_CURRENT_DESKTOP=GNOME"},
 		(char[]){"LANG=de_DE.UTF-8"},
+		(char[]){"NO_AT_BRIDGE=1"},
 		NULL,
 	};
 	struct strv e = {0};
@@ -46,7 +47,10 @@ static void test_foreign_desktop_dropped(void **state)
 	assert_string_equal(get(&e, "XDG_CONFIG_HOME"), "/s/p/xdg");
 	assert_string_equal(get(&e, "XDG_CURRENT_DESKTOP"), "XFCE");
 	assert_string_equal(get(&e, "GDK_BACKEND"), "x11");
-	assert_string_equal(get(&e, "NO_AT_BRIDGE"), "1");
+	/* Accessibility on: applications publish their tree (issue 27). */
+	assert_null(get(&e, "NO_AT_BRIDGE"));
+	assert_null(get(&e, "GTK_A11Y"));
+	assert_string_equal(get(&e, "ACCESSIBILITY_ENABLED"), "1");
 	assert_string_equal(get(&e, "LANG"), "de_DE.UTF-8");
 	assert_null(get(&e, "WAYLAND_DISPLAY"));
 	assert_null(get(&e, "SESSION_MANAGER"));
@@ -139,7 +143,10 @@ static void test_env_file(void **state)
 				  "DBUS_SESSION_BUS_ADDRESS=unix:path=/tmp/dbus-x,guid=1\n"
 				  "XDG_CONFIG_HOME=/s/p/xdg\n"
 				  "XDG_CACHE_HOME=/s/p/xdg/.cache\n"
-				  "XDG_DATA_HOME=/s/p/xdg/.local-share\n");
+				  "XDG_DATA_HOME=/s/p/xdg/.local-share\n"
+				  "ACCESSIBILITY_ENABLED=1\n"
+				  "GNOME_ACCESSIBILITY=1\n"
+				  "QT_LINUX_ACCESSIBILITY_ALWAYS_ON=1\n");
 	assert_int_equal(len, strlen(text));
 	free(text);
 	/* A value that would break a line is refused, not written. */
