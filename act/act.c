@@ -386,6 +386,7 @@ static int screenshot(struct act *a, const struct act_req *rq, struct act_out *o
 	struct grab_request g = {
 		.max_w = rq->max_w,
 		.max_h = rq->max_h,
+		.enlarge = rq->enlarge,
 		.format = rq->format == ACT_FORMAT_JPEG ? GRAB_JPEG : GRAB_PNG,
 		.quality = rq->quality,
 	};

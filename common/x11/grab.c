@@ -442,7 +442,11 @@ int grab_encode(Display *dpy, const struct grab_request *rq, struct grab_result 
 		return error_set(err, -EINVAL, "the region to grab is empty");
 	}
 	if (rq->max_w > 0 && rq->max_h > 0) {
-		thumbscale_fit(j.g.w, j.g.h, rq->max_w, rq->max_h, &j.ow, &j.oh);
+		if (rq->enlarge) {
+			thumbscale_fill(j.g.w, j.g.h, rq->max_w, rq->max_h, &j.ow, &j.oh);
+		} else {
+			thumbscale_fit(j.g.w, j.g.h, rq->max_w, rq->max_h, &j.ow, &j.oh);
+		}
 	} else {
 		j.ow = j.g.w;
 		j.oh = j.g.h;

@@ -4,6 +4,8 @@
  * this. */
 #pragma once
 
+#include <stdbool.h>
+
 #include <X11/Xlib.h>
 #include <stddef.h>
 
@@ -18,8 +20,10 @@ struct grab_request {
 	/* The region in screen pixels; w == 0 means the whole screen. The caller has checked
 	 * that it lies on the screen. */
 	unsigned x, y, w, h;
-	/* The box the picture is fitted inside (never enlarged); 0 x 0 means full size. */
+	/* The box the picture is fitted inside (never enlarged unless enlarge); 0 x 0 means full
+	 * size. */
 	unsigned max_w, max_h;
+	bool enlarge; /* a region smaller than the box is scaled up to fill it (a zoom) */
 	enum grab_format format;
 	int quality; /* JPEG, 1-100 */
 };

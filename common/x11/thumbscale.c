@@ -13,6 +13,12 @@ void thumbscale_fit(unsigned sw, unsigned sh, unsigned max_w, unsigned max_h, un
 		*ret_h = sh;
 		return;
 	}
+	thumbscale_fill(sw, sh, max_w, max_h, ret_w, ret_h);
+}
+
+void thumbscale_fill(unsigned sw, unsigned sh, unsigned max_w, unsigned max_h, unsigned *ret_w,
+		     unsigned *ret_h)
+{
 	unsigned w, h;
 	if ((uint64_t)sw * max_h >= (uint64_t)sh * max_w) {
 		w = max_w;
@@ -199,6 +205,11 @@ void thumbscale_push(struct thumbscale *sc, const uint8_t *row)
 		if (k < ys->n[o]) {
 			accumulate(sc->acc[o & 1], row, (size_t)sc->sw * 4, ys->w[ys->off[o] + k],
 				   k == 0);
+		}
+		/* Enlarging, one source row feeds several output rows, two of them on the same
+		 * accumulator: each is finished as soon as it is whole, before the next takes it. */
+		if (o == sc->oy && y + 1 >= ys->first[o] + ys->n[o]) {
+			finish_row(sc);
 		}
 	}
 	while (sc->oy < sc->oh && y + 1 >= ys->first[sc->oy] + ys->n[sc->oy]) {

@@ -9,6 +9,9 @@
  * sw x sh, never empty unless that is. */
 void thumbscale_fit(unsigned sw, unsigned sh, unsigned max_w, unsigned max_h, unsigned *ret_w,
 		    unsigned *ret_h);
+/* The largest size of sw x sh's aspect inside max_w x max_h, enlarging too (a zoomed region). */
+void thumbscale_fill(unsigned sw, unsigned sh, unsigned max_w, unsigned max_h, unsigned *ret_w,
+		     unsigned *ret_h);
 
 /* Area averaging: every output pixel is the mean of the source area it covers, partly covered
  * source pixels weighted by how much of them it covers. Weights are fractions of 256 that sum to

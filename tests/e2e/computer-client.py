@@ -328,9 +328,14 @@ if wheel_sum(wheels, "dy") != -2 * STEP or not all(e["ctrl"] and at(e, (800, 500
 pic = computer({"action": "screenshot"})
 if len(pic) != 1 or jpeg_size(pic[0]) != (MW, MH):
     fail(f"screenshot: {[c['type'] for c in pic]}")
-# [x0, y0, x1, y1] in the model picture: the screen pixels that cover it, at full resolution.
+# [x0, y0, x1, y1] in the model picture: the screen pixels that cover it, scaled (here up) to
+# fill the model picture's size with their aspect.
 z = computer({"action": "zoom", "region": [100, 100, 300, 200]})
-want = (-(-300 * SW // MW) - 100 * SW // MW, -(-200 * SH // MH) - 100 * SH // MH)
+rw, rh = -(-300 * SW // MW) - 100 * SW // MW, -(-200 * SH // MH) - 100 * SH // MH
+if rw * MH >= rh * MW:
+    want = (MW, (rh * MW + rw // 2) // rw)
+else:
+    want = ((rw * MH + rh // 2) // rh, MH)
 if len(z) != 1 or jpeg_size(z[0]) != want:
     fail(f"zoom: {jpeg_size(z[0])}, expected {want}")
 computer({"action": "mouse_move", "coordinate": [321, 222]})

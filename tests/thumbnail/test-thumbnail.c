@@ -160,6 +160,35 @@ static void test_ramp_keeps_order(void **state)
 	free(out);
 }
 
+/* A zoom enlarges (thumbscale_fill): by a whole factor every output pixel is its one source
+ * pixel exactly (a checkerboard of 3x3 blocks, however many output rows one source row feeds);
+ * by any other factor a ramp keeps its order and ends. */
+static void test_enlarging(void **state)
+{
+	unsigned w, h;
+	thumbscale_fill(200, 100, 1389, 868, &w, &h);
+	assert_int_equal(w, 1389);
+	assert_int_equal(h, 695);
+	thumbscale_fill(100, 200, 1389, 868, &w, &h);
+	assert_int_equal(w, 434);
+	assert_int_equal(h, 868);
+	unsigned char *out = scale_synthetic(40, 30, 120, 90, checker);
+	for (unsigned y = 0; y < 90; y++) {
+		for (unsigned x = 0; x < 120; x++) {
+			assert_int_equal(out[3 * (y * 120 + x)], ((x / 3) ^ (y / 3)) & 1 ? 255 : 0);
+		}
+	}
+	free(out);
+	out = scale_synthetic(1440, 8, 2000, 11, ramp);
+	for (unsigned y = 0; y < 11; y++) {
+		for (unsigned x = 1; x < 2000; x++) {
+			assert_true(out[3 * (y * 2000 + x)] >= out[3 * (y * 2000 + x - 1)]);
+		}
+		assert_true(out[3 * y * 2000] <= 1 && out[3 * (y * 2000 + 1999)] >= 254);
+	}
+	free(out);
+}
+
 static void test_bad_display_names(void **state)
 {
 	unsigned char *png;
@@ -181,6 +210,7 @@ int main(void)
 		cmocka_unit_test(test_solid_stays_solid),
 		cmocka_unit_test(test_checker_averages),
 		cmocka_unit_test(test_ramp_keeps_order),
+		cmocka_unit_test(test_enlarging),
 		cmocka_unit_test(test_bad_display_names),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
