@@ -412,7 +412,8 @@ static json_t *tool_computer(struct server *s, json_t *params, enum mcp_tool too
 	int r = tool == MCP_TOOL_COMPUTER ? mcp_computer_plan(args, plan, &err)
 					  : mcp_computer_actions_plan(args, plan, &err);
 	if (r == 0 && plan->zoom) {
-		/* The region at the screen's resolution, scaled to fill the model picture's size. */
+		/* The region at the screen's resolution, scaled to fill the model picture's size.
+		 */
 		r = connect_desktop(s, &err);
 		modelpic_size(s->a.sw, s->a.sh, &plan->steps[plan->n - 1].max_w,
 			      &plan->steps[plan->n - 1].max_h);

@@ -207,7 +207,8 @@ void thumbscale_push(struct thumbscale *sc, const uint8_t *row)
 				   k == 0);
 		}
 		/* Enlarging, one source row feeds several output rows, two of them on the same
-		 * accumulator: each is finished as soon as it is whole, before the next takes it. */
+		 * accumulator: each is finished as soon as it is whole, before the next takes it.
+		 */
 		if (o == sc->oy && y + 1 >= ys->first[o] + ys->n[o]) {
 			finish_row(sc);
 		}
