@@ -431,7 +431,7 @@ static int window_args(json_t *a, struct act_req *rq, struct error *err)
 {
 	static const char *const ops[] = {"focus", "close", "move", "resize"};
 	int op = 0;
-	json_t *id;
+	json_t *id = NULL;
 	int r = enum_member(a, "action", true, ops, ARRAY_SIZE(ops), &op, err);
 	r = r ? r : member(a, "id", JSON_STRING, true, &id, err);
 	if (r < 0) {
