@@ -1,4 +1,5 @@
 #include "act.h"
+#include "changes.h"
 
 #include <X11/extensions/XTest.h>
 #include <poll.h>
@@ -247,6 +248,14 @@ static int pointer(struct act *a, const struct act_req *rq, struct act_out *out,
 	if (r < 0) {
 		return r;
 	}
+	_cleanup_(changes_end) struct changes ch = {.damage = 0};
+	if (rq->changes &&
+	    changes_begin(&ch, a->dpy, a->watching ? &a->watch : NULL, &a->changed) < 0) {
+		return error_set(
+			err, -ENOTSUP,
+			"the desktop's X server %s has no DAMAGE extension: what changed cannot be told",
+			a->display);
+	}
 	if (rq->hold) {
 		r = held_pointer(a, rq, out, path, err);
 	} else if ((r = watch_begin(a, err)) == 0) {
@@ -260,6 +269,9 @@ static int pointer(struct act *a, const struct act_req *rq, struct act_out *out,
 		r = gesture(a, rq, out, path, err);
 		lease_watch_leave(&a->lw);
 		out->sent = r == 0;
+	}
+	if (r == 0 && rq->changes) {
+		changes_collect(&ch, out);
 	}
 	if (r == 0) {
 		/* The window it landed on, for the result (the MCP server's every answer). */

@@ -54,6 +54,12 @@ struct act {
 	bool changed; /* the screen changed since the last action (with track) */
 };
 
+/* The boxes --changes reports at most, and how long it watches: until the screen has been still
+ * for CHANGES_QUIET_MS after a change, at most CHANGES_WAIT_MS after the action. */
+#define ACT_CHANGED_MAX 8
+#define ACT_CHANGES_QUIET_MS 150
+#define ACT_CHANGES_WAIT_MS 600
+
 struct act_out {
 	unsigned x, y, x2, y2; /* the screen points acted on, or the cursor */
 	unsigned sw, sh;
@@ -81,6 +87,12 @@ struct act_out {
 	bool landed_known;
 	unsigned long landed;
 	char landed_title[256];
+	/* Pointer actions with changes: the screen's regions drawn in the moment after the action
+	 * (XDAMAGE's rectangles merged into at most ACT_CHANGED_MAX boxes), screen pixels */
+	size_t n_regions;
+	struct act_rect {
+		unsigned x, y, w, h;
+	} regions[ACT_CHANGED_MAX];
 	/* window: the frame's geometry it left */
 	int wx, wy;
 	unsigned ww, wh;

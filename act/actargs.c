@@ -23,7 +23,7 @@ bool act_is_pointer(enum act_cmd cmd)
 
 bool act_by_pointer_program(const struct act_req *rq)
 {
-	return act_is_pointer(rq->cmd) && !rq->hold && !rq->at_pointer;
+	return act_is_pointer(rq->cmd) && !rq->hold && !rq->at_pointer && !rq->changes;
 }
 
 bool act_is_a11y(const struct act_req *rq)
@@ -179,15 +179,16 @@ enum {
 	OPT_ROLE,
 	OPT_NAME,
 	OPT_ELEMENT,
+	OPT_CHANGES,
 };
 
 /* Which options each command takes: its row's (acttable.c), in the order of the OPT_ values. */
 static bool takes(enum act_cmd cmd, int opt)
 {
 	static_assert(OPT_QUIET - OPT_JSON == 18 && ACT_O_QUIET == 1u << 18 &&
-			      OPT_ELEMENT - OPT_JSON == 28 && ACT_O_ELEMENT == 1u << 28,
+			      OPT_CHANGES - OPT_JSON == 29 && ACT_O_CHANGES == 1u << 29,
 		      "the OPT_ values and the table's option bits go in the same order");
-	return opt >= OPT_JSON && opt <= OPT_ELEMENT &&
+	return opt >= OPT_JSON && opt <= OPT_CHANGES &&
 	       (act_actions[cmd].options & (1u << (opt - OPT_JSON)));
 }
 
@@ -397,6 +398,10 @@ static int a11y_option(struct act_req *rq, int opt, const char *arg, struct erro
 static int parse_option(struct act_req *rq, int opt, const char *arg, bool *dir_set,
 			struct error *err)
 {
+	if (opt == OPT_CHANGES) {
+		rq->changes = true;
+		return 0;
+	}
 	if (opt >= OPT_WINDOW) {
 		return a11y_option(rq, opt, arg, err);
 	}
@@ -450,6 +455,7 @@ static const struct option longopts[] = {
 	{"role", required_argument, NULL, OPT_ROLE},
 	{"name", required_argument, NULL, OPT_NAME},
 	{"element", required_argument, NULL, OPT_ELEMENT},
+	{"changes", no_argument, NULL, OPT_CHANGES},
 	{NULL, 0, NULL, 0},
 };
 
@@ -565,6 +571,10 @@ int act_parse_argv(int argc, char **argv, struct act_req *rq, struct error *err)
 	if (rq->format != ACT_FORMAT_JPEG && rq->quality != ACT_QUALITY_DEFAULT) {
 		return error_set_kind(err, ERROR_BAD_INPUT, -EINVAL,
 				      "--quality is for --format jpeg");
+	}
+	if (rq->element && rq->changes) {
+		return error_set_kind(err, ERROR_BAD_INPUT, -EINVAL,
+				      "--changes is not taken with --element (give X Y)");
 	}
 	if (rq->element && rq->from_w) {
 		return error_set_kind(err, ERROR_BAD_INPUT, -EINVAL,

@@ -118,6 +118,8 @@ struct act_req {
 	int quality;
 	const char *output; /* NULL: a data URL on stdout; "-": the bytes on stdout */
 	bool enlarge; /* a region smaller than max is scaled up to it (the MCP computer's zoom) */
+	/* pointer actions' --changes: the screen's regions drawn in the moment after (act.h) */
+	bool changes;
 	/* waits (`wait` pauses timeout_ms); tree and find's bound on the whole call */
 	uint64_t timeout_ms, quiet_ms;
 	/* clipboard get/set: PRIMARY instead of CLIPBOARD; set's text is text/text_len (NULL:

@@ -313,22 +313,47 @@ static void landed_json(const struct act_out *out, char *buf, size_t size)
 }
 
 /* The results, one JSON object each: what --json prints and the MCP tool's text. */
+/* With --changes: ,"changed":[{"x","y","width","height"}...] in screen pixels ([] when nothing
+ * was drawn). */
+static void regions_json(const struct act_req *rq, const struct act_out *out, char *buf,
+			 size_t size)
+{
+	buf[0] = '\0';
+	if (!rq->changes) {
+		return;
+	}
+	size_t o = (size_t)snprintf(buf, size, ",\"changed\":[");
+	for (size_t i = 0; i < out->n_regions && o < size; i++) {
+		const struct act_rect *r = &out->regions[i];
+		o += (size_t)snprintf(buf + o, size - o,
+				      "%s{\"x\":%u,\"y\":%u,\"width\":%u,\"height\":%u}",
+				      i ? "," : "", r->x, r->y, r->w, r->h);
+	}
+	if (o < size) {
+		snprintf(buf + o, size - o, "]");
+	}
+}
+
 static bool result_point(const struct act_req *rq, const struct act_out *out, char *buf,
 			 size_t size)
 {
 	char landed[sizeof(out->landed_title) * 6 + 64];
+	char regions[ACT_CHANGED_MAX * 64 + 16];
 	landed_json(out, landed, sizeof(landed));
-	snprintf(buf, size, "{\"x\":%u,\"y\":%u,\"screen\":\"%ux%u\"%s}", out->x, out->y, out->sw,
-		 out->sh, landed);
+	regions_json(rq, out, regions, sizeof(regions));
+	snprintf(buf, size, "{\"x\":%u,\"y\":%u,\"screen\":\"%ux%u\"%s%s}", out->x, out->y, out->sw,
+		 out->sh, landed, regions);
 	return true;
 }
 
 static bool result_drag(const struct act_req *rq, const struct act_out *out, char *buf, size_t size)
 {
 	char landed[sizeof(out->landed_title) * 6 + 64];
+	char regions[ACT_CHANGED_MAX * 64 + 16];
 	landed_json(out, landed, sizeof(landed));
-	snprintf(buf, size, "{\"x\":%u,\"y\":%u,\"x2\":%u,\"y2\":%u,\"screen\":\"%ux%u\"%s}",
-		 out->x, out->y, out->x2, out->y2, out->sw, out->sh, landed);
+	regions_json(rq, out, regions, sizeof(regions));
+	snprintf(buf, size, "{\"x\":%u,\"y\":%u,\"x2\":%u,\"y2\":%u,\"screen\":\"%ux%u\"%s%s}",
+		 out->x, out->y, out->x2, out->y2, out->sw, out->sh, landed, regions);
 	return true;
 }
 
@@ -438,8 +463,8 @@ const struct act_action act_actions[ACT_CMD_COUNT] = {
 		.name = "click",
 		.positionals = pos_point,
 		.pointer = true,
-		.options = ACT_O_JSON | ACT_O_FROM | ACT_O_BUTTON | ACT_O_DOUBLE | ACT_O_TRIPLE | ACT_O_HOLD | ACT_O_ELEMENT,
-		.synopsis = "X Y | --element ROLE:NAME|ID [--button left|middle|right] [--double|--triple] [--hold KEYS] [--from WxH] [--json]",
+		.options = ACT_O_JSON | ACT_O_FROM | ACT_O_BUTTON | ACT_O_DOUBLE | ACT_O_TRIPLE | ACT_O_HOLD | ACT_O_ELEMENT | ACT_O_CHANGES,
+		.synopsis = "X Y | --element ROLE:NAME|ID [--button left|middle|right] [--double|--triple] [--hold KEYS] [--from WxH] [--changes] [--json]",
 		.summary = "Moves the pointer to X Y and clicks; with `--element`, to the middle of the "
 		"one showing element `find` gives for that role and name (or node id), refused when "
 		"none or several match. `--triple` is one click of count 3 (a line selected). "
@@ -447,9 +472,9 @@ const struct act_action act_actions[ACT_CMD_COUNT] = {
 		"`mouse-down`, `mouse-up`).",
 		.exits = "0; 2 bad input; 3; 4 a human holds the desktop; 1",
 		.mcp_tool = "click",
-		.mcp_args = (const char *const[]){"x", "y", "button", "double", "from", "element", NULL},
+		.mcp_args = (const char *const[]){"x", "y", "button", "double", "from", "element", "changes", NULL},
 		.mcp_json =
-	"{\"name\":\"click\",\"description\":\"Clicks at x, y, or in the middle of the element named by element.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"x\":" COORD
+	"{\"name\":\"click\",\"description\":\"Clicks at x, y, or in the middle of the element named by element.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"changes\":{\"type\":\"boolean\",\"description\":\"also return the screen regions drawn in the moment after (up to 0.6 s): whether it did anything, and where\"},\"x\":" COORD
 		",\"y\":" COORD "," BUTTON
 		",\"double\":{\"type\":\"boolean\"}," FROM "," ELEMENT
 		"},\"anyOf\":[{\"required\":[\"x\",\"y\"]},{\"required\":[\"element\"]}],\"additionalProperties\":false}}",
@@ -459,14 +484,14 @@ const struct act_action act_actions[ACT_CMD_COUNT] = {
 		.name = "move",
 		.positionals = pos_point,
 		.pointer = true,
-		.options = ACT_O_JSON | ACT_O_FROM | ACT_O_HOLD,
-		.synopsis = "X Y [--hold KEYS] [--from WxH] [--json]",
+		.options = ACT_O_JSON | ACT_O_FROM | ACT_O_HOLD | ACT_O_CHANGES,
+		.synopsis = "X Y [--hold KEYS] [--from WxH] [--changes] [--json]",
 		.summary = "Moves the pointer.",
 		.exits = "same",
 		.mcp_tool = "move",
-		.mcp_args = (const char *const[]){"x", "y", "from", NULL},
+		.mcp_args = (const char *const[]){"x", "y", "from", "changes", NULL},
 		.mcp_json =
-	"{\"name\":\"move\",\"description\":\"Moves the pointer to x, y.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"x\":" COORD
+	"{\"name\":\"move\",\"description\":\"Moves the pointer to x, y.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"changes\":{\"type\":\"boolean\",\"description\":\"also return the screen regions drawn in the moment after (up to 0.6 s): whether it did anything, and where\"},\"x\":" COORD
 		",\"y\":" COORD "," FROM
 		"},\"required\":[\"x\",\"y\"],\"additionalProperties\":false}}",
 		.result_json = result_point,
@@ -475,15 +500,15 @@ const struct act_action act_actions[ACT_CMD_COUNT] = {
 		.name = "drag",
 		.positionals = pos_drag,
 		.pointer = true,
-		.options = ACT_O_JSON | ACT_O_FROM | ACT_O_BUTTON | ACT_O_HOLD | ACT_O_PATH,
-		.synopsis = "X1 Y1 X2 Y2 | --path X,Y X,Y... [--button B] [--hold KEYS] [--from WxH] [--json]",
+		.options = ACT_O_JSON | ACT_O_FROM | ACT_O_BUTTON | ACT_O_HOLD | ACT_O_PATH | ACT_O_CHANGES,
+		.synopsis = "X1 Y1 X2 Y2 | --path X,Y X,Y... [--button B] [--hold KEYS] [--from WxH] [--changes] [--json]",
 		.summary = "Presses at X1 Y1, moves there in 10 steps, releases at X2 Y2. With `--path`, "
 		"presses at the first of 2–64 points and passes through each in turn, 10 steps a leg.",
 		.exits = "same",
 		.mcp_tool = "drag",
-		.mcp_args = (const char *const[]){"x1", "y1", "x2", "y2", "button", "from", NULL},
+		.mcp_args = (const char *const[]){"x1", "y1", "x2", "y2", "button", "from", "changes", NULL},
 		.mcp_json =
-	"{\"name\":\"drag\",\"description\":\"Presses at x1, y1, moves to x2, y2 and releases.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"x1\":" COORD
+	"{\"name\":\"drag\",\"description\":\"Presses at x1, y1, moves to x2, y2 and releases.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"changes\":{\"type\":\"boolean\",\"description\":\"also return the screen regions drawn in the moment after (up to 0.6 s): whether it did anything, and where\"},\"x1\":" COORD
 		",\"y1\":" COORD ",\"x2\":" COORD ",\"y2\":" COORD
 		"," BUTTON "," FROM
 		"},\"required\":[\"x1\",\"y1\",\"x2\",\"y2\"],\"additionalProperties\":false}}",
@@ -493,14 +518,14 @@ const struct act_action act_actions[ACT_CMD_COUNT] = {
 		.name = "scroll",
 		.positionals = pos_point,
 		.pointer = true,
-		.options = ACT_O_JSON | ACT_O_FROM | ACT_O_UP | ACT_O_DOWN | ACT_O_LEFT | ACT_O_RIGHT | ACT_O_HOLD,
-		.synopsis = "X Y (--up|--down|--left|--right) [N] [--hold KEYS] [--from WxH] [--json]",
+		.options = ACT_O_JSON | ACT_O_FROM | ACT_O_UP | ACT_O_DOWN | ACT_O_LEFT | ACT_O_RIGHT | ACT_O_HOLD | ACT_O_CHANGES,
+		.synopsis = "X Y (--up|--down|--left|--right) [N] [--hold KEYS] [--from WxH] [--changes] [--json]",
 		.summary = "N wheel steps (1–100, default 1) at X Y (buttons 4–7).",
 		.exits = "same",
 		.mcp_tool = "scroll",
-		.mcp_args = (const char *const[]){"x", "y", "direction", "amount", "from", NULL},
+		.mcp_args = (const char *const[]){"x", "y", "direction", "amount", "from", "changes", NULL},
 		.mcp_json =
-	"{\"name\":\"scroll\",\"description\":\"Scrolls the wheel at x, y.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"x\":" COORD
+	"{\"name\":\"scroll\",\"description\":\"Scrolls the wheel at x, y.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"changes\":{\"type\":\"boolean\",\"description\":\"also return the screen regions drawn in the moment after (up to 0.6 s): whether it did anything, and where\"},\"x\":" COORD
 		",\"y\":" COORD
 		",\"direction\":{\"type\":\"string\",\"enum\":[\"up\",\"down\",\"left\",\"right\"]},\"amount\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":100}," FROM
 		"},\"required\":[\"x\",\"y\",\"direction\"],\"additionalProperties\":false}}",

@@ -48,6 +48,8 @@ enum act_opt {
 	ACT_O_ROLE = 1u << 26,
 	ACT_O_NAME = 1u << 27,
 	ACT_O_ELEMENT = 1u << 28,
+	/* What a pointer action changed on the screen (issue 26.5) */
+	ACT_O_CHANGES = 1u << 29,
 };
 
 struct act_action {

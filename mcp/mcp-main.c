@@ -376,7 +376,7 @@ static json_t *plan_failed(const struct mcp_plan *plan, size_t step, const struc
 static json_t *plan_answer(struct server *s, const struct mcp_plan *plan, struct act_out *out)
 {
 	const struct act_req *last = plan->n ? &plan->steps[plan->n - 1] : NULL;
-	char text[256] = "{}";
+	char text[2048] = "{}";
 	if (plan->answer == MCP_ANSWER_PICTURE && last) {
 		json_t *img = mcp_image(out->pic.data, out->pic.len, "image/jpeg");
 		return img ? mcp_tool_result(json_pack("[o]", img), false) : NULL;

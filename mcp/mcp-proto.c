@@ -317,6 +317,14 @@ static int pointer_args(json_t *a, struct act_req *rq, struct error *err)
 		rq->dir = (enum act_scroll)d;
 		r = r ? r : uint_member(a, "amount", false, 1, ACT_SCROLL_MAX, &rq->amount, err);
 	}
+	json_t *chg;
+	if (r == 0 && rq->cmd != ACT_CURSOR) {
+		r = member(a, "changes", JSON_TRUE, false, &chg, err);
+		rq->changes = chg && json_is_true(chg);
+	}
+	if (r == 0 && rq->changes && rq->element) {
+		r = error_set(err, -EINVAL, "invalid arguments: changes is not taken with element");
+	}
 	return r;
 }
 

@@ -9,6 +9,7 @@
 
 #include "actargs.h"
 #include "actlog.h"
+#include "changes.h"
 #include "keys.h"
 #include "opener.h"
 #include "ptrseq.h"
@@ -469,14 +470,51 @@ static void test_actlog(void **state)
 	unit_rm_rf(dir);
 }
 
+/* --changes: rectangles within 8 pixels are one box, far ones stay apart, a chain of merges
+ * closes up, and past the limit a rectangle joins the box it grows least. */
+static void test_changes_boxes(void **state)
+{
+	struct act_rect b[ACT_CHANGED_MAX];
+	size_t n = 0;
+	changes_add(b, &n, (struct act_rect){10, 10, 20, 20});
+	changes_add(b, &n, (struct act_rect){35, 10, 5, 5}); /* 5 px away: the same change */
+	assert_int_equal(n, 1);
+	assert_int_equal(b[0].x, 10);
+	assert_int_equal(b[0].w, 30);
+	changes_add(b, &n, (struct act_rect){100, 100, 10, 10});
+	assert_int_equal(n, 2);
+	changes_add(b, &n, (struct act_rect){0, 0, 0, 5}); /* empty: nothing */
+	assert_int_equal(n, 2);
+	/* One that touches both joins them into one. */
+	changes_add(b, &n, (struct act_rect){30, 30, 80, 80});
+	assert_int_equal(n, 1);
+	assert_int_equal(b[0].x, 10);
+	assert_int_equal(b[0].y, 10);
+	assert_int_equal(b[0].w, 100);
+	assert_int_equal(b[0].h, 100);
+	n = 0;
+	for (unsigned i = 0; i < ACT_CHANGED_MAX; i++) {
+		changes_add(b, &n, (struct act_rect){i * 100, 0, 10, 10});
+	}
+	assert_int_equal(n, ACT_CHANGED_MAX);
+	changes_add(b, &n, (struct act_rect){715, 0, 10, 10}); /* nearest the box at 700 */
+	assert_int_equal(n, ACT_CHANGED_MAX);
+	bool grown = false;
+	for (size_t i = 0; i < n; i++) {
+		grown |= b[i].x == 700 && b[i].w == 25;
+	}
+	assert_true(grown);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_pointer),     cmocka_unit_test(test_keyboard_and_screen),
-		cmocka_unit_test(test_scaling),     cmocka_unit_test(test_utf8),
-		cmocka_unit_test(test_actlog),      cmocka_unit_test(test_ptrseq),
-		cmocka_unit_test(test_server_keys), cmocka_unit_test(test_vocabulary),
-		cmocka_unit_test(test_objects),     cmocka_unit_test(test_desktop_exec),
+		cmocka_unit_test(test_pointer),       cmocka_unit_test(test_keyboard_and_screen),
+		cmocka_unit_test(test_scaling),       cmocka_unit_test(test_utf8),
+		cmocka_unit_test(test_actlog),        cmocka_unit_test(test_ptrseq),
+		cmocka_unit_test(test_server_keys),   cmocka_unit_test(test_vocabulary),
+		cmocka_unit_test(test_objects),       cmocka_unit_test(test_desktop_exec),
+		cmocka_unit_test(test_changes_boxes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
