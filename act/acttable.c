@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "act.h"
+#include "helptext.h"
 #include "parse.h"
 #include "util.h"
 
@@ -824,21 +825,8 @@ const struct act_action *act_action_by_tool(const char *name)
 
 void act_print_help(FILE *f)
 {
-	enum { WIDTH = 79, INDENT = 6 };
 	for (size_t i = 0; i < ARRAY_SIZE(act_actions); i++) {
-		const struct act_action *a = &act_actions[i];
-		int col = fprintf(f, "  %s", a->name);
-		/* Word by word, a word that would pass the width starting a new, indented line. */
-		for (const char *w = a->synopsis; *w;) {
-			size_t n = strcspn(w, " ");
-			if (col + 1 + (int)n > WIDTH) {
-				col = fprintf(f, "\n%*s", INDENT, "") - 1;
-			} else {
-				col += fprintf(f, " ");
-			}
-			col += fprintf(f, "%.*s", (int)n, w);
-			w += n + strspn(w + n, " ");
-		}
+		(void)help_synopsis(f, act_actions[i].name, act_actions[i].synopsis);
 		fputc('\n', f);
 	}
 }

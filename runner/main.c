@@ -27,6 +27,7 @@
 #include "exitstatus.h"
 #include "fileio.h"
 #include "foreground.h"
+#include "helptext.h"
 #include "install.h"
 #include "jsonout.h"
 #include "launcher.h"
@@ -108,19 +109,8 @@ static const char usage_tail[] =
  * the synopsis is longer), each continuation line at column 36 too. */
 static void print_command_help(const struct command *cmd, FILE *f)
 {
-	enum { COLUMN = 36, WIDTH = 79, INDENT = 6 };
-	int col = fprintf(f, "  %s", cmd->name);
-	/* Word by word, a word that would pass the width starting a new, indented line. */
-	for (const char *w = cmd->synopsis; *w;) {
-		size_t n = strcspn(w, " ");
-		if (col + 1 + (int)n > WIDTH) {
-			col = fprintf(f, "\n%*s", INDENT, "") - 1;
-		} else {
-			col += fprintf(f, " ");
-		}
-		col += fprintf(f, "%.*s", (int)n, w);
-		w += n + strspn(w + n, " ");
-	}
+	enum { COLUMN = 36 };
+	int col = help_synopsis(f, cmd->name, cmd->synopsis);
 	if (col >= COLUMN) {
 		fputc('\n', f);
 		col = 0;
