@@ -154,6 +154,21 @@ static int cursor(struct act *a, struct act_out *out, struct error *err)
 	return 0;
 }
 
+/* A typist on the action's connection, inside the action's lease watch (the lease file opened
+ * when the action began): typist_end() when done. */
+static int typist_open(struct act *a, struct typist *t, struct error *err)
+{
+	*t = (struct typist){.watch = a->dirfd >= 0 ? &a->lw : NULL, .sigfd = a->sigfd};
+	int r = typist_begin(t, a->dpy, err);
+	if (r < 0) {
+		return r;
+	}
+	if ((r = watch_begin(a, err)) < 0) {
+		typist_end(t);
+	}
+	return r;
+}
+
 static int typing_lock(struct act *a, struct error *err)
 {
 	if (a->dirfd < 0) {
@@ -197,13 +212,9 @@ static int held_pointer(struct act *a, const struct act_req *rq, struct act_out 
 	if (lock < 0 && lock != -EBADF) {
 		return lock;
 	}
-	struct typist t = {.watch = a->dirfd >= 0 ? &a->lw : NULL, .sigfd = a->sigfd};
-	int r = typist_begin(&t, a->dpy, err);
+	struct typist t;
+	int r = typist_open(a, &t, err);
 	if (r < 0) {
-		return r;
-	}
-	if ((r = watch_begin(a, err)) < 0) {
-		typist_end(&t);
 		return r;
 	}
 	r = typist_combo(&t, &c, ACT_KEY_PRESS, err);
@@ -349,13 +360,9 @@ static int keyboard(struct act *a, const struct act_req *rq, struct act_out *out
 	if (!XTestQueryExtension(a->dpy, &ev, &er, &major, &minor)) {
 		return no_xtest(a, err);
 	}
-	struct typist t = {.watch = a->dirfd >= 0 ? &a->lw : NULL, .sigfd = a->sigfd};
-	int r = typist_begin(&t, a->dpy, err);
+	struct typist t;
+	int r = typist_open(a, &t, err);
 	if (r < 0) {
-		return r;
-	}
-	if ((r = watch_begin(a, err)) < 0) {
-		typist_end(&t);
 		return r;
 	}
 	if (rq->cmd == ACT_KEY && rq->hold_ms) {
