@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "actargs.h"
+#include "strescape.h"
 #include "timeutil.h"
 #include "util.h"
 
@@ -931,17 +932,7 @@ void a11y_close(void)
 
 static void put_json_string(FILE *f, const char *s)
 {
-	fputc('"', f);
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		if (*p == '"' || *p == '\\') {
-			fprintf(f, "\\%c", *p);
-		} else if (*p < 0x20) {
-			fprintf(f, "\\u%04x", *p);
-		} else {
-			fputc(*p, f);
-		}
-	}
-	fputc('"', f);
+	escape_json_string(f, s, strlen(s));
 }
 
 /* A name on one line of the outline: quotes and line breaks escaped, at most 120 bytes (whole

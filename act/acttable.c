@@ -7,6 +7,7 @@
 #include "act.h"
 #include "helptext.h"
 #include "parse.h"
+#include "strescape.h"
 #include "util.h"
 
 static int coordinate(const char *what, const char *s, unsigned *ret, struct error *err)
@@ -298,18 +299,8 @@ static void landed_json(const struct act_out *out, char *buf, size_t size)
 		return;
 	}
 	char title[sizeof(out->landed_title) * 6 + 1];
-	size_t o = 0;
-	for (const unsigned char *p = (const unsigned char *)out->landed_title; *p; p++) {
-		if (*p == '"' || *p == '\\') {
-			title[o++] = '\\';
-			title[o++] = (char)*p;
-		} else if (*p < 0x20 || *p == 0x7f) {
-			o += (size_t)snprintf(title + o, 7, "\\u%04x", *p);
-		} else {
-			title[o++] = (char)*p;
-		}
-	}
-	title[o] = '\0';
+	(void)escape_to_buf(title, sizeof(title), out->landed_title, strlen(out->landed_title),
+			    &escape_json);
 	snprintf(buf, size, ",\"window\":{\"id\":\"0x%lx\",\"title\":\"%s\"}", out->landed, title);
 }
 

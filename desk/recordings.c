@@ -13,6 +13,7 @@
 #include "fileio.h"
 #include "parse.h"
 #include "proc.h"
+#include "strescape.h"
 #include "util.h"
 
 #define ACTIONS_FILE "actions.jsonl"
@@ -56,15 +57,7 @@ int recordings_running(const struct profile *p, struct rec_running *ret)
 
 void recordings_json_escape(FILE *f, const char *s)
 {
-	for (const unsigned char *c = (const unsigned char *)s; *c; c++) {
-		if (*c == '"' || *c == '\\') {
-			fprintf(f, "\\%c", *c);
-		} else if (*c < 0x20 || *c == 0x7f) {
-			fprintf(f, "\\u%04x", *c);
-		} else {
-			fputc(*c, f);
-		}
-	}
+	escape_write(f, s, strlen(s), &escape_json);
 }
 
 /* Days since 1970 of a civil date (H. Hinnant's days_from_civil). */

@@ -25,6 +25,7 @@
 #include "recording.h"
 #include "rfbclient.h"
 #include "rfbframe.h"
+#include "strescape.h"
 #include "timeutil.h"
 #include "util.h"
 
@@ -140,16 +141,10 @@ static int start_files(struct rec *r)
 	return write_file_atomic_at(r->dirfd, RECORDER_FILE, text, (size_t)n, 0600);
 }
 
+/* A reason that does not fit is left out rather than cut inside an escape. */
 static void json_escape(const char *s, char *out, size_t size)
 {
-	size_t k = 0;
-	for (; *s && k + 3 < size; s++) {
-		if (*s == '"' || *s == '\\') {
-			out[k++] = '\\';
-		}
-		out[k++] = *s;
-	}
-	out[k] = '\0';
+	(void)escape_to_buf(out, size, s, strlen(s), &escape_json);
 }
 
 /* A lease change since the last look, as an event line. */
@@ -164,7 +159,8 @@ static void lease_event(struct rec *r)
 	r->holder = l.holder;
 	r->lease_ms = now_ms();
 	r->skip_stamp = true;
-	char reason[2 * LEASE_REASON_MAX + 1], line[3 * LEASE_REASON_MAX];
+	/* Every byte of the reason may take an escape of six. */
+	char reason[6 * LEASE_REASON_MAX + 1], line[6 * LEASE_REASON_MAX + 128];
 	json_escape(l.reason, reason, sizeof(reason));
 	uint64_t now = unix_ms();
 	if (l.holder == LEASE_HUMAN) {

@@ -9,6 +9,7 @@
 
 #include "parse.h"
 #include "pathjoin.h"
+#include "strescape.h"
 #include "util.h"
 
 static bool is_hex_lower(char c)
@@ -202,31 +203,7 @@ int web_parse_listen(const char *s, char *host, size_t host_size, unsigned *port
 
 int web_json_escape(const char *s, char *out, size_t size)
 {
-	size_t o = 0;
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		char tmp[8];
-		size_t n;
-		if (*p == '"' || *p == '\\') {
-			tmp[0] = '\\';
-			tmp[1] = (char)*p;
-			n = 2;
-		} else if (*p < 0x20 || *p == '<' || *p == '>') {
-			n = (size_t)snprintf(tmp, sizeof(tmp), "\\u%04x", *p);
-		} else {
-			tmp[0] = (char)*p;
-			n = 1;
-		}
-		if (o + n >= size) {
-			return -ENOSPC;
-		}
-		memcpy(out + o, tmp, n);
-		o += n;
-	}
-	if (o >= size) {
-		return -ENOSPC;
-	}
-	out[o] = '\0';
-	return 0;
+	return escape_to_buf(out, size, s, strlen(s), &escape_json_html);
 }
 
 bool web_etag_match(const char *if_none_match, const char *etag)
