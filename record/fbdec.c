@@ -181,7 +181,13 @@ static int tile_palette(struct fbdec *d, struct rd *r, unsigned x, unsigned y, u
 			return -EINVAL;
 		}
 	}
-	unsigned bits = n <= 2 ? 1 : n <= 4 ? 2 : 4;
+	/* ZRLE packs a palette index in 1, 2 or 4 bits by the palette's size (RFC 6143 7.7.6). */
+	unsigned bits = 4;
+	if (n <= 2) {
+		bits = 1;
+	} else if (n <= 4) {
+		bits = 2;
+	}
 	size_t row_bytes = (tw * bits + 7) / 8;
 	for (unsigned j = 0; j < th; j++) {
 		const uint8_t *row;

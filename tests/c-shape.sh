@@ -2,7 +2,8 @@
 # scripts/c-shape catches what it is for, and only that: a bare close() and a nested ternary fail
 # it, each named by file, line and function; so does library code (desk/, common/) that prints
 # rather than warning through its caller; the same fd closed in a cleanup function, through
-# safe_close(), and two ternaries side by side pass. Then the tree itself passes it.
+# safe_close(), and two ternaries side by side pass. A file over 600 lines and a function over 80
+# fail it; 600 and 80 pass. Then the tree itself passes it.
 set -euo pipefail
 src=${1:?usage: c-shape.sh SRCDIR}
 dir=$(mktemp -d)
@@ -62,5 +63,25 @@ for want in "bad.c:4: bare close() in open_it" "bad.c:6: nested ternary in open_
     grep -qF "$want" <<<"$out" || { echo "c-shape did not say '$want': $out" >&2; exit 1; }
 done
 [ "$(grep -c ': ' <<<"$out")" -eq 4 ] || { echo "c-shape said more than it should: $out" >&2; exit 1; }
+# Size: a function of 81 lines and a file of 601 fail, named; 80 and 600 pass.
+{
+    printf 'static int long_one(void)\n{\n'
+    for i in $(seq 79); do printf '\tstep(%d);\n' "$i"; done
+    printf '}\n'
+    printf 'static int fits(void)\n{\n'
+    for i in $(seq 78); do printf '\tstep(%d);\n' "$i"; done
+    printf '}\n'
+    for i in $(seq $((601 - 163))); do printf 'int v%d;\n' "$i"; done
+} >"$dir/big.c"
+if out=$("$src/scripts/c-shape" "$dir/big.c" 2>&1); then
+    echo "c-shape passed a long function and a long file: $out" >&2
+    exit 1
+fi
+for want in "big.c: long_one() is 81 lines" "big.c: 601 lines"; do
+    grep -qF "$want" <<<"$out" || { echo "c-shape did not say '$want': $out" >&2; exit 1; }
+done
+[ "$(grep -c ': ' <<<"$out")" -eq 3 ] || { echo "c-shape said more than it should: $out" >&2; exit 1; }
+sed -i '3d' "$dir/big.c"  # now 600 lines, and long_one() 80
+"$src/scripts/c-shape" "$dir/big.c" >/dev/null || { echo "c-shape failed 600 lines and an 80-line function" >&2; exit 1; }
 "$src/scripts/c-shape" "$dir/good.c" >/dev/null || { echo "c-shape failed good.c" >&2; exit 1; }
 "$src/scripts/c-shape"
