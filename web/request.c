@@ -10,6 +10,7 @@
 #include "parse.h"
 #include "pathjoin.h"
 #include "strescape.h"
+#include "strtable.h"
 #include "util.h"
 
 static bool is_hex_lower(char c)
@@ -131,9 +132,7 @@ int web_static_path(const char *uri, const char *prefix, const char *root, char 
 
 const char *web_content_type(const char *name)
 {
-	static const struct {
-		const char *ext, *type;
-	} types[] = {
+	static const struct str_pair types[] = {
 		{".html", "text/html; charset=utf-8"},
 		{".js", "text/javascript; charset=utf-8"},
 		{".css", "text/css; charset=utf-8"},
@@ -152,12 +151,7 @@ const char *web_content_type(const char *name)
 	if (!dot || (slash && dot < slash)) {
 		return NULL;
 	}
-	for (size_t i = 0; i < ARRAY_SIZE(types); i++) {
-		if (strcmp(dot, types[i].ext) == 0) {
-			return types[i].type;
-		}
-	}
-	return NULL;
+	return strtable_value(types, ARRAY_SIZE(types), dot);
 }
 
 int web_parse_listen(const char *s, char *host, size_t host_size, unsigned *port, bool *loopback)
