@@ -205,7 +205,7 @@ static int zoom(json_t *args, struct mcp_plan *p, struct error *err)
 	}
 	rq->format = ACT_FORMAT_JPEG;
 	rq->region = true;
-	/* Scaled to the model picture's size (mcp-main.c sets it), up as well as down: a zoom
+	/* Scaled to the model picture's size (mcp-planrun.c sets it), up as well as down: a zoom
 	 * shows a small region at more of the model's tiles than the screenshot gave it. */
 	rq->enlarge = true;
 	rq->rx = c[0];
