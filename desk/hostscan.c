@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include "fileio.h"
+#include "grow.h"
 #include "parse.h"
 #include "pathjoin.h"
 #include "proc.h"
@@ -185,15 +186,11 @@ static int add_entry(pid_t pid, const struct proc_stat *st, void *userdata)
 {
 	struct table_fill *f = userdata;
 	struct proctable *t = f->t;
-	if (t->n == f->cap) {
-		size_t cap = f->cap ? f->cap * 2 : 256;
-		struct proc_entry *nv = realloc(t->v, cap * sizeof(*nv));
-		if (!nv) {
-			return -ENOMEM;
-		}
-		t->v = nv;
-		f->cap = cap;
+	struct proc_entry *nv = grow_array(t->v, &f->cap, t->n + 1, sizeof(*nv), 256);
+	if (!nv) {
+		return -ENOMEM;
 	}
+	t->v = nv;
 	t->v[t->n++] = (struct proc_entry){
 		.pid = pid, .ppid = st->ppid, .sid = st->sid, .starttime = st->starttime};
 	return 0;

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "fileio.h"
+#include "grow.h"
 #include "log.h"
 #include "parse.h"
 #include "pidpin.h"
@@ -240,16 +241,12 @@ struct proc_list {
 static int add_proc(pid_t pid, const struct proc_stat *st, void *userdata)
 {
 	struct proc_list *l = userdata;
-	if (l->n == l->cap) {
-		size_t cap = l->cap ? l->cap * 2 : 256;
-		struct sv_proc *grown = realloc(l->v, cap * sizeof(*l->v));
-		if (!grown) {
-			/* Short of memory, work with what the walk found so far. */
-			return -ENOMEM;
-		}
-		l->v = grown;
-		l->cap = cap;
+	struct sv_proc *grown = grow_array(l->v, &l->cap, l->n + 1, sizeof(*grown), 256);
+	if (!grown) {
+		/* Short of memory, work with what the walk found so far. */
+		return -ENOMEM;
 	}
+	l->v = grown;
 	l->v[l->n++] = (struct sv_proc){pid, st->ppid, st->starttime};
 	return 0;
 }
