@@ -6,6 +6,7 @@
 #include <pwd.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -116,63 +117,62 @@ void print_status(struct cli *c, bool json)
 	print_probe(c, &probe, json);
 }
 
+/* The runner's switches, one row each: the allow bit a command gives to take it (0: every
+ * command) and the bool it sets. --wait, the one with a value, is parsed apart. */
+static const struct switch_opt {
+	const char *name;
+	unsigned allow;
+	size_t field;
+} switches[] = {
+	{"json", 0, offsetof(struct opts, json)},
+	{"dry-run", OPT_DRY_RUN, offsetof(struct opts, dry_run)},
+	{"shell", OPT_SHELL, offsetof(struct opts, shell)},
+	{"web", OPT_WEB, offsetof(struct opts, web)},
+	{"fonts", OPT_FONTS, offsetof(struct opts, fonts)},
+};
+/* getopt's value for switches[i] is SWITCH_VAL + i: clear of every character getopt returns. */
+#define SWITCH_VAL 256
+
+static int parse_wait(const char *cmd, unsigned allow, const char *arg, struct opts *o)
+{
+	if (!(allow & OPT_WAIT)) {
+		return usage_error("%s takes no --wait", cmd);
+	}
+	if (parse_seconds_ms(arg, LAUNCHER_WAIT_MAX_MS, &o->wait_ms) < 0 || o->wait_ms == 0) {
+		return usage_error("--wait takes seconds (up to 3600, e.g. 30 or 0.5), not '%s'",
+				   arg);
+	}
+	return 0;
+}
+
 int parse_opts(int argc, char **argv, const char *cmd, unsigned allow, struct opts *o)
 {
-	static const struct option longopts[] = {
-		{"json", no_argument, NULL, 'j'},
+	struct option longopts[ARRAY_SIZE(switches) + 2] = {
 		{"wait", required_argument, NULL, 'w'},
-		{"dry-run", no_argument, NULL, 'n'},
-		{"shell", no_argument, NULL, 's'},
-		{"web", no_argument, NULL, 'W'},
-		{"fonts", no_argument, NULL, 'F'},
-		{NULL, 0, NULL, 0},
 	};
+	for (size_t i = 0; i < ARRAY_SIZE(switches); i++) {
+		longopts[i + 1] =
+			(struct option){switches[i].name, no_argument, NULL, SWITCH_VAL + (int)i};
+	}
 	*o = (struct opts){.wait_ms = DEFAULT_WAIT_MS};
 	optind = 1;
 	opterr = 0;
 	int ch;
 	while ((ch = getopt_long(argc, argv, "+", longopts, NULL)) != -1) {
-		switch (ch) {
-		case 'j':
-			o->json = true;
-			break;
-		case 'w':
-			if (!(allow & OPT_WAIT)) {
-				return usage_error("%s takes no --wait", cmd);
+		int r = 0;
+		if (ch == 'w') {
+			r = parse_wait(cmd, allow, optarg, o);
+		} else if (ch >= SWITCH_VAL && ch < SWITCH_VAL + (int)ARRAY_SIZE(switches)) {
+			const struct switch_opt *sw = &switches[ch - SWITCH_VAL];
+			if (sw->allow && !(allow & sw->allow)) {
+				return usage_error("%s takes no --%s", cmd, sw->name);
 			}
-			if (parse_seconds_ms(optarg, LAUNCHER_WAIT_MAX_MS, &o->wait_ms) < 0 ||
-			    o->wait_ms == 0) {
-				return usage_error(
-					"--wait takes seconds (up to 3600, e.g. 30 or 0.5), not '%s'",
-					optarg);
-			}
-			break;
-		case 'n':
-			if (!(allow & OPT_DRY_RUN)) {
-				return usage_error("%s takes no --dry-run", cmd);
-			}
-			o->dry_run = true;
-			break;
-		case 's':
-			if (!(allow & OPT_SHELL)) {
-				return usage_error("%s takes no --shell", cmd);
-			}
-			o->shell = true;
-			break;
-		case 'W':
-			if (!(allow & OPT_WEB)) {
-				return usage_error("%s takes no --web", cmd);
-			}
-			o->web = true;
-			break;
-		case 'F':
-			if (!(allow & OPT_FONTS)) {
-				return usage_error("%s takes no --fonts", cmd);
-			}
-			o->fonts = true;
-			break;
-		default:
+			*(bool *)((char *)o + sw->field) = true;
+		} else {
 			return usage_error("unknown option '%s'", argv[optind - 1]);
+		}
+		if (r) {
+			return r;
 		}
 	}
 	if (optind < argc) {
