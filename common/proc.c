@@ -200,25 +200,19 @@ static int statm_read(pid_t pid, uint64_t *ret_resident, uint64_t *ret_shared)
 	return 0;
 }
 
-int proc_private_kb(pid_t pid, uint64_t *ret)
+int proc_rss_kb(pid_t pid, uint64_t *ret_resident, uint64_t *ret_private)
 {
 	uint64_t res, shared;
 	int r = statm_read(pid, &res, &shared);
 	if (r < 0) {
 		return r;
 	}
-	*ret = res > shared ? res - shared : 0;
-	return 0;
-}
-
-int proc_resident_kb(pid_t pid, uint64_t *ret)
-{
-	uint64_t res, shared;
-	int r = statm_read(pid, &res, &shared);
-	if (r < 0) {
-		return r;
+	if (ret_resident) {
+		*ret_resident = res;
 	}
-	*ret = res;
+	if (ret_private) {
+		*ret_private = res > shared ? res - shared : 0;
+	}
 	return 0;
 }
 

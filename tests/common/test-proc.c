@@ -100,19 +100,18 @@ static void reads_our_own_private_rss(void **state)
 {
 	(void)state;
 	uint64_t before, after, res;
-	assert_int_equal(proc_private_kb(getpid(), &before), 0);
+	assert_int_equal(proc_rss_kb(getpid(), NULL, &before), 0);
 	size_t size = 8u << 20;
 	char *p = malloc(size);
 	assert_non_null(p);
 	memset(p, 1, size);
-	assert_int_equal(proc_private_kb(getpid(), &after), 0);
-	assert_int_equal(proc_resident_kb(getpid(), &res), 0);
+	assert_int_equal(proc_rss_kb(getpid(), &res, &after), 0);
 	assert_true(after >= before + 7 * 1024);
 	assert_true(after <= res);
 	/* Read back, so that the stores are not optimised away. */
 	assert_int_equal(((volatile char *)p)[size - 1], 1);
 	free(p);
-	assert_int_equal(proc_private_kb(0, &after), -ESRCH);
+	assert_int_equal(proc_rss_kb(0, NULL, &after), -ESRCH);
 }
 
 int main(void)
