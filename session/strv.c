@@ -6,17 +6,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "grow.h"
+#include "array.h"
 
 static int push_owned(struct strv *s, char *str)
 {
 	/* Room for it and the NULL after it. */
-	char **v = grow_array(s->v, &s->cap, s->n + 2, sizeof(*v), 16);
-	if (!v) {
+	if (ARRAY_RESERVE(s->v, s->cap, s->n + 2, 16) < 0) {
 		free(str);
 		return -ENOMEM;
 	}
-	s->v = v;
 	s->v[s->n++] = str;
 	s->v[s->n] = NULL;
 	return 0;

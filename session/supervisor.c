@@ -13,8 +13,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "array.h"
 #include "fileio.h"
-#include "grow.h"
 #include "log.h"
 #include "parse.h"
 #include "pidpin.h"
@@ -241,12 +241,10 @@ struct proc_list {
 static int add_proc(pid_t pid, const struct proc_stat *st, void *userdata)
 {
 	struct proc_list *l = userdata;
-	struct sv_proc *grown = grow_array(l->v, &l->cap, l->n + 1, sizeof(*grown), 256);
-	if (!grown) {
+	if (ARRAY_RESERVE(l->v, l->cap, l->n + 1, 256) < 0) {
 		/* Short of memory, work with what the walk found so far. */
 		return -ENOMEM;
 	}
-	l->v = grown;
 	l->v[l->n++] = (struct sv_proc){pid, st->ppid, st->starttime};
 	return 0;
 }

@@ -11,8 +11,8 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "array.h"
 #include "fileio.h"
-#include "grow.h"
 #include "modules.h"
 #include "pathjoin.h"
 #include "request.h"
@@ -128,11 +128,9 @@ static int add(struct web_assets *as, const char *url, unsigned char *body, size
 	if (as->n == ASSETS_MAX || as->bytes + len > ASSETS_BYTES_MAX) {
 		return -E2BIG;
 	}
-	struct web_asset *l = grow_array(as->list, &as->cap, as->n + 1, sizeof(*l), 64);
-	if (!l) {
+	if (ARRAY_RESERVE(as->list, as->cap, as->n + 1, 64) < 0) {
 		return -ENOMEM;
 	}
-	as->list = l;
 	struct web_asset *a = &as->list[as->n];
 	*a = (struct web_asset){.type = type, .body = TAKE_PTR(b), .len = len};
 	snprintf(a->url, sizeof(a->url), "%s", url);
