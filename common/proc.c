@@ -216,6 +216,13 @@ int proc_rss_kb(pid_t pid, uint64_t *ret_resident, uint64_t *ret_private)
 	return 0;
 }
 
+bool proc_cmdline_is_xvnc(const char *cmdline)
+{
+	const char *base = strrchr(cmdline, '/');
+	base = base ? base + 1 : cmdline;
+	return strstr(base, "Xvnc") || strstr(base, "Xtigervnc");
+}
+
 int proc_owner(pid_t pid, uid_t *ret)
 {
 	if (!pid_is_plausible((uint64_t)pid)) {
