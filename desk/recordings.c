@@ -279,12 +279,11 @@ int recordings_list(const struct profile *p, struct rec_row **ret, size_t *ret_n
 	if (recfd < 0) {
 		return recfd == -ENOENT ? 0 : recfd;
 	}
-	DIR *d = fdopendir(recfd);
-	if (!d) {
-		safe_close(recfd);
-		return -ENOMEM;
+	_cleanup_closedir_ DIR *dir = NULL;
+	int r = opendir_fd(recfd, &dir);
+	if (r < 0) {
+		return r;
 	}
-	_cleanup_closedir_ DIR *dir = d;
 	struct rec_row *v = NULL;
 	size_t n = 0, cap = 0;
 	struct dirent *de;

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "array.h"
+#include "fileio.h"
 #include "recorder.h"
 #include "recording.h"
 #include "util.h"
@@ -41,12 +42,11 @@ static int scan(int dirfd, struct entry **ret, size_t *ret_n, uint64_t *ret_tota
 	if (fd < 0) {
 		return negative_errno();
 	}
-	DIR *d = fdopendir(fd);
-	if (!d) {
-		safe_close(fd);
-		return -ENOMEM;
+	_cleanup_closedir_ DIR *dir = NULL;
+	int r = opendir_fd(fd, &dir);
+	if (r < 0) {
+		return r;
 	}
-	_cleanup_closedir_ DIR *dir = d;
 	struct entry *v = NULL;
 	size_t n = 0, cap = 0;
 	uint64_t total = 0;
