@@ -19,11 +19,6 @@ struct entry {
 	uint64_t bytes;
 };
 
-static int by_id(const void *a, const void *b)
-{
-	return strcmp(((const struct entry *)a)->id, ((const struct entry *)b)->id);
-}
-
 static void remove_recording(int dirfd, const char *id)
 {
 	static const char *const exts[] = {"rfb", "meta", "events"};
@@ -35,42 +30,32 @@ static void remove_recording(int dirfd, const char *id)
 	}
 }
 
-/* Every recording's .rfb with its size, sorted oldest first; malloc'ed. */
+/* Every recording's .rfb with its size, oldest first; malloc'ed. */
 static int scan(int dirfd, struct entry **ret, size_t *ret_n, uint64_t *ret_total)
 {
-	int fd = openat(dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0) {
-		return negative_errno();
-	}
-	_cleanup_closedir_ DIR *dir = NULL;
-	int r = opendir_fd(fd, &dir);
+	_cleanup_free_ struct rec_id *ids = NULL;
+	size_t nids;
+	int r = rec_list_ids(dirfd, "rfb", &ids, &nids);
 	if (r < 0) {
 		return r;
 	}
-	struct entry *v = NULL;
-	size_t n = 0, cap = 0;
+	struct entry *v = calloc(nids ? nids : 1, sizeof(*v));
+	if (!v) {
+		return -ENOMEM;
+	}
+	size_t n = 0;
 	uint64_t total = 0;
-	struct dirent *de;
-	while ((de = readdir(dir))) {
-		size_t len = strlen(de->d_name);
+	for (size_t i = 0; i < nids; i++) {
+		char name[RECORDING_ID_MAX + 8];
 		struct stat st;
-		if (len < 5 || strcmp(de->d_name + len - 4, ".rfb") != 0 ||
-		    len - 4 > RECORDING_ID_MAX ||
-		    fstatat(dirfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
+		if (rec_file_name(ids[i].s, "rfb", name, sizeof(name)) < 0 ||
+		    fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
 			continue;
 		}
-		if (ARRAY_RESERVE(v, cap, n + 1, 16) < 0) {
-			free(v);
-			return -ENOMEM;
-		}
-		memcpy(v[n].id, de->d_name, len - 4);
-		v[n].id[len - 4] = '\0';
-		v[n].bytes = (uint64_t)st.st_size;
+		v[n] = (struct entry){.bytes = (uint64_t)st.st_size};
+		memcpy(v[n].id, ids[i].s, sizeof(v[n].id));
 		total += v[n].bytes;
 		n++;
-	}
-	if (n > 0) {
-		qsort(v, n, sizeof(*v), by_id);
 	}
 	*ret = v;
 	*ret_n = n;
