@@ -1,6 +1,5 @@
 /* The size limit of the recordings (recorder.h): the oldest go first. Ids sort by the time they
  * began, so a name order is an age order. */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -8,16 +7,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "array.h"
-#include "fileio.h"
 #include "recorder.h"
 #include "recording.h"
 #include "util.h"
-
-struct entry {
-	char id[RECORDING_ID_MAX + 1];
-	uint64_t bytes;
-};
 
 static void remove_recording(int dirfd, const char *id)
 {
@@ -30,55 +22,39 @@ static void remove_recording(int dirfd, const char *id)
 	}
 }
 
-/* Every recording's .rfb with its size, oldest first; malloc'ed. */
-static int scan(int dirfd, struct entry **ret, size_t *ret_n, uint64_t *ret_total)
+/* The size of a recording's stream, 0 when it is gone. */
+static uint64_t rfb_bytes(int dirfd, const char *id)
 {
-	_cleanup_free_ struct rec_id *ids = NULL;
-	size_t nids;
-	int r = rec_list_ids(dirfd, "rfb", &ids, &nids);
-	if (r < 0) {
-		return r;
+	char name[RECORDING_ID_MAX + 8];
+	struct stat st;
+	if (rec_file_name(id, "rfb", name, sizeof(name)) < 0 ||
+	    fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
+		return 0;
 	}
-	struct entry *v = calloc(nids ? nids : 1, sizeof(*v));
-	if (!v) {
-		return -ENOMEM;
-	}
-	size_t n = 0;
-	uint64_t total = 0;
-	for (size_t i = 0; i < nids; i++) {
-		char name[RECORDING_ID_MAX + 8];
-		struct stat st;
-		if (rec_file_name(ids[i].s, "rfb", name, sizeof(name)) < 0 ||
-		    fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
-			continue;
-		}
-		v[n] = (struct entry){.bytes = (uint64_t)st.st_size};
-		memcpy(v[n].id, ids[i].s, sizeof(v[n].id));
-		total += v[n].bytes;
-		n++;
-	}
-	*ret = v;
-	*ret_n = n;
-	*ret_total = total;
-	return 0;
+	return (uint64_t)st.st_size;
 }
 
 int recorder_prune(int dirfd, const char *keep, uint64_t max_bytes)
 {
-	struct entry *v;
+	_cleanup_free_ struct rec_id *ids = NULL;
 	size_t n;
-	uint64_t total;
-	int r = scan(dirfd, &v, &n, &total);
+	int r = rec_list_ids(dirfd, "rfb", &ids, &n);
 	if (r < 0) {
 		return r;
 	}
+	uint64_t total = 0;
+	for (size_t i = 0; i < n; i++) {
+		total += rfb_bytes(dirfd, ids[i].s);
+	}
+	/* Oldest first; only the recording being made (keep) can have grown since it was counted.
+	 */
 	for (size_t i = 0; i < n && total > max_bytes; i++) {
-		if (keep && streq(v[i].id, keep)) {
+		if (keep && streq(ids[i].s, keep)) {
 			continue;
 		}
-		remove_recording(dirfd, v[i].id);
-		total -= v[i].bytes;
+		uint64_t bytes = rfb_bytes(dirfd, ids[i].s);
+		remove_recording(dirfd, ids[i].s);
+		total -= bytes < total ? bytes : total;
 	}
-	free(v);
 	return 0;
 }
