@@ -200,26 +200,27 @@ static int statm_read(pid_t pid, uint64_t *ret_resident, uint64_t *ret_shared)
 	return 0;
 }
 
-int proc_private_kb(pid_t pid, uint64_t *ret)
+int proc_rss_kb(pid_t pid, uint64_t *ret_resident, uint64_t *ret_private)
 {
 	uint64_t res, shared;
 	int r = statm_read(pid, &res, &shared);
 	if (r < 0) {
 		return r;
 	}
-	*ret = res > shared ? res - shared : 0;
+	if (ret_resident) {
+		*ret_resident = res;
+	}
+	if (ret_private) {
+		*ret_private = res > shared ? res - shared : 0;
+	}
 	return 0;
 }
 
-int proc_resident_kb(pid_t pid, uint64_t *ret)
+bool proc_cmdline_is_xvnc(const char *cmdline)
 {
-	uint64_t res, shared;
-	int r = statm_read(pid, &res, &shared);
-	if (r < 0) {
-		return r;
-	}
-	*ret = res;
-	return 0;
+	const char *base = strrchr(cmdline, '/');
+	base = base ? base + 1 : cmdline;
+	return strstr(base, "Xvnc") || strstr(base, "Xtigervnc");
 }
 
 int proc_owner(pid_t pid, uid_t *ret)

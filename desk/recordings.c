@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "array.h"
 #include "fileio.h"
 #include "parse.h"
 #include "proc.h"
@@ -167,15 +168,9 @@ static int push(struct evlist *l, uint64_t t, enum rec_event_kind kind, const ch
 	if (!text) {
 		return -ENOMEM;
 	}
-	if (l->n == l->cap) {
-		size_t cap = l->cap ? l->cap * 2 : 32;
-		struct rec_event *v = realloc(l->v, cap * sizeof(*v));
-		if (!v) {
-			free(text);
-			return -ENOMEM;
-		}
-		l->v = v;
-		l->cap = cap;
+	if (ARRAY_RESERVE(l->v, l->cap, l->n + 1, 32) < 0) {
+		free(text);
+		return -ENOMEM;
 	}
 	char *json = strdup(line);
 	if (!json) {
@@ -305,14 +300,9 @@ int recordings_list(const struct profile *p, struct rec_row **ret, size_t *ret_n
 		if (!rec_id_valid(id)) {
 			continue;
 		}
-		if (n == cap) {
-			cap = cap ? cap * 2 : 16;
-			struct rec_row *nv = realloc(v, cap * sizeof(*v));
-			if (!nv) {
-				free(v);
-				return -ENOMEM;
-			}
-			v = nv;
+		if (ARRAY_RESERVE(v, cap, n + 1, 16) < 0) {
+			free(v);
+			return -ENOMEM;
 		}
 		if (fill_row(p, dirfd(dir), id, &v[n]) == 0) {
 			n++;

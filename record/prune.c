@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "array.h"
 #include "recorder.h"
 #include "recording.h"
 #include "util.h"
@@ -58,14 +59,9 @@ static int scan(int dirfd, struct entry **ret, size_t *ret_n, uint64_t *ret_tota
 		    fstatat(dirfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
 			continue;
 		}
-		if (n == cap) {
-			cap = cap ? cap * 2 : 16;
-			struct entry *nv = realloc(v, cap * sizeof(*v));
-			if (!nv) {
-				free(v);
-				return -ENOMEM;
-			}
-			v = nv;
+		if (ARRAY_RESERVE(v, cap, n + 1, 16) < 0) {
+			free(v);
+			return -ENOMEM;
 		}
 		memcpy(v[n].id, de->d_name, len - 4);
 		v[n].id[len - 4] = '\0';
