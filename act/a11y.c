@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "a11y-internal.h"
+#include "array.h"
 #include "timeutil.h"
 #include "util.h"
 
@@ -99,15 +100,9 @@ bool walker_off_screen(const struct walker *k, const struct a11y_node *n)
 struct a11y_node *walker_keep(struct walker *k, struct a11y_node *n, const char *id)
 {
 	struct a11y_tree *t = k->t;
-	if (t->n == t->cap) {
-		size_t cap = t->cap ? t->cap * 2 : 256;
-		struct a11y_node *v = realloc(t->v, cap * sizeof(*v));
-		if (!v) {
-			a11y_node_free(n);
-			return NULL;
-		}
-		t->v = v;
-		t->cap = cap;
+	if (ARRAY_RESERVE(t->v, t->cap, t->n + 1, 256) < 0) {
+		a11y_node_free(n);
+		return NULL;
 	}
 	snprintf(n->id, sizeof(n->id), "%s", id);
 	if (!n->role) {
