@@ -21,8 +21,17 @@ struct walker {
 /* Whether the state s (an AtspiStateType) is among the bits of a node's states. */
 #define HAS(bits, s) (((bits) >> (s)) & 1)
 
-/* What is left of the walk's time in ms: 0 when the deadline has passed. */
-uint64_t walker_left_ms(const struct walker *k);
+/* How long the walk's next D-Bus call may wait, in ms: A11Y_CALL_MS, less near the deadline; 0
+ * once the deadline has passed (the walk is cut then: "timeout"). */
+int walker_call_ms(struct walker *k);
+
+/* Whether the walk may read another node: not once the application stopped answering or the
+ * walk was cut, nor when the tree holds A11Y_NODES_MAX nodes (then it is cut: "nodes"). */
+bool walker_room(struct walker *k);
+
+/* Places n, the node just kept, in its window (its own when it is one, at depth 2; else the
+ * window given, its parent's) and says whether the walk goes below it (--depth). */
+bool walker_below(const struct walker *k, struct a11y_node *n, size_t window);
 
 /* Whether the node's screen bounds lie wholly off the screen (xfwm4 keeps a window at
  * -1000,-1000): it is left out, with what it holds. A node without bounds is not. */

@@ -13,22 +13,26 @@
 #include "timeutil.h"
 #include "util.h"
 
-uint64_t walker_left_ms(const struct walker *k)
+int walker_call_ms(struct walker *k)
 {
 	uint64_t now = now_ms();
-	return now >= k->w->deadline_ms ? 0 : k->w->deadline_ms - now;
+	if (now >= k->w->deadline_ms) {
+		k->t->cut = "timeout";
+		return 0;
+	}
+	uint64_t left = k->w->deadline_ms - now;
+	return (int)(left < A11Y_CALL_MS ? left : A11Y_CALL_MS);
 }
 
-/* Every call waits at most A11Y_CALL_MS, less near the deadline; -1: no longer start-up grace
- * for young applications (libatspi's default is 15 s). */
+/* Every libatspi call waits as walker_call_ms says; -1: no longer start-up grace for young
+ * applications (libatspi's default is 15 s). */
 static bool bound_calls(struct walker *k)
 {
-	uint64_t left = walker_left_ms(k);
-	if (left == 0) {
-		k->t->cut = "timeout";
+	int ms = walker_call_ms(k);
+	if (ms == 0) {
 		return false;
 	}
-	atspi_set_timeout((gint)(left < A11Y_CALL_MS ? left : A11Y_CALL_MS), -1);
+	atspi_set_timeout(ms, -1);
 	return true;
 }
 
@@ -88,6 +92,24 @@ static uint64_t state_bits(AtspiAccessible *obj)
 		g_object_unref(set);
 	}
 	return bits;
+}
+
+bool walker_room(struct walker *k)
+{
+	if (k->app_failed || k->t->cut) {
+		return false;
+	}
+	if (k->t->n >= A11Y_NODES_MAX) {
+		k->t->cut = "nodes";
+		return false;
+	}
+	return true;
+}
+
+bool walker_below(const struct walker *k, struct a11y_node *n, size_t window)
+{
+	n->window = n->depth == 2 ? k->t->n - 1 : window;
+	return !k->w->depth || n->depth < k->w->depth;
 }
 
 bool walker_off_screen(const struct walker *k, const struct a11y_node *n)
@@ -182,19 +204,11 @@ static struct a11y_node *read_node(struct walker *k, AtspiAccessible *obj, const
 static void walk_node(struct walker *k, AtspiAccessible *obj, const char *id, unsigned depth,
 		      size_t window)
 {
-	if (k->app_failed || !bound_calls(k)) {
-		return;
-	}
-	if (k->t->n >= A11Y_NODES_MAX) {
-		k->t->cut = "nodes";
+	if (!walker_room(k) || !bound_calls(k)) {
 		return;
 	}
 	struct a11y_node *n = read_node(k, obj, id, depth, false);
-	if (!n) {
-		return;
-	}
-	n->window = depth == 2 ? k->t->n - 1 : window;
-	if (!k->w->depth || depth < k->w->depth) {
+	if (n && walker_below(k, n, window)) {
 		walker_children(k, obj, id, depth);
 	}
 }
@@ -360,12 +374,10 @@ static int window_by_node(struct walker *k, AtspiAccessible *win, const char *id
 		return error_set_kind(err, ERROR_BAD_INPUT, -ENOENT,
 				      "no window has the id %s now: ask tree again", id);
 	}
-	bool read = read_node(k, win, id, 2, true) != NULL;
-	if (read) {
-		k->t->v[0].window = 0;
-		if (!k->w->depth || k->w->depth > 2) {
-			walker_children(k, win, id, 2);
-		}
+	struct a11y_node *n = read_node(k, win, id, 2, true);
+	bool read = n != NULL;
+	if (n && walker_below(k, n, 0)) {
+		walker_children(k, win, id, 2);
 	}
 	if (k->app_failed) {
 		note_unanswered(k->t, win, read ? k->t->v[0].name : k->w->window);

@@ -55,9 +55,8 @@ static DBusMessage *call(struct walker *k, DBusConnection *bus, const char *bus_
 			 bool *unknown)
 {
 	*unknown = false;
-	uint64_t left = walker_left_ms(k);
-	if (left == 0) {
-		k->t->cut = "timeout";
+	int ms = walker_call_ms(k);
+	if (ms == 0) {
 		return NULL;
 	}
 	DBusMessage *m = dbus_message_new_method_call(bus_name, path, iface, method);
@@ -70,8 +69,7 @@ static DBusMessage *call(struct walker *k, DBusConnection *bus, const char *bus_
 	}
 	DBusError derr;
 	dbus_error_init(&derr);
-	DBusMessage *reply = dbus_connection_send_with_reply_and_block(
-		bus, m, (int)(left < A11Y_CALL_MS ? left : A11Y_CALL_MS), &derr);
+	DBusMessage *reply = dbus_connection_send_with_reply_and_block(bus, m, ms, &derr);
 	dbus_message_unref(m);
 	if (!reply) {
 		*unknown = dbus_error_has_name(&derr, DBUS_ERROR_UNKNOWN_METHOD) ||
@@ -104,6 +102,18 @@ static bool next_is(DBusMessageIter *f, int type)
 	return dbus_message_iter_get_arg_type(f) == type;
 }
 
+/* The next field as an int32 into *ret; false when it is not one. */
+static bool next_int(DBusMessageIter *f, int *ret)
+{
+	if (!next_is(f, DBUS_TYPE_INT32)) {
+		return false;
+	}
+	dbus_int32_t i32;
+	dbus_message_iter_get_basic(f, &i32);
+	*ret = i32;
+	return true;
+}
+
 /* An AT-SPI state set as D-Bus carries it (au: two words, the low one first) at arr, as
  * 1 << AtspiStateType bits. */
 static uint64_t read_states(DBusMessageIter *arr)
@@ -125,23 +135,15 @@ static uint64_t read_states(DBusMessageIter *arr)
 static bool read_item(DBusMessageIter *st, struct citem *it)
 {
 	DBusMessageIter f, a;
+	/* An item that was not of the shape leaves its slot to the next: nothing of it stays. */
+	*it = (struct citem){0};
 	dbus_message_iter_recurse(st, &f);
 	it->path = object_path(&f);
 	dbus_message_iter_next(&f); /* the application */
 	dbus_message_iter_next(&f);
 	it->parent = object_path(&f);
-	if (!it->path || !it->parent || !next_is(&f, DBUS_TYPE_INT32)) {
-		return false;
-	}
-	dbus_int32_t i32;
-	dbus_message_iter_get_basic(&f, &i32);
-	it->index = i32;
-	if (!next_is(&f, DBUS_TYPE_INT32)) {
-		return false;
-	}
-	dbus_message_iter_get_basic(&f, &i32);
-	it->nchildren = i32;
-	if (!next_is(&f, DBUS_TYPE_ARRAY)) {
+	if (!it->path || !it->parent || !next_int(&f, &it->index) ||
+	    !next_int(&f, &it->nchildren) || !next_is(&f, DBUS_TYPE_ARRAY)) {
 		return false;
 	}
 	dbus_message_iter_recurse(&f, &a);
@@ -339,22 +341,11 @@ static void walk_cached(struct walker *k, const struct cache *c, AtspiAccessible
 			const char *id, unsigned depth, size_t window, bool always)
 {
 	const struct citem *it = &c->v[i];
-	if (k->app_failed || k->t->cut) {
-		return;
-	}
-	if (k->t->n >= A11Y_NODES_MAX) {
-		k->t->cut = "nodes";
-		return;
-	}
-	if (!always && !HAS(it->states, ATSPI_STATE_SHOWING)) {
+	if (!walker_room(k) || (!always && !HAS(it->states, ATSPI_STATE_SHOWING))) {
 		return;
 	}
 	struct a11y_node *n = read_cached(k, c, it, id, depth, always);
-	if (!n) {
-		return;
-	}
-	n->window = depth == 2 ? k->t->n - 1 : window;
-	if (!k->w->depth || depth < k->w->depth) {
+	if (n && walker_below(k, n, window)) {
 		walk_cached_children(k, c, app, it, id, depth, n->window);
 	}
 }
