@@ -193,7 +193,6 @@ static int clipboard_set(struct act *a, const struct act_req *rq, struct act_out
 
 static int windows(struct act *a, const struct act_req *rq, struct act_out *out, struct error *err)
 {
-	(void)rq;
 	int r = actinput_check(a, err);
 	return r < 0 ? r : win_list_json(a->dpy, a->sw, a->sh, &out->json, &out->data, err);
 }

@@ -81,7 +81,6 @@ static int no_xtest(struct act *a, struct error *err)
 
 int actinput_cursor(struct act *a, const struct act_req *rq, struct act_out *out, struct error *err)
 {
-	(void)rq;
 	Window root, child;
 	int rx, ry, wx, wy;
 	unsigned mask;
