@@ -262,8 +262,7 @@ static int read_windows(Display *dpy, struct win_list *l)
 {
 	unsigned long n;
 	_cleanup_free_ Window *list = win_clients(dpy, &n);
-	l->v = list ? calloc(n ? n : 1, sizeof(*l->v)) : NULL;
-	if (!l->v) {
+	if (!list || !(l->v = calloc(n ? n : 1, sizeof(*l->v)))) {
 		return -ENOMEM;
 	}
 	Window active = active_window(dpy);
