@@ -4,436 +4,10 @@
 #include <errno.h>
 #include <string.h>
 
-#include "act.h"
+#include "actpos.h"
+#include "actresult.h"
 #include "helptext.h"
-#include "parse.h"
-#include "strescape.h"
 #include "util.h"
-
-static int coordinate(const char *what, const char *s, unsigned *ret, struct error *err)
-{
-	if (parse_uint_range(s, 0, ACT_COORD_MAX, ret) < 0) {
-		return error_set_kind(
-			err, ERROR_BAD_INPUT, -EINVAL,
-			"%s must be a pixel coordinate (0 to %d, counted from the top left), not '%s'",
-			what, ACT_COORD_MAX, s);
-	}
-	return 0;
-}
-
-/* The positional arguments, one parser a shape: X Y (and scroll's count). */
-static int pos_point(struct act_req *rq, int n, char **args, struct error *err)
-{
-	bool scroll = rq->cmd == ACT_SCROLL;
-	if (rq->element) {
-		return n == 0 ? 0
-			      : error_set_kind(err, ERROR_BAD_INPUT, -EINVAL,
-					       "%s takes X Y or --element, not both",
-					       act_cmd_name(rq->cmd));
-	}
-	if (n < 2 || n > (scroll ? 3 : 2)) {
-		return error_set_kind(err, ERROR_BAD_INPUT, -EINVAL, "%s takes X Y%s",
-				      act_cmd_name(rq->cmd),
-				      scroll ? " and an optional count" : "");
-	}
-	if (coordinate("X", args[0], &rq->x, err) < 0 ||
-	    coordinate("Y", args[1], &rq->y, err) < 0) {
-		return -EINVAL;
-	}
-	if (n == 3 && parse_uint_range(args[2], 1, ACT_SCROLL_MAX, &rq->amount) < 0) {
-		return error_set_kind(err, ERROR_BAD_INPUT, -EINVAL,
-				      "the scroll count must be 1 to %d steps, not '%s'",
-				      ACT_SCROLL_MAX, args[2]);
-	}
-	return 0;
-}
-
-/* X,Y of a path, the i-th point. */
-static int path_point(const char *s, size_t i, unsigned *ret, struct error *err)
-{
-	const char *comma = strchr(s, ',');
-	uint64_t x, y;
-	if (!comma || parse_u64_n(s, (size_t)(comma - s), ACT_COORD_MAX, &x) < 0 ||
-	    parse_u64(comma + 1, ACT_COORD_MAX, &y) < 0) {
-		return error_set_kind(
-			err, ERROR_BAD_INPUT, -EINVAL,
-			"drag --path takes points as X,Y (pixels from the top left, e.g. 10,20); point %zu is '%s'",
-			i + 1, s);
-	}
-	ret[0] = (unsigned)x;
-	ret[1] = (unsigned)y;
-	return 0;
-}
-
-static int pos_drag(struct act_req *rq, int n, char **args, struct error *err)
-{
-	if (rq->n_path) {
-		/* --path: every positional is a point. */
-		if (n < 2 || n > ACT_PATH_MAX) {
-			return error_set_kind(err, ERROR_BAD_INPUT, -EINVAL,
-					      "drag --path takes 2 to %d points X,Y", ACT_PATH_MAX);
-		}
-		for (int i = 0; i < n; i++) {
-			if (path_point(args[i], (size_t)i, rq->path[i], err) < 0) {
-				return -EINVAL;
-			}
-		}
-		rq->n_path = (size_t)n;
-		rq->x = rq->path[0][0];
-		rq->y = rq->path[0][1];
-		rq->x2 = rq->path[n - 1][0];
-		rq->y2 = rq->path[n - 1][1];
-		return 0;
-	}
-	if (n != 4) {
-		return error_set_kind(err, ERROR_BAD_INPUT, -EINVAL,
-				      "drag takes X1 Y1 X2 Y2, or --path X,Y X,Y...");
-	}
-	if (coordinate("X1", args[0], &rq->x, err) < 0 ||
-	    coordinate("Y1", args[1], &rq->y, err) < 0 ||
-	    coordinate("X2", args[2], &rq->x2, err) < 0 ||
-	    coordinate("Y2", args[3], &rq->y2, err) < 0) {
-		return -EINVAL;
-	}
-	return 0;
-}
-
-/* mouse-down and mouse-up: X Y, or nothing for where the pointer is. */
-static int pos_maybe_point(struct act_req *rq, int n, char **args, struct error *err)
-{
-	if (n == 0) {
-		rq->at_pointer = true;
-		return 0;
-	}
-	if (n != 2) {
-		return error_set_kind(err, ERROR_BAD_INPUT, -EINVAL,
-				      "%s takes X Y, or nothing for where the pointer is",
-				      act_cmd_name(rq->cmd));
-	}
-	return pos_point(rq, n, args, err);
-}
-
-static int pos_seconds(struct act_req *rq, int n, char **args, struct error *err)
-{
-	if (n != 1 || parse_seconds_ms(args[0], ACT_WAIT_MAX_MS, &rq->timeout_ms) < 0 ||
-	    rq->timeout_ms == 0) {
-		return error_set_kind(err, ERROR_BAD_INPUT, -EINVAL,
-				      "wait takes SECONDS above 0, up to %d (e.g. 2 or 0.5)%s%s%s",
-				      ACT_WAIT_MAX_MS / 1000, n ? ", not '" : "", n ? args[0] : "",
-				      n ? "'" : "");
-	}
-	return 0;
-}
-
-static int pos_text(struct act_req *rq, int n, char **args, struct error *err)
-{
-	if (n > 1 || (n == 1 && rq->file)) {
-		return error_set_kind(
-			err, ERROR_BAD_INPUT, -EINVAL,
-			"type takes one TEXT argument, or --file FILE, or the text on standard input");
-	}
-	if (n == 0) {
-		return 0;
-	}
-	size_t chars;
-	rq->text = args[0];
-	rq->text_len = strlen(args[0]);
-	return act_check_text(rq->text, rq->text_len, "TEXT", &chars, err);
-}
-
-static int pos_combos(struct act_req *rq, int n, char **args, struct error *err)
-{
-	if (n == 0) {
-		return error_set_kind(err, ERROR_BAD_INPUT, -EINVAL,
-				      "key takes one or more combos, e.g. ctrl+l, alt+F4, Return");
-	}
-	if (n > ACT_KEYS_MAX) {
-		return error_set_kind(err, ERROR_BAD_INPUT, -EINVAL,
-				      "key takes at most %d combos at a time", ACT_KEYS_MAX);
-	}
-	if (rq->hold_ms && n != 1) {
-		return error_set_kind(err, ERROR_BAD_INPUT, -EINVAL,
-				      "key --hold-for holds one combo, e.g. shift or ctrl+a");
-	}
-	for (int i = 0; i < n; i++) {
-		if (!*args[i] || strlen(args[i]) > ACT_COMBO_MAX) {
-			return error_set_kind(
-				err, ERROR_BAD_INPUT, -EINVAL,
-				"'%s' is not a key combo: name keys joined by +, e.g. ctrl+shift+t",
-				args[i]);
-		}
-		rq->keys[i] = args[i];
-	}
-	rq->n_keys = (size_t)n;
-	return 0;
-}
-
-static int pos_none(struct act_req *rq, int n, char **args, struct error *err)
-{
-	if (n > 0) {
-		return error_set_kind(err, ERROR_BAD_INPUT, -EINVAL, "unexpected argument '%s'",
-				      args[0]);
-	}
-	return 0;
-}
-
-/* clipboard set: TEXT, or standard input (read by botdesk-act) when none. */
-static int pos_clip_set(struct act_req *rq, int n, char **args, struct error *err)
-{
-	if (n > 1) {
-		return error_set_kind(
-			err, ERROR_BAD_INPUT, -EINVAL,
-			"clipboard set takes one TEXT argument, or the text on standard input");
-	}
-	if (n == 0) {
-		return 0;
-	}
-	rq->text = args[0];
-	rq->text_len = strlen(args[0]);
-	return act_check_clip_text(rq->text, rq->text_len, "TEXT", err);
-}
-
-/* A window id as windows prints it (0x1a00007) or in decimal. */
-static int window_id(const char *s, unsigned long *ret, struct error *err)
-{
-	uint64_t v;
-	bool hex = s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
-	int r = hex ? parse_hex_u64(s + 2, UINT32_MAX, &v) : parse_u64(s, UINT32_MAX, &v);
-	if (r < 0 || v == 0) {
-		return error_set_kind(
-			err, ERROR_BAD_INPUT, -EINVAL,
-			"'%s' is no window id: take one from 'botdesk windows' (e.g. 0x1a00007)",
-			s);
-	}
-	*ret = (unsigned long)v;
-	return 0;
-}
-
-static int signed_coordinate(const char *what, const char *s, int *ret, struct error *err)
-{
-	unsigned v;
-	bool neg = s[0] == '-';
-	if (parse_uint_range(s + neg, 0, ACT_COORD_MAX, &v) < 0) {
-		return error_set_kind(err, ERROR_BAD_INPUT, -EINVAL,
-				      "%s must be a screen coordinate (-%d to %d), not '%s'", what,
-				      ACT_COORD_MAX, ACT_COORD_MAX, s);
-	}
-	*ret = neg ? -(int)v : (int)v;
-	return 0;
-}
-
-/* window focus|close ID, window move ID X Y, window resize ID W H. */
-static int pos_window(struct act_req *rq, int n, char **args, struct error *err)
-{
-	static const char *const ops[] = {"focus", "close", "move", "resize"};
-	size_t op = ARRAY_SIZE(ops);
-	for (size_t i = 0; n > 0 && i < ARRAY_SIZE(ops); i++) {
-		if (streq(args[0], ops[i])) {
-			op = i;
-		}
-	}
-	int want = op >= ACT_WIN_MOVE ? 4 : 2;
-	if (op == ARRAY_SIZE(ops) || n != want) {
-		return error_set_kind(
-			err, ERROR_BAD_INPUT, -EINVAL,
-			"window takes focus ID, close ID, move ID X Y or resize ID WIDTH HEIGHT");
-	}
-	rq->win_op = (enum act_win_op)op;
-	if (window_id(args[1], &rq->win_id, err) < 0) {
-		return -EINVAL;
-	}
-	if (op == ACT_WIN_MOVE) {
-		return signed_coordinate("X", args[2], &rq->win_x, err) < 0 ||
-				       signed_coordinate("Y", args[3], &rq->win_y, err) < 0
-			       ? -EINVAL
-			       : 0;
-	}
-	if (op == ACT_WIN_RESIZE && (parse_uint_range(args[2], 1, ACT_COORD_MAX, &rq->win_w) < 0 ||
-				     parse_uint_range(args[3], 1, ACT_COORD_MAX, &rq->win_h) < 0)) {
-		return error_set_kind(
-			err, ERROR_BAD_INPUT, -EINVAL,
-			"window resize takes a WIDTH and HEIGHT in pixels (1 to %d), not '%s %s'",
-			ACT_COORD_MAX, args[2], args[3]);
-	}
-	return 0;
-}
-
-/* open TARGET (a URL or a file), launch NAME (a desktop file's name). */
-static int pos_target(struct act_req *rq, int n, char **args, struct error *err)
-{
-	bool launch = rq->cmd == ACT_LAUNCH;
-	if (n != 1 || !*args[0]) {
-		return error_set_kind(
-			err, ERROR_BAD_INPUT, -EINVAL,
-			launch ? "launch takes one application NAME, e.g. xfce4-terminal"
-			       : "open takes one URL or file");
-	}
-	size_t len = strlen(args[0]);
-	bool ok = len <= 4096;
-	for (size_t i = 0; ok && i < len; i++) {
-		unsigned char c = (unsigned char)args[0][i];
-		ok = launch ? (isalnum(c) || c == '.' || c == '-' || c == '_')
-			    : c >= 0x20 && c != 0x7f;
-	}
-	if (!ok || (launch && args[0][0] == '.')) {
-		return error_set_kind(
-			err, ERROR_BAD_INPUT, -EINVAL,
-			launch ? "'%s' is no desktop file name (letters, digits, '.', '-', '_')"
-			       : "'%s' is no URL or file name botdesk opens (control characters?)",
-			args[0]);
-	}
-	rq->text = args[0];
-	rq->text_len = len;
-	return 0;
-}
-
-/* ,"window":{"id","title"} (null over the root) when the action looked (pointer actions). */
-static void landed_json(const struct act_out *out, char *buf, size_t size)
-{
-	buf[0] = '\0';
-	if (!out->landed_known) {
-		return;
-	}
-	if (!out->landed) {
-		snprintf(buf, size, ",\"window\":null");
-		return;
-	}
-	char title[sizeof(out->landed_title) * 6 + 1];
-	(void)escape_to_buf(title, sizeof(title), out->landed_title, strlen(out->landed_title),
-			    &escape_json);
-	snprintf(buf, size, ",\"window\":{\"id\":\"0x%lx\",\"title\":\"%s\"}", out->landed, title);
-}
-
-/* The results, one JSON object each: what --json prints and the MCP tool's text. */
-/* With --changes: ,"changed":[{"x","y","width","height"}...] in screen pixels ([] when nothing
- * was drawn). */
-static void regions_json(const struct act_req *rq, const struct act_out *out, char *buf,
-			 size_t size)
-{
-	buf[0] = '\0';
-	if (!rq->changes) {
-		return;
-	}
-	size_t o = (size_t)snprintf(buf, size, ",\"changed\":[");
-	for (size_t i = 0; i < out->n_regions && o < size; i++) {
-		const struct act_rect *r = &out->regions[i];
-		o += (size_t)snprintf(buf + o, size - o,
-				      "%s{\"x\":%u,\"y\":%u,\"width\":%u,\"height\":%u}",
-				      i ? "," : "", r->x, r->y, r->w, r->h);
-	}
-	if (o < size) {
-		snprintf(buf + o, size - o, "]");
-	}
-}
-
-static bool result_point(const struct act_req *rq, const struct act_out *out, char *buf,
-			 size_t size)
-{
-	char landed[sizeof(out->landed_title) * 6 + 64];
-	char regions[ACT_CHANGED_MAX * 64 + 16];
-	landed_json(out, landed, sizeof(landed));
-	regions_json(rq, out, regions, sizeof(regions));
-	snprintf(buf, size, "{\"x\":%u,\"y\":%u,\"screen\":\"%ux%u\"%s%s}", out->x, out->y, out->sw,
-		 out->sh, landed, regions);
-	return true;
-}
-
-static bool result_drag(const struct act_req *rq, const struct act_out *out, char *buf, size_t size)
-{
-	char landed[sizeof(out->landed_title) * 6 + 64];
-	char regions[ACT_CHANGED_MAX * 64 + 16];
-	landed_json(out, landed, sizeof(landed));
-	regions_json(rq, out, regions, sizeof(regions));
-	snprintf(buf, size, "{\"x\":%u,\"y\":%u,\"x2\":%u,\"y2\":%u,\"screen\":\"%ux%u\"%s%s}",
-		 out->x, out->y, out->x2, out->y2, out->sw, out->sh, landed, regions);
-	return true;
-}
-
-/* The cursor in the picture's pixels when the request was read in one (--from, or the MCP
- * server's model picture). */
-static bool result_cursor(const struct act_req *rq, const struct act_out *out, char *buf,
-			  size_t size)
-{
-	unsigned x = out->x, y = out->y;
-	if (out->from_w) {
-		x = act_to_picture(x, out->sw, out->from_w);
-		y = act_to_picture(y, out->sh, out->from_h);
-	}
-	snprintf(buf, size, "{\"x\":%u,\"y\":%u,\"screen\":\"%ux%u\"}", x, y, out->sw, out->sh);
-	return true;
-}
-
-static bool result_type(const struct act_req *rq, const struct act_out *out, char *buf, size_t size)
-{
-	snprintf(buf, size, "{\"characters\":%zu,\"remapped\":%zu}", out->chars, out->remapped);
-	return true;
-}
-
-static bool result_key(const struct act_req *rq, const struct act_out *out, char *buf, size_t size)
-{
-	snprintf(buf, size, "{\"keys\":%zu}", out->keys);
-	return true;
-}
-
-/* A scaled picture says how to click on it: coordinates read from it go with from = its size. */
-static bool result_picture(const struct act_req *rq, const struct act_out *out, char *buf,
-			   size_t size)
-{
-	bool scaled = !rq->region && (out->pic.w != out->sw || out->pic.h != out->sh);
-	char from[64] = "";
-	if (scaled) {
-		snprintf(from, sizeof(from), ",\"from\":\"%ux%u\"", out->pic.w, out->pic.h);
-	}
-	snprintf(buf, size, "{\"width\":%u,\"height\":%u,\"screen\":\"%ux%u\"%s}", out->pic.w,
-		 out->pic.h, out->sw, out->sh, from);
-	return true;
-}
-
-static bool result_paused(const struct act_req *rq, const struct act_out *out, char *buf,
-			  size_t size)
-{
-	snprintf(buf, size, "{\"waited_ms\":%llu}", (unsigned long long)out->waited_ms);
-	return true;
-}
-
-static bool result_wait(const struct act_req *rq, const struct act_out *out, char *buf, size_t size)
-{
-	snprintf(buf, size, "{\"%s\":true,\"waited_ms\":%llu}",
-		 rq->cmd == ACT_WAIT_IDLE ? "idle" : "changed", (unsigned long long)out->waited_ms);
-	return true;
-}
-
-/* clipboard get and windows: a result of any size, in out->json (act.c); the text alone
- * without --json. */
-static bool result_none(const struct act_req *rq, const struct act_out *out, char *buf, size_t size)
-{
-	return false;
-}
-
-static bool result_clip_set(const struct act_req *rq, const struct act_out *out, char *buf,
-			    size_t size)
-{
-	snprintf(buf, size, "{\"selection\":\"%s\",\"bytes\":%zu,\"characters\":%zu}",
-		 rq->primary ? "PRIMARY" : "CLIPBOARD", rq->text_len, out->chars);
-	return true;
-}
-
-static bool result_window(const struct act_req *rq, const struct act_out *out, char *buf,
-			  size_t size)
-{
-	snprintf(
-		buf, size,
-		"{\"id\":\"0x%lx\",\"action\":\"%s\",\"x\":%d,\"y\":%d,\"width\":%u,\"height\":%u}",
-		rq->win_id, act_win_op_name(rq->win_op), out->wx, out->wy, out->ww, out->wh);
-	return true;
-}
-
-static bool result_opened(const struct act_req *rq, const struct act_out *out, char *buf,
-			  size_t size)
-{
-	snprintf(buf, size, "{\"id\":\"0x%lx\"}", out->win);
-	return true;
-}
 
 /* The tools' schemas. Coordinates are in the default screenshot's pixels (sized for the model,
  * act/modelpic.h) unless "from" names the size of the picture they were read from (a screenshot
@@ -453,7 +27,7 @@ static bool result_opened(const struct act_req *rq, const struct act_out *out, c
 const struct act_action act_actions[ACT_CMD_COUNT] = {
 	[ACT_CLICK] = {
 		.name = "click",
-		.positionals = pos_point,
+		.positionals = actpos_point,
 		.pointer = true,
 		.options = ACT_O_JSON | ACT_O_FROM | ACT_O_BUTTON | ACT_O_DOUBLE | ACT_O_TRIPLE | ACT_O_HOLD | ACT_O_ELEMENT | ACT_O_CHANGES,
 		.synopsis = "X Y | --element ROLE:NAME|ID [--button left|middle|right] [--double|--triple] [--hold KEYS] [--from WxH] [--changes] [--json]",
@@ -470,11 +44,11 @@ const struct act_action act_actions[ACT_CMD_COUNT] = {
 		",\"y\":" COORD "," BUTTON
 		",\"double\":{\"type\":\"boolean\"}," FROM "," ELEMENT
 		"},\"anyOf\":[{\"required\":[\"x\",\"y\"]},{\"required\":[\"element\"]}],\"additionalProperties\":false}}",
-		.result_json = result_point,
+		.result_json = actresult_point,
 	},
 	[ACT_MOVE] = {
 		.name = "move",
-		.positionals = pos_point,
+		.positionals = actpos_point,
 		.pointer = true,
 		.options = ACT_O_JSON | ACT_O_FROM | ACT_O_HOLD | ACT_O_CHANGES,
 		.synopsis = "X Y [--hold KEYS] [--from WxH] [--changes] [--json]",
@@ -486,11 +60,11 @@ const struct act_action act_actions[ACT_CMD_COUNT] = {
 	"{\"name\":\"move\",\"description\":\"Moves the pointer to x, y.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"changes\":{\"type\":\"boolean\",\"description\":\"also return the screen regions drawn in the moment after (up to 0.6 s): whether it did anything, and where\"},\"x\":" COORD
 		",\"y\":" COORD "," FROM
 		"},\"required\":[\"x\",\"y\"],\"additionalProperties\":false}}",
-		.result_json = result_point,
+		.result_json = actresult_point,
 	},
 	[ACT_DRAG] = {
 		.name = "drag",
-		.positionals = pos_drag,
+		.positionals = actpos_drag,
 		.pointer = true,
 		.options = ACT_O_JSON | ACT_O_FROM | ACT_O_BUTTON | ACT_O_HOLD | ACT_O_PATH | ACT_O_CHANGES,
 		.synopsis = "X1 Y1 X2 Y2 | --path X,Y X,Y... [--button B] [--hold KEYS] [--from WxH] [--changes] [--json]",
@@ -504,11 +78,11 @@ const struct act_action act_actions[ACT_CMD_COUNT] = {
 		",\"y1\":" COORD ",\"x2\":" COORD ",\"y2\":" COORD
 		"," BUTTON "," FROM
 		"},\"required\":[\"x1\",\"y1\",\"x2\",\"y2\"],\"additionalProperties\":false}}",
-		.result_json = result_drag,
+		.result_json = actresult_point,
 	},
 	[ACT_SCROLL] = {
 		.name = "scroll",
-		.positionals = pos_point,
+		.positionals = actpos_point,
 		.pointer = true,
 		.options = ACT_O_JSON | ACT_O_FROM | ACT_O_UP | ACT_O_DOWN | ACT_O_LEFT | ACT_O_RIGHT | ACT_O_HOLD | ACT_O_CHANGES,
 		.synopsis = "X Y (--up|--down|--left|--right) [N] [--hold KEYS] [--from WxH] [--changes] [--json]",
@@ -521,11 +95,11 @@ const struct act_action act_actions[ACT_CMD_COUNT] = {
 		",\"y\":" COORD
 		",\"direction\":{\"type\":\"string\",\"enum\":[\"up\",\"down\",\"left\",\"right\"]},\"amount\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":100}," FROM
 		"},\"required\":[\"x\",\"y\",\"direction\"],\"additionalProperties\":false}}",
-		.result_json = result_point,
+		.result_json = actresult_point,
 	},
 	[ACT_CURSOR] = {
 		.name = "cursor",
-		.positionals = pos_none,
+		.positionals = actpos_none,
 		.pointer = false,
 		.options = ACT_O_JSON | ACT_O_FROM,
 		.synopsis = "[--from WxH] [--json]",
@@ -536,11 +110,11 @@ const struct act_action act_actions[ACT_CMD_COUNT] = {
 		.mcp_json =
 	"{\"name\":\"cursor\",\"description\":\"Where the pointer is.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{" FROM
 		"},\"additionalProperties\":false}}",
-		.result_json = result_cursor,
+		.result_json = actresult_cursor,
 	},
 	[ACT_TYPE] = {
 		.name = "type",
-		.positionals = pos_text,
+		.positionals = actpos_text,
 		.pointer = false,
 		.options = ACT_O_JSON | ACT_O_FILE | ACT_O_DELAY | ACT_O_ELEMENT,
 		.synopsis = "TEXT | --file FILE | < stdin [--delay MS] [--element ROLE:NAME|ID] [--json]",
@@ -552,11 +126,11 @@ const struct act_action act_actions[ACT_CMD_COUNT] = {
 		.mcp_args = (const char *const[]){"text", "delay_ms", "element", NULL},
 		.mcp_json =
 	"{\"name\":\"type\",\"description\":\"Types text exactly, whatever the keyboard layout (any Unicode; newline is Return); into the element named by element, focused first.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"text\":{\"type\":\"string\"},\"delay_ms\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":1000}," ELEMENT "},\"required\":[\"text\"],\"additionalProperties\":false}}",
-		.result_json = result_type,
+		.result_json = actresult_type,
 	},
 	[ACT_KEY] = {
 		.name = "key",
-		.positionals = pos_combos,
+		.positionals = actpos_combos,
 		.pointer = false,
 		.options = ACT_O_JSON | ACT_O_DELAY | ACT_O_PRESS | ACT_O_RELEASE | ACT_O_HOLD_FOR,
 		.synopsis = "COMBO... [--press|--release|--hold-for S] [--delay MS] [--json]",
@@ -571,11 +145,11 @@ const struct act_action act_actions[ACT_CMD_COUNT] = {
 		.mcp_args = (const char *const[]){"keys", "mode", "delay_ms", NULL},
 		.mcp_json =
 	"{\"name\":\"key\",\"description\":\"Presses key combos in turn, e.g. [\\\"ctrl+l\\\", \\\"Return\\\"]; X keysym names, ctrl, alt, shift, super.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"keys\":{\"type\":\"array\",\"items\":{\"type\":\"string\"},\"minItems\":1,\"maxItems\":64},\"mode\":{\"type\":\"string\",\"enum\":[\"tap\",\"press\",\"release\"]},\"delay_ms\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":1000}},\"required\":[\"keys\"],\"additionalProperties\":false}}",
-		.result_json = result_key,
+		.result_json = actresult_key,
 	},
 	[ACT_SCREENSHOT] = {
 		.name = "screenshot",
-		.positionals = pos_none,
+		.positionals = actpos_none,
 		.pointer = false,
 		.options = ACT_O_MAX | ACT_O_FORMAT | ACT_O_QUALITY | ACT_O_OUTPUT | ACT_O_REGION,
 		.synopsis = "[--max WxH] [--region X,Y,W,H] [--format png|jpeg] [--quality N] [--output "
@@ -590,11 +164,11 @@ const struct act_action act_actions[ACT_CMD_COUNT] = {
 		.mcp_json =
 	"{\"name\":\"screenshot\",\"description\":\"A picture of the desktop's screen and its size. By default the largest of the screen's aspect within the model's image budget (long edge and 28-pixel tiles at most 1568 each), with the scale; the other tools' coordinates are in that picture unless they give from.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"max\":{\"type\":\"string\",\"pattern\":\"^[0-9]+x[0-9]+$\",\"description\":\"fit inside WIDTHxHEIGHT instead, e.g. 1280x800; coordinates read from it need from\"},\"region\":{\"type\":\"array\",\"items\":" COORD
 		",\"minItems\":4,\"maxItems\":4,\"description\":\"[x, y, width, height] in the default picture's pixels, or in from's; the region at the screen's full resolution\"},\"from\":{\"type\":\"string\",\"pattern\":\"^[0-9]+x[0-9]+$\",\"description\":\"WIDTHxHEIGHT of the picture region is read in, or the screen's size for screen pixels\"},\"format\":{\"type\":\"string\",\"enum\":[\"jpeg\",\"png\"],\"description\":\"jpeg (the default) or png (lossless, slower)\"},\"quality\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":100,\"description\":\"JPEG quality, default 85\"}},\"additionalProperties\":false}}",
-		.result_json = result_picture,
+		.result_json = actresult_picture,
 	},
 	[ACT_WAIT_IDLE] = {
 		.name = "wait-idle",
-		.positionals = pos_none,
+		.positionals = actpos_none,
 		.pointer = false,
 		.options = ACT_O_JSON | ACT_O_TIMEOUT | ACT_O_QUIET,
 		.synopsis = "[--timeout S] [--quiet S] [--json]",
@@ -605,11 +179,11 @@ const struct act_action act_actions[ACT_CMD_COUNT] = {
 		.mcp_args = (const char *const[]){"for", "timeout", "quiet", NULL},
 		.mcp_json =
 	"{\"name\":\"wait\",\"description\":\"Waits until the screen has changed since the last action (for=change), or has stopped changing (for=idle), instead of sleeping.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"for\":{\"type\":\"string\",\"enum\":[\"change\",\"idle\"]},\"timeout\":{\"type\":\"number\",\"exclusiveMinimum\":0,\"maximum\":600,\"description\":\"seconds, default 10\"},\"quiet\":{\"type\":\"number\",\"exclusiveMinimum\":0,\"maximum\":600,\"description\":\"seconds without a change that count as idle, default 0.3\"}},\"required\":[\"for\"],\"additionalProperties\":false}}",
-		.result_json = result_wait,
+		.result_json = actresult_wait,
 	},
 	[ACT_WAIT_CHANGE] = {
 		.name = "wait-change",
-		.positionals = pos_none,
+		.positionals = actpos_none,
 		.pointer = false,
 		.options = ACT_O_JSON | ACT_O_TIMEOUT,
 		.synopsis = "[--timeout S] [--json]",
@@ -619,46 +193,46 @@ const struct act_action act_actions[ACT_CMD_COUNT] = {
 		.mcp_tool = NULL,
 		.mcp_args = NULL,
 		.mcp_json = NULL,
-		.result_json = result_wait,
+		.result_json = actresult_wait,
 	},
 	/* The models' vocabulary (issue 25.5): a button held down and let go, a pause. */
 	[ACT_MOUSE_DOWN] = {
 		.name = "mouse-down",
-		.positionals = pos_maybe_point,
+		.positionals = actpos_maybe_point,
 		.pointer = true,
 		.options = ACT_O_JSON | ACT_O_FROM | ACT_O_BUTTON | ACT_O_HOLD,
 		.synopsis = "[X Y] [--button B] [--hold KEYS] [--from WxH] [--json]",
 		.summary = "Presses the button at X Y (or where the pointer is) and keeps it down until "
 		"`mouse-up`, or until a human's take lets it go.",
 		.exits = "same",
-		.result_json = result_point,
+		.result_json = actresult_point,
 	},
 	[ACT_MOUSE_UP] = {
 		.name = "mouse-up",
-		.positionals = pos_maybe_point,
+		.positionals = actpos_maybe_point,
 		.pointer = true,
 		.options = ACT_O_JSON | ACT_O_FROM | ACT_O_BUTTON | ACT_O_HOLD,
 		.synopsis = "[X Y] [--button B] [--hold KEYS] [--from WxH] [--json]",
 		.summary = "Lets the button go at X Y (or where the pointer is).",
 		.exits = "same",
-		.result_json = result_point,
+		.result_json = actresult_point,
 	},
 	[ACT_WAIT] = {
 		.name = "wait",
-		.positionals = pos_seconds,
+		.positionals = actpos_seconds,
 		.pointer = false,
 		.options = ACT_O_JSON,
 		.synopsis = "SECONDS [--json]",
 		.summary = "Pauses SECONDS (fractions allowed, at most 600), sending nothing: a script's "
 		"or a model's own pause. `wait-idle` and `wait-change` wait for the screen instead.",
 		.exits = "same; 130 interrupted",
-		.result_json = result_paused,
+		.result_json = actresult_paused,
 	},
 	/* The desktop's objects (issue 26): clipboard, windows. */
 	[ACT_CLIPBOARD_GET] = {
 		.name = "clipboard",
 		.verb = "get",
-		.positionals = pos_none,
+		.positionals = actpos_none,
 		.pointer = false,
 		.options = ACT_O_JSON | ACT_O_PRIMARY,
 		.synopsis = "get [--primary] [--json]",
@@ -670,12 +244,12 @@ const struct act_action act_actions[ACT_CMD_COUNT] = {
 		.mcp_args = (const char *const[]){"primary", NULL},
 		.mcp_json =
 	"{\"name\":\"clipboard_get\",\"description\":\"The text on the desktop's clipboard (what an application copied), exactly.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"primary\":{\"type\":\"boolean\",\"description\":\"the PRIMARY selection (the last text selected) instead\"}},\"additionalProperties\":false}}",
-		.result_json = result_none,
+		.result_json = actresult_none,
 	},
 	[ACT_CLIPBOARD_SET] = {
 		.name = "clipboard",
 		.verb = "set",
-		.positionals = pos_clip_set,
+		.positionals = actpos_clip_set,
 		.pointer = false,
 		.options = ACT_O_JSON | ACT_O_PRIMARY,
 		.synopsis = "set [TEXT | < stdin] [--primary] [--json]",
@@ -687,11 +261,11 @@ const struct act_action act_actions[ACT_CMD_COUNT] = {
 		.mcp_args = (const char *const[]){"text", "primary", NULL},
 		.mcp_json =
 	"{\"name\":\"clipboard_set\",\"description\":\"Makes text the desktop's clipboard content, for any application to paste (ctrl+v; ctrl+shift+v in a terminal): faster and more exact than typing a long text.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"text\":{\"type\":\"string\"},\"primary\":{\"type\":\"boolean\",\"description\":\"the PRIMARY selection (what a middle click pastes) instead\"}},\"required\":[\"text\"],\"additionalProperties\":false}}",
-		.result_json = result_clip_set,
+		.result_json = actresult_clip_set,
 	},
 	[ACT_WINDOWS] = {
 		.name = "windows",
-		.positionals = pos_none,
+		.positionals = actpos_none,
 		.pointer = false,
 		.options = ACT_O_JSON,
 		.synopsis = "[--json]",
@@ -704,11 +278,11 @@ const struct act_action act_actions[ACT_CMD_COUNT] = {
 		.mcp_args = (const char *const[]){NULL},
 		.mcp_json =
 	"{\"name\":\"windows\",\"description\":\"The desktop's top-level windows: id, title, class, pid, x, y, width, height (screen pixels, the frame included) and which one has the focus. To click at these coordinates, give the click from = the result's screen.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}}",
-		.result_json = result_none,
+		.result_json = actresult_none,
 	},
 	[ACT_WINDOW] = {
 		.name = "window",
-		.positionals = pos_window,
+		.positionals = actpos_window,
 		.pointer = false,
 		.options = ACT_O_JSON,
 		.synopsis = "focus|close ID | move ID X Y | resize ID WIDTH HEIGHT [--json]",
@@ -721,11 +295,11 @@ const struct act_action act_actions[ACT_CMD_COUNT] = {
 		.mcp_args = (const char *const[]){"action", "id", "x", "y", "width", "height", NULL},
 		.mcp_json =
 	"{\"name\":\"window\",\"description\":\"Acts on a window by its id from the windows tool: focus raises it and gives it the keyboard, close asks its application to close it, move puts its top left corner at x, y, resize makes it width x height (screen pixels, the frame included).\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"action\":{\"type\":\"string\",\"enum\":[\"focus\",\"close\",\"move\",\"resize\"]},\"id\":{\"type\":\"string\",\"pattern\":\"^(0x[0-9a-fA-F]+|[0-9]+)$\"},\"x\":{\"type\":\"integer\",\"minimum\":-65535,\"maximum\":65535},\"y\":{\"type\":\"integer\",\"minimum\":-65535,\"maximum\":65535},\"width\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":65535},\"height\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":65535}},\"required\":[\"action\",\"id\"],\"additionalProperties\":false}}",
-		.result_json = result_window,
+		.result_json = actresult_window,
 	},
 	[ACT_OPEN] = {
 		.name = "open",
-		.positionals = pos_target,
+		.positionals = actpos_target,
 		.pointer = false,
 		.options = ACT_O_JSON,
 		.synopsis = "TARGET [--json]",
@@ -737,11 +311,11 @@ const struct act_action act_actions[ACT_CMD_COUNT] = {
 		.mcp_args = (const char *const[]){"target", NULL},
 		.mcp_json =
 	"{\"name\":\"open\",\"description\":\"Opens a URL or a file on the desktop in its browser or default application; returns the id of the new window once it appeared.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"target\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":4096}},\"required\":[\"target\"],\"additionalProperties\":false}}",
-		.result_json = result_opened,
+		.result_json = actresult_opened,
 	},
 	[ACT_LAUNCH] = {
 		.name = "launch",
-		.positionals = pos_target,
+		.positionals = actpos_target,
 		.pointer = false,
 		.options = ACT_O_JSON,
 		.synopsis = "NAME [--json]",
@@ -753,12 +327,12 @@ const struct act_action act_actions[ACT_CMD_COUNT] = {
 		.mcp_args = (const char *const[]){"name", NULL},
 		.mcp_json =
 	"{\"name\":\"launch\",\"description\":\"Starts an application by its desktop file's name (e.g. xfce4-terminal, chromium); returns the id of its new window once it appeared.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\",\"pattern\":\"^[A-Za-z0-9_][A-Za-z0-9._-]*$\"}},\"required\":[\"name\"],\"additionalProperties\":false}}",
-		.result_json = result_opened,
+		.result_json = actresult_opened,
 	},
 	/* The accessibility tree (issue 27): botdesk-act-a11y, act/a11y.h. */
 	[ACT_TREE] = {
 		.name = "tree",
-		.positionals = pos_none,
+		.positionals = actpos_none,
 		.pointer = false,
 		.options = ACT_O_JSON | ACT_O_WINDOW | ACT_O_DEPTH | ACT_O_TIMEOUT | ACT_O_FROM,
 		.synopsis = "[--window ID|TITLE] [--depth N] [--timeout S] [--from WxH] [--json]",
@@ -772,11 +346,11 @@ const struct act_action act_actions[ACT_CMD_COUNT] = {
 		.mcp_args = (const char *const[]){"window", "depth", NULL},
 		.mcp_json =
 	"{\"name\":\"tree\",\"description\":\"The accessibility tree of the desktop's windows (or one window): role, name, bounds and states of each visible element, one line each, indented by depth; bounds are in the default screenshot's pixels. Long trees are cut, with a note: then ask for one window or a smaller depth.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"window\":{\"type\":\"string\",\"description\":\"a window's id from an earlier tree, or its title (or part of it)\"},\"depth\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":64,\"description\":\"levels shown, from the applications (or from the window); default 12\"}},\"additionalProperties\":false}}",
-		.result_json = result_none,
+		.result_json = actresult_none,
 	},
 	[ACT_FIND] = {
 		.name = "find",
-		.positionals = pos_none,
+		.positionals = actpos_none,
 		.pointer = false,
 		.options = ACT_O_JSON | ACT_O_WINDOW | ACT_O_ROLE | ACT_O_NAME | ACT_O_TIMEOUT | ACT_O_FROM,
 		.synopsis = "[--role ROLE] [--name NAME] [--window ID|TITLE] [--timeout S] [--from WxH] "
@@ -789,7 +363,7 @@ const struct act_action act_actions[ACT_CMD_COUNT] = {
 		.mcp_args = (const char *const[]){"role", "name", "window", NULL},
 		.mcp_json =
 	"{\"name\":\"find\",\"description\":\"Finds visible elements by accessibility role (push button, entry, link, check box, ...; button matches push button) and name (exact, else a part of it, ignoring case), with their bounds in the default screenshot's pixels. click and type take element ROLE:NAME to act on one.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"role\":{\"type\":\"string\"},\"name\":{\"type\":\"string\"},\"window\":{\"type\":\"string\",\"description\":\"a window's id or title\"}},\"additionalProperties\":false}}",
-		.result_json = result_none,
+		.result_json = actresult_none,
 	},
 };
 /* clang-format on */
