@@ -9,19 +9,43 @@
 #include "helptext.h"
 #include "util.h"
 
-/* The tools' schemas. Coordinates are in the default screenshot's pixels (sized for the model,
- * act/modelpic.h) unless "from" names the size of the picture they were read from (a screenshot
- * with max, a thumbnail, the screen itself): the server scales them exactly as that picture was
- * scaled. */
-#define COORD "{\"type\":\"integer\",\"minimum\":0,\"maximum\":65535}"
-#define FROM                                                                                  \
-	"\"from\":{\"type\":\"string\",\"pattern\":\"^[0-9]+x[0-9]+$\",\"description\":"      \
-	"\"WIDTHxHEIGHT of the picture the coordinates were read from, e.g. 960x600, or the " \
-	"screen's size for screen pixels; omit for the default screenshot's pixels\"}"
+/* The tools as tools/list shows them. MCP_TOOL gives a row its tool: the name (once, for the
+ * lookup and the schema alike), what the tool does, its arguments' schemas, the rules over them
+ * ("required" or "anyOf", or ""), and the arguments mcp/mcp-proto.c reads, NULL-terminated. A
+ * tool takes no argument its schema does not name. */
+#define MCP_TOOL(tool, description, properties, rules, ...)                               \
+	.mcp_tool = tool, .mcp_args = (const char *const[]){__VA_ARGS__},                 \
+	.mcp_json = "{\"name\":\"" tool "\",\"description\":\"" description               \
+		    "\",\"inputSchema\":{\"type\":\"object\",\"properties\":{" properties \
+		    "}" rules ",\"additionalProperties\":false}}"
+
+/* The arguments' schemas. Coordinates are in the default screenshot's pixels (sized for the
+ * model, act/modelpic.h) unless "from" names the size of the picture they were read from (a
+ * screenshot with max, a thumbnail, the screen itself): the server scales them exactly as that
+ * picture was scaled. */
+#define INTEGER(min, max) "{\"type\":\"integer\",\"minimum\":" #min ",\"maximum\":" #max "}"
+#define COORD INTEGER(0, 65535)
+#define XY "\"x\":" COORD ",\"y\":" COORD
+#define SIZE_TEXT(description) \
+	"{\"type\":\"string\",\"pattern\":\"^[0-9]+x[0-9]+$\",\"description\":\"" description "\"}"
+#define FROM                                                                                      \
+	"\"from\":" SIZE_TEXT("WIDTHxHEIGHT of the picture the coordinates were read from, e.g. " \
+			      "960x600, or the screen's size for screen pixels; omit for the "    \
+			      "default screenshot's pixels")
 #define ELEMENT                                                                                    \
 	"\"element\":{\"type\":\"string\",\"description\":\"ROLE:NAME of one visible element, as " \
 	"find gives them (e.g. push button:Send, entry:Email), or a node id from tree or find\"}"
 #define BUTTON "\"button\":{\"type\":\"string\",\"enum\":[\"left\",\"middle\",\"right\"]}"
+#define CHANGES                                                                               \
+	"\"changes\":{\"type\":\"boolean\",\"description\":\"also return the screen regions " \
+	"drawn in the moment after (up to 0.6 s): whether it did anything, and where\"}"
+#define DELAY_MS "\"delay_ms\":" INTEGER(0, 1000)
+#define SECONDS(description)                                                                         \
+	"{\"type\":\"number\",\"exclusiveMinimum\":0,\"maximum\":600,\"description\":\"" description \
+	"\"}"
+
+/* What every pointer action takes: where from (and in which picture), keys held meanwhile. */
+#define POINTER_OPTIONS (ACT_O_JSON | ACT_O_FROM | ACT_O_HOLD)
 
 /* clang-format off */
 const struct act_action act_actions[ACT_CMD_COUNT] = {
@@ -29,7 +53,7 @@ const struct act_action act_actions[ACT_CMD_COUNT] = {
 		.name = "click",
 		.positionals = actpos_point,
 		.pointer = true,
-		.options = ACT_O_JSON | ACT_O_FROM | ACT_O_BUTTON | ACT_O_DOUBLE | ACT_O_TRIPLE | ACT_O_HOLD | ACT_O_ELEMENT | ACT_O_CHANGES,
+		.options = POINTER_OPTIONS | ACT_O_BUTTON | ACT_O_DOUBLE | ACT_O_TRIPLE | ACT_O_ELEMENT | ACT_O_CHANGES,
 		.synopsis = "X Y | --element ROLE:NAME|ID [--button left|middle|right] [--double|--triple] [--hold KEYS] [--from WxH] [--changes] [--json]",
 		.summary = "Moves the pointer to X Y and clicks; with `--element`, to the middle of the "
 		"one showing element `find` gives for that role and name (or node id), refused when "
@@ -37,101 +61,85 @@ const struct act_action act_actions[ACT_CMD_COUNT] = {
 		"`--hold shift+ctrl` holds those keys during it (also on `move`, `drag`, `scroll`, "
 		"`mouse-down`, `mouse-up`).",
 		.exits = "0; 2 bad input; 3; 4 a human holds the desktop; 1",
-		.mcp_tool = "click",
-		.mcp_args = (const char *const[]){"x", "y", "button", "double", "from", "element", "changes", NULL},
-		.mcp_json =
-	"{\"name\":\"click\",\"description\":\"Clicks at x, y, or in the middle of the element named by element.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"changes\":{\"type\":\"boolean\",\"description\":\"also return the screen regions drawn in the moment after (up to 0.6 s): whether it did anything, and where\"},\"x\":" COORD
-		",\"y\":" COORD "," BUTTON
-		",\"double\":{\"type\":\"boolean\"}," FROM "," ELEMENT
-		"},\"anyOf\":[{\"required\":[\"x\",\"y\"]},{\"required\":[\"element\"]}],\"additionalProperties\":false}}",
+		MCP_TOOL("click", "Clicks at x, y, or in the middle of the element named by element.",
+			CHANGES "," XY "," BUTTON ",\"double\":{\"type\":\"boolean\"}," FROM "," ELEMENT,
+			",\"anyOf\":[{\"required\":[\"x\",\"y\"]},{\"required\":[\"element\"]}]",
+			"x", "y", "button", "double", "from", "element", "changes", NULL),
 		.result_json = actresult_point,
 	},
 	[ACT_MOVE] = {
 		.name = "move",
 		.positionals = actpos_point,
 		.pointer = true,
-		.options = ACT_O_JSON | ACT_O_FROM | ACT_O_HOLD | ACT_O_CHANGES,
+		.options = POINTER_OPTIONS | ACT_O_CHANGES,
 		.synopsis = "X Y [--hold KEYS] [--from WxH] [--changes] [--json]",
 		.summary = "Moves the pointer.",
 		.exits = "same",
-		.mcp_tool = "move",
-		.mcp_args = (const char *const[]){"x", "y", "from", "changes", NULL},
-		.mcp_json =
-	"{\"name\":\"move\",\"description\":\"Moves the pointer to x, y.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"changes\":{\"type\":\"boolean\",\"description\":\"also return the screen regions drawn in the moment after (up to 0.6 s): whether it did anything, and where\"},\"x\":" COORD
-		",\"y\":" COORD "," FROM
-		"},\"required\":[\"x\",\"y\"],\"additionalProperties\":false}}",
+		MCP_TOOL("move", "Moves the pointer to x, y.",
+			CHANGES "," XY "," FROM, ",\"required\":[\"x\",\"y\"]",
+			"x", "y", "from", "changes", NULL),
 		.result_json = actresult_point,
 	},
 	[ACT_DRAG] = {
 		.name = "drag",
 		.positionals = actpos_drag,
 		.pointer = true,
-		.options = ACT_O_JSON | ACT_O_FROM | ACT_O_BUTTON | ACT_O_HOLD | ACT_O_PATH | ACT_O_CHANGES,
+		.options = POINTER_OPTIONS | ACT_O_BUTTON | ACT_O_PATH | ACT_O_CHANGES,
 		.synopsis = "X1 Y1 X2 Y2 | --path X,Y X,Y... [--button B] [--hold KEYS] [--from WxH] [--changes] [--json]",
 		.summary = "Presses at X1 Y1, moves there in 10 steps, releases at X2 Y2. With `--path`, "
 		"presses at the first of 2–64 points and passes through each in turn, 10 steps a leg.",
 		.exits = "same",
-		.mcp_tool = "drag",
-		.mcp_args = (const char *const[]){"x1", "y1", "x2", "y2", "button", "from", "changes", NULL},
-		.mcp_json =
-	"{\"name\":\"drag\",\"description\":\"Presses at x1, y1, moves to x2, y2 and releases.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"changes\":{\"type\":\"boolean\",\"description\":\"also return the screen regions drawn in the moment after (up to 0.6 s): whether it did anything, and where\"},\"x1\":" COORD
-		",\"y1\":" COORD ",\"x2\":" COORD ",\"y2\":" COORD
-		"," BUTTON "," FROM
-		"},\"required\":[\"x1\",\"y1\",\"x2\",\"y2\"],\"additionalProperties\":false}}",
+		MCP_TOOL("drag", "Presses at x1, y1, moves to x2, y2 and releases.",
+			CHANGES ",\"x1\":" COORD ",\"y1\":" COORD ",\"x2\":" COORD ",\"y2\":" COORD
+			"," BUTTON "," FROM,
+			",\"required\":[\"x1\",\"y1\",\"x2\",\"y2\"]",
+			"x1", "y1", "x2", "y2", "button", "from", "changes", NULL),
 		.result_json = actresult_point,
 	},
 	[ACT_SCROLL] = {
 		.name = "scroll",
 		.positionals = actpos_point,
 		.pointer = true,
-		.options = ACT_O_JSON | ACT_O_FROM | ACT_O_UP | ACT_O_DOWN | ACT_O_LEFT | ACT_O_RIGHT | ACT_O_HOLD | ACT_O_CHANGES,
+		.options = POINTER_OPTIONS | ACT_O_UP | ACT_O_DOWN | ACT_O_LEFT | ACT_O_RIGHT | ACT_O_CHANGES,
 		.synopsis = "X Y (--up|--down|--left|--right) [N] [--hold KEYS] [--from WxH] [--changes] [--json]",
 		.summary = "N wheel steps (1–100, default 1) at X Y (buttons 4–7).",
 		.exits = "same",
-		.mcp_tool = "scroll",
-		.mcp_args = (const char *const[]){"x", "y", "direction", "amount", "from", "changes", NULL},
-		.mcp_json =
-	"{\"name\":\"scroll\",\"description\":\"Scrolls the wheel at x, y.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"changes\":{\"type\":\"boolean\",\"description\":\"also return the screen regions drawn in the moment after (up to 0.6 s): whether it did anything, and where\"},\"x\":" COORD
-		",\"y\":" COORD
-		",\"direction\":{\"type\":\"string\",\"enum\":[\"up\",\"down\",\"left\",\"right\"]},\"amount\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":100}," FROM
-		"},\"required\":[\"x\",\"y\",\"direction\"],\"additionalProperties\":false}}",
+		MCP_TOOL("scroll", "Scrolls the wheel at x, y.",
+			CHANGES "," XY
+			",\"direction\":{\"type\":\"string\",\"enum\":[\"up\",\"down\",\"left\",\"right\"]}"
+			",\"amount\":" INTEGER(1, 100) "," FROM,
+			",\"required\":[\"x\",\"y\",\"direction\"]",
+			"x", "y", "direction", "amount", "from", "changes", NULL),
 		.result_json = actresult_point,
 	},
 	[ACT_CURSOR] = {
 		.name = "cursor",
 		.positionals = actpos_none,
-		.pointer = false,
 		.options = ACT_O_JSON | ACT_O_FROM,
 		.synopsis = "[--from WxH] [--json]",
 		.summary = "Prints the pointer's position (`X Y`), in the picture's pixels with `--from`.",
 		.exits = "same",
-		.mcp_tool = "cursor",
-		.mcp_args = (const char *const[]){"from", NULL},
-		.mcp_json =
-	"{\"name\":\"cursor\",\"description\":\"Where the pointer is.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{" FROM
-		"},\"additionalProperties\":false}}",
+		MCP_TOOL("cursor", "Where the pointer is.", FROM, "", "from", NULL),
 		.result_json = actresult_cursor,
 	},
 	[ACT_TYPE] = {
 		.name = "type",
 		.positionals = actpos_text,
-		.pointer = false,
 		.options = ACT_O_JSON | ACT_O_FILE | ACT_O_DELAY | ACT_O_ELEMENT,
 		.synopsis = "TEXT | --file FILE | < stdin [--delay MS] [--element ROLE:NAME|ID] [--json]",
 		.summary = "Types the text exactly, whatever the keyboard layout (below). At most 65536 "
 		"bytes; `--delay` 0–1000 ms between keys (default 0). `--element` clicks the element "
 		"first (as `click --element`) unless it has the focus.",
 		.exits = "same; 130 interrupted",
-		.mcp_tool = "type",
-		.mcp_args = (const char *const[]){"text", "delay_ms", "element", NULL},
-		.mcp_json =
-	"{\"name\":\"type\",\"description\":\"Types text exactly, whatever the keyboard layout (any Unicode; newline is Return); into the element named by element, focused first.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"text\":{\"type\":\"string\"},\"delay_ms\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":1000}," ELEMENT "},\"required\":[\"text\"],\"additionalProperties\":false}}",
+		MCP_TOOL("type", "Types text exactly, whatever the keyboard layout (any Unicode; newline "
+			"is Return); into the element named by element, focused first.",
+			"\"text\":{\"type\":\"string\"}," DELAY_MS "," ELEMENT, ",\"required\":[\"text\"]",
+			"text", "delay_ms", "element", NULL),
 		.result_json = actresult_type,
 	},
 	[ACT_KEY] = {
 		.name = "key",
 		.positionals = actpos_combos,
-		.pointer = false,
 		.options = ACT_O_JSON | ACT_O_DELAY | ACT_O_PRESS | ACT_O_RELEASE | ACT_O_HOLD_FOR,
 		.synopsis = "COMBO... [--press|--release|--hold-for S] [--delay MS] [--json]",
 		.summary = "Key combos in turn: `ctrl+l`, `alt+F4`, `Return`, `super`, `ctrl+shift+t`, "
@@ -141,16 +149,17 @@ const struct act_action act_actions[ACT_CMD_COUNT] = {
 		"`up` `down` `left` `right` `f1`…, or one character. `--press` holds, "
 		"`--release` lets go, `--hold-for S` holds one combo S seconds (at most 300) and lets go.",
 		.exits = "same",
-		.mcp_tool = "key",
-		.mcp_args = (const char *const[]){"keys", "mode", "delay_ms", NULL},
-		.mcp_json =
-	"{\"name\":\"key\",\"description\":\"Presses key combos in turn, e.g. [\\\"ctrl+l\\\", \\\"Return\\\"]; X keysym names, ctrl, alt, shift, super.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"keys\":{\"type\":\"array\",\"items\":{\"type\":\"string\"},\"minItems\":1,\"maxItems\":64},\"mode\":{\"type\":\"string\",\"enum\":[\"tap\",\"press\",\"release\"]},\"delay_ms\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":1000}},\"required\":[\"keys\"],\"additionalProperties\":false}}",
+		MCP_TOOL("key", "Presses key combos in turn, e.g. [\\\"ctrl+l\\\", \\\"Return\\\"]; X "
+			"keysym names, ctrl, alt, shift, super.",
+			"\"keys\":{\"type\":\"array\",\"items\":{\"type\":\"string\"},\"minItems\":1,\"maxItems\":64}"
+			",\"mode\":{\"type\":\"string\",\"enum\":[\"tap\",\"press\",\"release\"]}," DELAY_MS,
+			",\"required\":[\"keys\"]",
+			"keys", "mode", "delay_ms", NULL),
 		.result_json = actresult_key,
 	},
 	[ACT_SCREENSHOT] = {
 		.name = "screenshot",
 		.positionals = actpos_none,
-		.pointer = false,
 		.options = ACT_O_MAX | ACT_O_FORMAT | ACT_O_QUALITY | ACT_O_OUTPUT | ACT_O_REGION,
 		.synopsis = "[--max WxH] [--region X,Y,W,H] [--format png|jpeg] [--quality N] [--output "
 		"FILE|-]",
@@ -159,40 +168,51 @@ const struct act_action act_actions[ACT_CMD_COUNT] = {
 		"(atomically, mode from the umask), to stdout with `-` (refused when that is a terminal), "
 		"else as a `data:` URL.",
 		.exits = "same",
-		.mcp_tool = "screenshot",
-		.mcp_args = (const char *const[]){"max", "region", "from", "format", "quality", NULL},
-		.mcp_json =
-	"{\"name\":\"screenshot\",\"description\":\"A picture of the desktop's screen and its size. By default the largest of the screen's aspect within the model's image budget (long edge and 28-pixel tiles at most 1568 each), with the scale; the other tools' coordinates are in that picture unless they give from.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"max\":{\"type\":\"string\",\"pattern\":\"^[0-9]+x[0-9]+$\",\"description\":\"fit inside WIDTHxHEIGHT instead, e.g. 1280x800; coordinates read from it need from\"},\"region\":{\"type\":\"array\",\"items\":" COORD
-		",\"minItems\":4,\"maxItems\":4,\"description\":\"[x, y, width, height] in the default picture's pixels, or in from's; the region at the screen's full resolution\"},\"from\":{\"type\":\"string\",\"pattern\":\"^[0-9]+x[0-9]+$\",\"description\":\"WIDTHxHEIGHT of the picture region is read in, or the screen's size for screen pixels\"},\"format\":{\"type\":\"string\",\"enum\":[\"jpeg\",\"png\"],\"description\":\"jpeg (the default) or png (lossless, slower)\"},\"quality\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":100,\"description\":\"JPEG quality, default 85\"}},\"additionalProperties\":false}}",
+		MCP_TOOL("screenshot", "A picture of the desktop's screen and its size. By default the "
+			"largest of the screen's aspect within the model's image budget (long edge and "
+			"28-pixel tiles at most 1568 each), with the scale; the other tools' coordinates "
+			"are in that picture unless they give from.",
+			"\"max\":" SIZE_TEXT("fit inside WIDTHxHEIGHT instead, e.g. 1280x800; coordinates "
+				"read from it need from")
+			",\"region\":{\"type\":\"array\",\"items\":" COORD ",\"minItems\":4,\"maxItems\":4,"
+			"\"description\":\"[x, y, width, height] in the default picture's pixels, or in "
+			"from's; the region at the screen's full resolution\"}"
+			",\"from\":" SIZE_TEXT("WIDTHxHEIGHT of the picture region is read in, or the "
+				"screen's size for screen pixels")
+			",\"format\":{\"type\":\"string\",\"enum\":[\"jpeg\",\"png\"],\"description\":\"jpeg "
+			"(the default) or png (lossless, slower)\"}"
+			",\"quality\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":100,\"description\":"
+			"\"JPEG quality, default 85\"}",
+			"",
+			"max", "region", "from", "format", "quality", NULL),
 		.result_json = actresult_picture,
 	},
 	[ACT_WAIT_IDLE] = {
 		.name = "wait-idle",
 		.positionals = actpos_none,
-		.pointer = false,
 		.options = ACT_O_JSON | ACT_O_TIMEOUT | ACT_O_QUIET,
 		.synopsis = "[--timeout S] [--quiet S] [--json]",
 		.summary = "Returns once the screen has not changed for `--quiet` seconds (default 0.3); "
 		"exit 1 if it kept changing for `--timeout` (default 10, at most 600).",
 		.exits = "same",
-		.mcp_tool = "wait",
-		.mcp_args = (const char *const[]){"for", "timeout", "quiet", NULL},
-		.mcp_json =
-	"{\"name\":\"wait\",\"description\":\"Waits until the screen has changed since the last action (for=change), or has stopped changing (for=idle), instead of sleeping.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"for\":{\"type\":\"string\",\"enum\":[\"change\",\"idle\"]},\"timeout\":{\"type\":\"number\",\"exclusiveMinimum\":0,\"maximum\":600,\"description\":\"seconds, default 10\"},\"quiet\":{\"type\":\"number\",\"exclusiveMinimum\":0,\"maximum\":600,\"description\":\"seconds without a change that count as idle, default 0.3\"}},\"required\":[\"for\"],\"additionalProperties\":false}}",
+		MCP_TOOL("wait", "Waits until the screen has changed since the last action (for=change), "
+			"or has stopped changing (for=idle), instead of sleeping.",
+			"\"for\":{\"type\":\"string\",\"enum\":[\"change\",\"idle\"]}"
+			",\"timeout\":" SECONDS("seconds, default 10")
+			",\"quiet\":" SECONDS("seconds without a change that count as idle, default 0.3"),
+			",\"required\":[\"for\"]",
+			"for", "timeout", "quiet", NULL),
 		.result_json = actresult_wait,
 	},
+	/* The MCP `wait` tool's for=change: no tool of its own. */
 	[ACT_WAIT_CHANGE] = {
 		.name = "wait-change",
 		.positionals = actpos_none,
-		.pointer = false,
 		.options = ACT_O_JSON | ACT_O_TIMEOUT,
 		.synopsis = "[--timeout S] [--json]",
 		.summary = "Returns when the screen changes after it started; exit 1 at the timeout. The "
 		"MCP `wait` tool also counts a change since the last action.",
 		.exits = "same",
-		.mcp_tool = NULL,
-		.mcp_args = NULL,
-		.mcp_json = NULL,
 		.result_json = actresult_wait,
 	},
 	/* The models' vocabulary (issue 25.5): a button held down and let go, a pause. */
@@ -200,7 +220,7 @@ const struct act_action act_actions[ACT_CMD_COUNT] = {
 		.name = "mouse-down",
 		.positionals = actpos_maybe_point,
 		.pointer = true,
-		.options = ACT_O_JSON | ACT_O_FROM | ACT_O_BUTTON | ACT_O_HOLD,
+		.options = POINTER_OPTIONS | ACT_O_BUTTON,
 		.synopsis = "[X Y] [--button B] [--hold KEYS] [--from WxH] [--json]",
 		.summary = "Presses the button at X Y (or where the pointer is) and keeps it down until "
 		"`mouse-up`, or until a human's take lets it go.",
@@ -211,7 +231,7 @@ const struct act_action act_actions[ACT_CMD_COUNT] = {
 		.name = "mouse-up",
 		.positionals = actpos_maybe_point,
 		.pointer = true,
-		.options = ACT_O_JSON | ACT_O_FROM | ACT_O_BUTTON | ACT_O_HOLD,
+		.options = POINTER_OPTIONS | ACT_O_BUTTON,
 		.synopsis = "[X Y] [--button B] [--hold KEYS] [--from WxH] [--json]",
 		.summary = "Lets the button go at X Y (or where the pointer is).",
 		.exits = "same",
@@ -220,7 +240,6 @@ const struct act_action act_actions[ACT_CMD_COUNT] = {
 	[ACT_WAIT] = {
 		.name = "wait",
 		.positionals = actpos_seconds,
-		.pointer = false,
 		.options = ACT_O_JSON,
 		.synopsis = "SECONDS [--json]",
 		.summary = "Pauses SECONDS (fractions allowed, at most 600), sending nothing: a script's "
@@ -233,40 +252,42 @@ const struct act_action act_actions[ACT_CMD_COUNT] = {
 		.name = "clipboard",
 		.verb = "get",
 		.positionals = actpos_none,
-		.pointer = false,
 		.options = ACT_O_JSON | ACT_O_PRIMARY,
 		.synopsis = "get [--primary] [--json]",
 		.summary = "Prints the text on the desktop's clipboard (what any application copied), "
 		"exactly, UTF-8, at most 1 MiB; `--primary`: the last text selected instead. Nothing "
 		"when it is empty; `--json`: `{\"text\":…,\"owned\":…}`.",
 		.exits = "same",
-		.mcp_tool = "clipboard_get",
-		.mcp_args = (const char *const[]){"primary", NULL},
-		.mcp_json =
-	"{\"name\":\"clipboard_get\",\"description\":\"The text on the desktop's clipboard (what an application copied), exactly.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"primary\":{\"type\":\"boolean\",\"description\":\"the PRIMARY selection (the last text selected) instead\"}},\"additionalProperties\":false}}",
+		MCP_TOOL("clipboard_get", "The text on the desktop's clipboard (what an application "
+			"copied), exactly.",
+			"\"primary\":{\"type\":\"boolean\",\"description\":\"the PRIMARY selection (the "
+			"last text selected) instead\"}",
+			"",
+			"primary", NULL),
 		.result_json = actresult_none,
 	},
 	[ACT_CLIPBOARD_SET] = {
 		.name = "clipboard",
 		.verb = "set",
 		.positionals = actpos_clip_set,
-		.pointer = false,
 		.options = ACT_O_JSON | ACT_O_PRIMARY,
 		.synopsis = "set [TEXT | < stdin] [--primary] [--json]",
 		.summary = "Makes TEXT (any UTF-8, at most 1 MiB) the clipboard's content for any "
 		"application to paste, until something else is copied; a small owner process of the "
 		"desktop serves it (it ends then, or with the desktop).",
 		.exits = "same",
-		.mcp_tool = "clipboard_set",
-		.mcp_args = (const char *const[]){"text", "primary", NULL},
-		.mcp_json =
-	"{\"name\":\"clipboard_set\",\"description\":\"Makes text the desktop's clipboard content, for any application to paste (ctrl+v; ctrl+shift+v in a terminal): faster and more exact than typing a long text.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"text\":{\"type\":\"string\"},\"primary\":{\"type\":\"boolean\",\"description\":\"the PRIMARY selection (what a middle click pastes) instead\"}},\"required\":[\"text\"],\"additionalProperties\":false}}",
+		MCP_TOOL("clipboard_set", "Makes text the desktop's clipboard content, for any "
+			"application to paste (ctrl+v; ctrl+shift+v in a terminal): faster and more exact "
+			"than typing a long text.",
+			"\"text\":{\"type\":\"string\"},\"primary\":{\"type\":\"boolean\",\"description\":"
+			"\"the PRIMARY selection (what a middle click pastes) instead\"}",
+			",\"required\":[\"text\"]",
+			"text", "primary", NULL),
 		.result_json = actresult_clip_set,
 	},
 	[ACT_WINDOWS] = {
 		.name = "windows",
 		.positionals = actpos_none,
-		.pointer = false,
 		.options = ACT_O_JSON,
 		.synopsis = "[--json]",
 		.summary = "The desktop's top-level windows, a line each: id, x, y, width, height (screen "
@@ -274,16 +295,15 @@ const struct act_action act_actions[ACT_CMD_COUNT] = {
 		"`{\"windows\":[{\"id\",\"title\",\"class\",\"pid\",\"x\",\"y\",\"width\",\"height\","
 		"\"focused\"}…],\"screen\"}`.",
 		.exits = "same",
-		.mcp_tool = "windows",
-		.mcp_args = (const char *const[]){NULL},
-		.mcp_json =
-	"{\"name\":\"windows\",\"description\":\"The desktop's top-level windows: id, title, class, pid, x, y, width, height (screen pixels, the frame included) and which one has the focus. To click at these coordinates, give the click from = the result's screen.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}}",
+		MCP_TOOL("windows", "The desktop's top-level windows: id, title, class, pid, x, y, width, "
+			"height (screen pixels, the frame included) and which one has the focus. To click "
+			"at these coordinates, give the click from = the result's screen.",
+			"", "", NULL),
 		.result_json = actresult_none,
 	},
 	[ACT_WINDOW] = {
 		.name = "window",
 		.positionals = actpos_window,
-		.pointer = false,
 		.options = ACT_O_JSON,
 		.synopsis = "focus|close ID | move ID X Y | resize ID WIDTH HEIGHT [--json]",
 		.summary = "Acts on a window of `windows` through the window manager: `focus` raises it "
@@ -291,49 +311,54 @@ const struct act_action act_actions[ACT_CMD_COUNT] = {
 		"bar's button does), `move` puts its frame's top left at X Y, `resize` makes its frame "
 		"WIDTH x HEIGHT. Returns once the window manager did it (bounded).",
 		.exits = "same",
-		.mcp_tool = "window",
-		.mcp_args = (const char *const[]){"action", "id", "x", "y", "width", "height", NULL},
-		.mcp_json =
-	"{\"name\":\"window\",\"description\":\"Acts on a window by its id from the windows tool: focus raises it and gives it the keyboard, close asks its application to close it, move puts its top left corner at x, y, resize makes it width x height (screen pixels, the frame included).\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"action\":{\"type\":\"string\",\"enum\":[\"focus\",\"close\",\"move\",\"resize\"]},\"id\":{\"type\":\"string\",\"pattern\":\"^(0x[0-9a-fA-F]+|[0-9]+)$\"},\"x\":{\"type\":\"integer\",\"minimum\":-65535,\"maximum\":65535},\"y\":{\"type\":\"integer\",\"minimum\":-65535,\"maximum\":65535},\"width\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":65535},\"height\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":65535}},\"required\":[\"action\",\"id\"],\"additionalProperties\":false}}",
+		MCP_TOOL("window", "Acts on a window by its id from the windows tool: focus raises it and "
+			"gives it the keyboard, close asks its application to close it, move puts its top "
+			"left corner at x, y, resize makes it width x height (screen pixels, the frame "
+			"included).",
+			"\"action\":{\"type\":\"string\",\"enum\":[\"focus\",\"close\",\"move\",\"resize\"]}"
+			",\"id\":{\"type\":\"string\",\"pattern\":\"^(0x[0-9a-fA-F]+|[0-9]+)$\"}"
+			",\"x\":" INTEGER(-65535, 65535) ",\"y\":" INTEGER(-65535, 65535)
+			",\"width\":" INTEGER(1, 65535) ",\"height\":" INTEGER(1, 65535),
+			",\"required\":[\"action\",\"id\"]",
+			"action", "id", "x", "y", "width", "height", NULL),
 		.result_json = actresult_window,
 	},
 	[ACT_OPEN] = {
 		.name = "open",
 		.positionals = actpos_target,
-		.pointer = false,
 		.options = ACT_O_JSON,
 		.synopsis = "TARGET [--json]",
 		.summary = "Opens a URL or a file on the desktop: a web URL in the `browser` setting's "
 		"program when set, else by the desktop's default handler (xdg-open). Returns once a new "
 		"window appeared (at most 30 s) and prints its id.",
 		.exits = "same",
-		.mcp_tool = "open",
-		.mcp_args = (const char *const[]){"target", NULL},
-		.mcp_json =
-	"{\"name\":\"open\",\"description\":\"Opens a URL or a file on the desktop in its browser or default application; returns the id of the new window once it appeared.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"target\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":4096}},\"required\":[\"target\"],\"additionalProperties\":false}}",
+		MCP_TOOL("open", "Opens a URL or a file on the desktop in its browser or default "
+			"application; returns the id of the new window once it appeared.",
+			"\"target\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":4096}",
+			",\"required\":[\"target\"]",
+			"target", NULL),
 		.result_json = actresult_opened,
 	},
 	[ACT_LAUNCH] = {
 		.name = "launch",
 		.positionals = actpos_target,
-		.pointer = false,
 		.options = ACT_O_JSON,
 		.synopsis = "NAME [--json]",
 		.summary = "Starts the application of the desktop file NAME (`xfce4-terminal`, "
 		"`chromium`: its Exec line, from the desktop's XDG data directories). Returns once a new "
 		"window appeared (at most 30 s) and prints its id.",
 		.exits = "same; 2 no such application",
-		.mcp_tool = "launch",
-		.mcp_args = (const char *const[]){"name", NULL},
-		.mcp_json =
-	"{\"name\":\"launch\",\"description\":\"Starts an application by its desktop file's name (e.g. xfce4-terminal, chromium); returns the id of its new window once it appeared.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\",\"pattern\":\"^[A-Za-z0-9_][A-Za-z0-9._-]*$\"}},\"required\":[\"name\"],\"additionalProperties\":false}}",
+		MCP_TOOL("launch", "Starts an application by its desktop file's name (e.g. "
+			"xfce4-terminal, chromium); returns the id of its new window once it appeared.",
+			"\"name\":{\"type\":\"string\",\"pattern\":\"^[A-Za-z0-9_][A-Za-z0-9._-]*$\"}",
+			",\"required\":[\"name\"]",
+			"name", NULL),
 		.result_json = actresult_opened,
 	},
 	/* The accessibility tree (issue 27): botdesk-act-a11y, act/a11y.h. */
 	[ACT_TREE] = {
 		.name = "tree",
 		.positionals = actpos_none,
-		.pointer = false,
 		.options = ACT_O_JSON | ACT_O_WINDOW | ACT_O_DEPTH | ACT_O_TIMEOUT | ACT_O_FROM,
 		.synopsis = "[--window ID|TITLE] [--depth N] [--timeout S] [--from WxH] [--json]",
 		.summary = "The accessibility tree (AT-SPI) of the desktop's applications, or of one "
@@ -342,16 +367,21 @@ const struct act_action act_actions[ACT_CMD_COUNT] = {
 		"the call (default 10 s), an application that does not answer is named and skipped. "
 		"`--from`: bounds in that picture's pixels.",
 		.exits = "same",
-		.mcp_tool = "tree",
-		.mcp_args = (const char *const[]){"window", "depth", NULL},
-		.mcp_json =
-	"{\"name\":\"tree\",\"description\":\"The accessibility tree of the desktop's windows (or one window): role, name, bounds and states of each visible element, one line each, indented by depth; bounds are in the default screenshot's pixels. Long trees are cut, with a note: then ask for one window or a smaller depth.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"window\":{\"type\":\"string\",\"description\":\"a window's id from an earlier tree, or its title (or part of it)\"},\"depth\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":64,\"description\":\"levels shown, from the applications (or from the window); default 12\"}},\"additionalProperties\":false}}",
+		MCP_TOOL("tree", "The accessibility tree of the desktop's windows (or one window): role, "
+			"name, bounds and states of each visible element, one line each, indented by "
+			"depth; bounds are in the default screenshot's pixels. Long trees are cut, with a "
+			"note: then ask for one window or a smaller depth.",
+			"\"window\":{\"type\":\"string\",\"description\":\"a window's id from an earlier "
+			"tree, or its title (or part of it)\"}"
+			",\"depth\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":64,\"description\":"
+			"\"levels shown, from the applications (or from the window); default 12\"}",
+			"",
+			"window", "depth", NULL),
 		.result_json = actresult_none,
 	},
 	[ACT_FIND] = {
 		.name = "find",
 		.positionals = actpos_none,
-		.pointer = false,
 		.options = ACT_O_JSON | ACT_O_WINDOW | ACT_O_ROLE | ACT_O_NAME | ACT_O_TIMEOUT | ACT_O_FROM,
 		.synopsis = "[--role ROLE] [--name NAME] [--window ID|TITLE] [--timeout S] [--from WxH] "
 		"[--json]",
@@ -359,10 +389,14 @@ const struct act_action act_actions[ACT_CMD_COUNT] = {
 		"`link`…; `button` matches `push button`) and name (exact when one is, else as a part, "
 		"ignoring case), one a line with its id, bounds and window.",
 		.exits = "same",
-		.mcp_tool = "find",
-		.mcp_args = (const char *const[]){"role", "name", "window", NULL},
-		.mcp_json =
-	"{\"name\":\"find\",\"description\":\"Finds visible elements by accessibility role (push button, entry, link, check box, ...; button matches push button) and name (exact, else a part of it, ignoring case), with their bounds in the default screenshot's pixels. click and type take element ROLE:NAME to act on one.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"role\":{\"type\":\"string\"},\"name\":{\"type\":\"string\"},\"window\":{\"type\":\"string\",\"description\":\"a window's id or title\"}},\"additionalProperties\":false}}",
+		MCP_TOOL("find", "Finds visible elements by accessibility role (push button, entry, link, "
+			"check box, ...; button matches push button) and name (exact, else a part of it, "
+			"ignoring case), with their bounds in the default screenshot's pixels. click and "
+			"type take element ROLE:NAME to act on one.",
+			"\"role\":{\"type\":\"string\"},\"name\":{\"type\":\"string\"},\"window\":{\"type\":"
+			"\"string\",\"description\":\"a window's id or title\"}",
+			"",
+			"role", "name", "window", NULL),
 		.result_json = actresult_none,
 	},
 };
