@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "actlogkeys.h"
 #include "actpos.h"
 #include "actresult.h"
 #include "helptext.h"
@@ -66,6 +67,7 @@ const struct act_action act_actions[ACT_CMD_COUNT] = {
 			",\"anyOf\":[{\"required\":[\"x\",\"y\"]},{\"required\":[\"element\"]}]",
 			"x", "y", "button", "double", "from", "element", "changes", NULL),
 		.result_json = actresult_point,
+		.log_keys = actlogkeys_pointer,
 	},
 	[ACT_MOVE] = {
 		.name = "move",
@@ -79,6 +81,7 @@ const struct act_action act_actions[ACT_CMD_COUNT] = {
 			CHANGES "," XY "," FROM, ",\"required\":[\"x\",\"y\"]",
 			"x", "y", "from", "changes", NULL),
 		.result_json = actresult_point,
+		.log_keys = actlogkeys_pointer,
 	},
 	[ACT_DRAG] = {
 		.name = "drag",
@@ -95,6 +98,7 @@ const struct act_action act_actions[ACT_CMD_COUNT] = {
 			",\"required\":[\"x1\",\"y1\",\"x2\",\"y2\"]",
 			"x1", "y1", "x2", "y2", "button", "from", "changes", NULL),
 		.result_json = actresult_point,
+		.log_keys = actlogkeys_pointer,
 	},
 	[ACT_SCROLL] = {
 		.name = "scroll",
@@ -111,6 +115,7 @@ const struct act_action act_actions[ACT_CMD_COUNT] = {
 			",\"required\":[\"x\",\"y\",\"direction\"]",
 			"x", "y", "direction", "amount", "from", "changes", NULL),
 		.result_json = actresult_point,
+		.log_keys = actlogkeys_pointer,
 	},
 	[ACT_CURSOR] = {
 		.name = "cursor",
@@ -136,6 +141,7 @@ const struct act_action act_actions[ACT_CMD_COUNT] = {
 			"\"text\":{\"type\":\"string\"}," DELAY_MS "," ELEMENT, ",\"required\":[\"text\"]",
 			"text", "delay_ms", "element", NULL),
 		.result_json = actresult_type,
+		.log_keys = actlogkeys_type,
 	},
 	[ACT_KEY] = {
 		.name = "key",
@@ -156,6 +162,7 @@ const struct act_action act_actions[ACT_CMD_COUNT] = {
 			",\"required\":[\"keys\"]",
 			"keys", "mode", "delay_ms", NULL),
 		.result_json = actresult_key,
+		.log_keys = actlogkeys_key,
 	},
 	[ACT_SCREENSHOT] = {
 		.name = "screenshot",
@@ -186,6 +193,7 @@ const struct act_action act_actions[ACT_CMD_COUNT] = {
 			"",
 			"max", "region", "from", "format", "quality", NULL),
 		.result_json = actresult_picture,
+		.log_keys = actlogkeys_screenshot,
 	},
 	[ACT_WAIT_IDLE] = {
 		.name = "wait-idle",
@@ -226,6 +234,7 @@ const struct act_action act_actions[ACT_CMD_COUNT] = {
 		"`mouse-up`, or until a human's take lets it go.",
 		.exits = "same",
 		.result_json = actresult_point,
+		.log_keys = actlogkeys_pointer,
 	},
 	[ACT_MOUSE_UP] = {
 		.name = "mouse-up",
@@ -236,6 +245,7 @@ const struct act_action act_actions[ACT_CMD_COUNT] = {
 		.summary = "Lets the button go at X Y (or where the pointer is).",
 		.exits = "same",
 		.result_json = actresult_point,
+		.log_keys = actlogkeys_pointer,
 	},
 	[ACT_WAIT] = {
 		.name = "wait",
@@ -246,6 +256,7 @@ const struct act_action act_actions[ACT_CMD_COUNT] = {
 		"or a model's own pause. `wait-idle` and `wait-change` wait for the screen instead.",
 		.exits = "same; 130 interrupted",
 		.result_json = actresult_paused,
+		.log_keys = actlogkeys_pause,
 	},
 	/* The desktop's objects (issue 26): clipboard, windows. */
 	[ACT_CLIPBOARD_GET] = {
@@ -265,6 +276,7 @@ const struct act_action act_actions[ACT_CMD_COUNT] = {
 			"",
 			"primary", NULL),
 		.result_json = actresult_none,
+		.log_keys = actlogkeys_clipboard,
 	},
 	[ACT_CLIPBOARD_SET] = {
 		.name = "clipboard",
@@ -284,6 +296,7 @@ const struct act_action act_actions[ACT_CMD_COUNT] = {
 			",\"required\":[\"text\"]",
 			"text", "primary", NULL),
 		.result_json = actresult_clip_set,
+		.log_keys = actlogkeys_clipboard,
 	},
 	[ACT_WINDOWS] = {
 		.name = "windows",
@@ -322,6 +335,7 @@ const struct act_action act_actions[ACT_CMD_COUNT] = {
 			",\"required\":[\"action\",\"id\"]",
 			"action", "id", "x", "y", "width", "height", NULL),
 		.result_json = actresult_window,
+		.log_keys = actlogkeys_window,
 	},
 	[ACT_OPEN] = {
 		.name = "open",
@@ -338,6 +352,7 @@ const struct act_action act_actions[ACT_CMD_COUNT] = {
 			",\"required\":[\"target\"]",
 			"target", NULL),
 		.result_json = actresult_opened,
+		.log_keys = actlogkeys_opened,
 	},
 	[ACT_LAUNCH] = {
 		.name = "launch",
@@ -354,6 +369,7 @@ const struct act_action act_actions[ACT_CMD_COUNT] = {
 			",\"required\":[\"name\"]",
 			"name", NULL),
 		.result_json = actresult_opened,
+		.log_keys = actlogkeys_opened,
 	},
 	/* The accessibility tree (issue 27): botdesk-act-a11y, act/a11y.h. */
 	[ACT_TREE] = {

@@ -1,6 +1,7 @@
 /* The action vocabulary as one table: a row per action says everything the front ends know about
  * it (its name, the options it takes, whether botdesk-act-pointer does it, its line in --help and
- * in the docs, its MCP tool, and its result as JSON). The CLI parser (actargs.c), `botdesk
+ * in the docs, its MCP tool, its result as JSON and its members in the action log). The CLI parser
+ * (actargs.c), `botdesk
  * --help` and `--list-commands` (so the bash completion), the MCP tool list (mcp/) and the docs'
  * action table (the test action-docs) are all derived from it. Adding an action is its row here,
  * its request fields and enum value (actargs.h) and its implementation (act.c); an MCP tool
@@ -76,6 +77,10 @@ struct act_action {
 	 * action has none. */
 	bool (*result_json)(const struct act_req *rq, const struct act_out *out, char *buf,
 			    size_t size);
+	/* Its own members of its line in actions.jsonl after the common ones (actlogkeys.h); NULL:
+	 * none. r is what the action returned; typed text only with log_text. */
+	void (*log_keys)(FILE *f, const struct act_req *rq, const struct act_out *out, int r,
+			 bool log_text);
 };
 
 extern const struct act_action act_actions[ACT_CMD_COUNT];
