@@ -10,21 +10,23 @@
 
 struct act_out;
 
+typedef bool actresult_fn(const struct act_req *rq, const struct act_out *out, char *buf,
+			  size_t size);
+
 /* click, move, scroll, mouse-down, mouse-up and drag: the point (and drag's end), the screen,
  * the window it landed on, what --changes saw. */
-bool actresult_point(const struct act_req *rq, const struct act_out *out, char *buf, size_t size);
-bool actresult_cursor(const struct act_req *rq, const struct act_out *out, char *buf, size_t size);
-bool actresult_type(const struct act_req *rq, const struct act_out *out, char *buf, size_t size);
-bool actresult_key(const struct act_req *rq, const struct act_out *out, char *buf, size_t size);
-bool actresult_picture(const struct act_req *rq, const struct act_out *out, char *buf, size_t size);
+actresult_fn actresult_point;
+actresult_fn actresult_cursor;
+actresult_fn actresult_type;
+actresult_fn actresult_key;
+actresult_fn actresult_picture;
 /* wait: how long it paused. */
-bool actresult_paused(const struct act_req *rq, const struct act_out *out, char *buf, size_t size);
+actresult_fn actresult_paused;
 /* wait-idle and wait-change: what happened, after how long. */
-bool actresult_wait(const struct act_req *rq, const struct act_out *out, char *buf, size_t size);
+actresult_fn actresult_wait;
 /* clipboard get, windows, tree, find: a result of any size, in out->json (act.c); false. */
-bool actresult_none(const struct act_req *rq, const struct act_out *out, char *buf, size_t size);
-bool actresult_clip_set(const struct act_req *rq, const struct act_out *out, char *buf,
-			size_t size);
-bool actresult_window(const struct act_req *rq, const struct act_out *out, char *buf, size_t size);
+actresult_fn actresult_none;
+actresult_fn actresult_clip_set;
+actresult_fn actresult_window;
 /* open and launch: the new window's id. */
-bool actresult_opened(const struct act_req *rq, const struct act_out *out, char *buf, size_t size);
+actresult_fn actresult_opened;
