@@ -45,7 +45,11 @@
 	"{\"type\":\"number\",\"exclusiveMinimum\":0,\"maximum\":600,\"description\":\"" description \
 	"\"}"
 
-/* What every pointer action takes: where from (and in which picture), keys held meanwhile. */
+/* A pointer action: botdesk-act-pointer does it (act_by_pointer_program() says when), its result
+ * is where the pointer went, its log line says where and how; it takes where from (in which
+ * picture) and keys held meanwhile. */
+#define POINTER_ACTION \
+	.pointer = true, .result_json = actresult_point, .log_keys = actlogkeys_pointer
 #define POINTER_OPTIONS (ACT_O_JSON | ACT_O_FROM | ACT_O_HOLD)
 
 /* clang-format off */
@@ -53,7 +57,7 @@ const struct act_action act_actions[ACT_CMD_COUNT] = {
 	[ACT_CLICK] = {
 		.name = "click",
 		.positionals = actpos_point,
-		.pointer = true,
+		POINTER_ACTION,
 		.options = POINTER_OPTIONS | ACT_O_BUTTON | ACT_O_DOUBLE | ACT_O_TRIPLE | ACT_O_ELEMENT | ACT_O_CHANGES,
 		.synopsis = "X Y | --element ROLE:NAME|ID [--button left|middle|right] [--double|--triple] [--hold KEYS] [--from WxH] [--changes] [--json]",
 		.summary = "Moves the pointer to X Y and clicks; with `--element`, to the middle of the "
@@ -66,13 +70,11 @@ const struct act_action act_actions[ACT_CMD_COUNT] = {
 			CHANGES "," XY "," BUTTON ",\"double\":{\"type\":\"boolean\"}," FROM "," ELEMENT,
 			",\"anyOf\":[{\"required\":[\"x\",\"y\"]},{\"required\":[\"element\"]}]",
 			"x", "y", "button", "double", "from", "element", "changes", NULL),
-		.result_json = actresult_point,
-		.log_keys = actlogkeys_pointer,
 	},
 	[ACT_MOVE] = {
 		.name = "move",
 		.positionals = actpos_point,
-		.pointer = true,
+		POINTER_ACTION,
 		.options = POINTER_OPTIONS | ACT_O_CHANGES,
 		.synopsis = "X Y [--hold KEYS] [--from WxH] [--changes] [--json]",
 		.summary = "Moves the pointer.",
@@ -80,13 +82,11 @@ const struct act_action act_actions[ACT_CMD_COUNT] = {
 		MCP_TOOL("move", "Moves the pointer to x, y.",
 			CHANGES "," XY "," FROM, ",\"required\":[\"x\",\"y\"]",
 			"x", "y", "from", "changes", NULL),
-		.result_json = actresult_point,
-		.log_keys = actlogkeys_pointer,
 	},
 	[ACT_DRAG] = {
 		.name = "drag",
 		.positionals = actpos_drag,
-		.pointer = true,
+		POINTER_ACTION,
 		.options = POINTER_OPTIONS | ACT_O_BUTTON | ACT_O_PATH | ACT_O_CHANGES,
 		.synopsis = "X1 Y1 X2 Y2 | --path X,Y X,Y... [--button B] [--hold KEYS] [--from WxH] [--changes] [--json]",
 		.summary = "Presses at X1 Y1, moves there in 10 steps, releases at X2 Y2. With `--path`, "
@@ -97,13 +97,11 @@ const struct act_action act_actions[ACT_CMD_COUNT] = {
 			"," BUTTON "," FROM,
 			",\"required\":[\"x1\",\"y1\",\"x2\",\"y2\"]",
 			"x1", "y1", "x2", "y2", "button", "from", "changes", NULL),
-		.result_json = actresult_point,
-		.log_keys = actlogkeys_pointer,
 	},
 	[ACT_SCROLL] = {
 		.name = "scroll",
 		.positionals = actpos_point,
-		.pointer = true,
+		POINTER_ACTION,
 		.options = POINTER_OPTIONS | ACT_O_UP | ACT_O_DOWN | ACT_O_LEFT | ACT_O_RIGHT | ACT_O_CHANGES,
 		.synopsis = "X Y (--up|--down|--left|--right) [N] [--hold KEYS] [--from WxH] [--changes] [--json]",
 		.summary = "N wheel steps (1–100, default 1) at X Y (buttons 4–7).",
@@ -114,8 +112,6 @@ const struct act_action act_actions[ACT_CMD_COUNT] = {
 			",\"amount\":" INTEGER(1, 100) "," FROM,
 			",\"required\":[\"x\",\"y\",\"direction\"]",
 			"x", "y", "direction", "amount", "from", "changes", NULL),
-		.result_json = actresult_point,
-		.log_keys = actlogkeys_pointer,
 	},
 	[ACT_CURSOR] = {
 		.name = "cursor",
@@ -227,25 +223,21 @@ const struct act_action act_actions[ACT_CMD_COUNT] = {
 	[ACT_MOUSE_DOWN] = {
 		.name = "mouse-down",
 		.positionals = actpos_maybe_point,
-		.pointer = true,
+		POINTER_ACTION,
 		.options = POINTER_OPTIONS | ACT_O_BUTTON,
 		.synopsis = "[X Y] [--button B] [--hold KEYS] [--from WxH] [--json]",
 		.summary = "Presses the button at X Y (or where the pointer is) and keeps it down until "
 		"`mouse-up`, or until a human's take lets it go.",
 		.exits = "same",
-		.result_json = actresult_point,
-		.log_keys = actlogkeys_pointer,
 	},
 	[ACT_MOUSE_UP] = {
 		.name = "mouse-up",
 		.positionals = actpos_maybe_point,
-		.pointer = true,
+		POINTER_ACTION,
 		.options = POINTER_OPTIONS | ACT_O_BUTTON,
 		.synopsis = "[X Y] [--button B] [--hold KEYS] [--from WxH] [--json]",
 		.summary = "Lets the button go at X Y (or where the pointer is).",
 		.exits = "same",
-		.result_json = actresult_point,
-		.log_keys = actlogkeys_pointer,
 	},
 	[ACT_WAIT] = {
 		.name = "wait",
