@@ -142,8 +142,7 @@ int spawn_program(const char *path, char *const argv[], char *const envp[],
 	pid_t pid = fork();
 	if (pid < 0) {
 		int r = negative_errno();
-		safe_close(errpipe[0]);
-		safe_close(errpipe[1]);
+		close_pairp(&errpipe);
 		return r;
 	}
 	if (pid == 0) {

@@ -321,8 +321,7 @@ int parser_run(int sock, const struct helper_settings *hs, struct parser_result 
 	pid_t pid = fork();
 	if (pid < 0) {
 		int r = negative_errno();
-		safe_close(ch[0]);
-		safe_close(ch[1]);
+		close_pairp(&ch);
 		return r;
 	}
 	if (pid == 0) {
