@@ -36,6 +36,10 @@ int proc_pss_kb(pid_t pid, uint64_t *ret);
  * NULL. */
 int proc_rss_kb(pid_t pid, uint64_t *ret_resident, uint64_t *ret_private);
 
+/* Whether a NUL-separated command line's argv[0] names TigerVNC's X server ("Xvnc" or
+ * "Xtigervnc" in its basename): the servers botdesk starts, by either of Debian's names. */
+bool proc_cmdline_is_xvnc(const char *cmdline);
+
 /* The owner uid of /proc/<pid>, which is the process's real uid unless it is not dumpable. */
 int proc_owner(pid_t pid, uid_t *ret);
 

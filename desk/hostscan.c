@@ -22,9 +22,7 @@
 static bool botdesk_server(const char *cmd, size_t len, char *profile, size_t size)
 {
 	const char *end = cmd + len;
-	const char *base = strrchr(cmd, '/');
-	base = base ? base + 1 : cmd;
-	if (!strstr(base, "Xvnc") && !strstr(base, "Xtigervnc")) {
+	if (!proc_cmdline_is_xvnc(cmd)) {
 		return false;
 	}
 	for (const char *a = cmd + strlen(cmd) + 1; a < end; a += strlen(a) + 1) {

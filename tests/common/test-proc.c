@@ -114,11 +114,24 @@ static void reads_our_own_private_rss(void **state)
 	assert_int_equal(proc_rss_kb(0, NULL, &after), -ESRCH);
 }
 
+/* Our X servers by either of Debian's names, wherever they live; not a client that names one. */
+static void knows_our_x_servers(void **state)
+{
+	(void)state;
+	assert_true(proc_cmdline_is_xvnc("/usr/bin/Xvnc\0:5\0"));
+	assert_true(proc_cmdline_is_xvnc("Xtigervnc"));
+	assert_true(proc_cmdline_is_xvnc("/usr/bin/Xtigervnc\0-desktop\0"));
+	assert_false(proc_cmdline_is_xvnc("/usr/bin/vncviewer\0Xvnc\0"));
+	assert_false(proc_cmdline_is_xvnc("/opt/Xvnc/bin/xterm"));
+	assert_false(proc_cmdline_is_xvnc(""));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(reads_our_own_pss),
 		cmocka_unit_test(reads_our_own_private_rss),
+		cmocka_unit_test(knows_our_x_servers),
 		cmocka_unit_test(parses_names_with_spaces_and_parentheses),
 		cmocka_unit_test(refuses_truncated_and_garbage),
 		cmocka_unit_test(reads_ourselves_and_sees_zombies),
