@@ -16,22 +16,14 @@
 #include "a11y.h"
 #include "act.h"
 #include "actargs.h"
-#include "actlog.h"
+#include "actcall.h"
 #include "actprint.h"
-#include "control.h"
 #include "envfile.h"
 #include "exitstatus.h"
 #include "log.h"
 #include "profile.h"
 #include "timeutil.h"
 #include "util.h"
-
-/* The lease, read again right before the desktop is touched. */
-static int lease_check(void *ctx, struct error *err)
-{
-	struct lease l;
-	return control_need_agent(ctx, &l, err);
-}
 
 /* The last guard of the call's bound: were a D-Bus call to block past its own timeout (the bus
  * itself stuck), the process ends, with a message, a second after the deadline. */
@@ -65,8 +57,6 @@ static int desktop_environment(struct profile *p, const char *display, const cha
 	return 0;
 }
 
-/* click or type on the element: the middle of its bounds, through botdesk-act's hands; type
- * clicks first unless the element has the focus. */
 /* Leaves the accessibility bus, the tree's objects first (they belong to it). */
 static void leave(struct a11y_tree *t)
 {
@@ -150,19 +140,21 @@ static int answer(struct act *a, struct act_req *rq, struct a11y_tree *t, struct
 	return 0;
 }
 
-static int run(struct act_req *rq, struct profile *p, const char *display, const char *xauth,
-	       struct act_out *out, struct error *err)
+static int run(struct act_call *c, struct act_out *out)
 {
-	int r = desktop_environment(p, display, xauth, err);
-	if (r < 0 || (r = lease_check(p, err)) < 0) {
+	struct act_req *rq = &c->rq;
+	struct error *err = &c->err;
+	int r = desktop_environment(&c->p, c->display, c->xauthority, err);
+	if (r < 0 || (r = act_call_lease_check(&c->p, err)) < 0) {
 		return r;
 	}
 	/* The screen's size, what is off it, and the hands for --element. */
-	struct act a = {.check = lease_check, .ctx = p, .sigfd = -1, .dirfd = p->dirfd};
+	struct act a = {
+		.check = act_call_lease_check, .ctx = &c->p, .sigfd = -1, .dirfd = c->p.dirfd};
 	if (rq->cmd != ACT_TYPE) {
 		XkbIgnoreExtension(True);
 	}
-	r = act_open(&a, display, xauth, err);
+	r = act_open(&a, c->display, c->xauthority, err);
 	if (r < 0) {
 		return r;
 	}
@@ -202,44 +194,30 @@ static int run(struct act_req *rq, struct profile *p, const char *display, const
 int main(int argc, char **argv)
 {
 	log_set_program("botdesk");
-	struct profile p = PROFILE_INIT;
-	if (actprint_take_handoff(argc, argv, "botdesk-act-a11y", &p) < 0) {
+	struct act_call c;
+	if (act_call_take(argc, argv, "botdesk-act-a11y", &c) < 0 ||
+	    act_call_parse(argc, argv, &c) < 0) {
 		return EXIT_USAGE;
 	}
-	const char *display = argv[4], *xauth = argv[5];
-	bool log_text = streq(argv[6], "1");
-	struct error err = {{0}};
-	struct act_req rq;
-	if (act_parse_argv(argc - 7, argv + 7, &rq, &err) < 0) {
-		log_error("%s", err.msg);
-		fputs("Try 'botdesk --help'.\n", stderr);
-		return EXIT_USAGE;
-	}
-	if (!act_is_a11y(&rq)) {
+	if (!act_is_a11y(&c.rq)) {
 		log_error("botdesk-act-a11y does tree, find and --element; '%s' is botdesk-act's",
-			  act_cmd_name(rq.cmd));
+			  act_cmd_name(c.rq.cmd));
 		return EXIT_USAGE;
 	}
 	_cleanup_free_ char *text = NULL;
-	if (rq.cmd == ACT_TYPE && actprint_read_text(&rq, &text, &err) < 0) {
-		log_error("%s", err.msg);
-		return error_isset(&err) && rq.text ? EXIT_USAGE : EXIT_FAILURE;
+	if (c.rq.cmd == ACT_TYPE && actprint_read_text(&c.rq, &text, &c.err) < 0) {
+		log_error("%s", c.err.msg);
+		return error_isset(&c.err) && c.rq.text ? EXIT_USAGE : EXIT_FAILURE;
 	}
 	struct sigaction sa = {.sa_handler = on_alarm};
 	sigaction(SIGALRM, &sa, NULL);
-	alarm((unsigned)((rq.timeout_ms + 999) / 1000 + 1));
+	alarm((unsigned)((c.rq.timeout_ms + 999) / 1000 + 1));
 	struct act_out out = {0};
-	int r = run(&rq, &p, display, xauth, &out, &err);
-	if (err.kind != ERROR_HUMAN_HOLDS || out.stopped) {
-		actlog_stamp_activity(&p);
-		_cleanup_free_ char *line = actlog_line("cli", &rq, &out, r, log_text);
-		if (line && actlog_append(p.dirfd, line) < 0) {
-			log_warn("cannot append to %s/%s", p.dir, ACTLOG_FILE);
-		}
-	}
-	if (r == 0 && rq.element) {
-		actprint_result(&rq, &out);
+	int r = run(&c, &out);
+	act_call_log(&c, &out, r);
+	if (r == 0 && c.rq.element) {
+		actprint_result(&c.rq, &out);
 	}
 	fflush(stdout);
-	return actprint_exit(r, &err);
+	return actprint_exit(r, &c.err);
 }

@@ -52,6 +52,12 @@ bool a11y_is_id(const char *s)
 	return true;
 }
 
+bool a11y_child_id(char ret[A11Y_ID_MAX + 1], const char *id, int i)
+{
+	int n = snprintf(ret, A11Y_ID_MAX + 1, "%s.%d", id, i);
+	return n > 0 && n <= A11Y_ID_MAX;
+}
+
 int a11y_parse_spec(const char *spec, char *buf, size_t size, struct a11y_spec *ret)
 {
 	*ret = (struct a11y_spec){0};

@@ -20,6 +20,10 @@ int a11y_name_match(const char *name, const char *want);
 /* Whether s is a node id: numbers joined by dots, at most A11Y_ID_MAX bytes. */
 bool a11y_is_id(const char *s);
 
+/* The id of the child of index i of node id ("2.0" and 3: "2.0.3") into ret; false when it would
+ * be longer than A11Y_ID_MAX (the walk goes no deeper there). */
+bool a11y_child_id(char ret[A11Y_ID_MAX + 1], const char *id, int i);
+
 /* An --element spec: a node id (ret_id), or ROLE:NAME split at the first ':' (ROLE empty: any
  * role; without ':' a name of any role). Pointers into buf (size bytes, a copy of spec). */
 struct a11y_spec {

@@ -172,6 +172,8 @@ int act_check_text(const char *text, size_t len, const char *what, size_t *ret_c
 /* Text for the clipboard: valid UTF-8 (any character), at most ACT_CLIP_MAX bytes. */
 int act_check_clip_text(const char *text, size_t len, const char *what, struct error *err);
 
+/* Where a request's points fall on the screen (actpoints.c). */
+
 /* A picture coordinate to the screen's: the centre of the screen area the picture's pixel p was
  * averaged from, as the thumbnail scaled it (pixel p of a picture `pic` wide covers screen
  * [p * screen / pic, (p + 1) * screen / pic)). */

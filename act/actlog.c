@@ -8,15 +8,11 @@
 #include <time.h>
 
 #include "activity.h"
+#include "acttable.h"
 #include "desktop.h"
 #include "fileio.h"
-#include "strescape.h"
+#include "memout.h"
 #include "util.h"
-
-static void put_string(FILE *f, const char *s, size_t len)
-{
-	escape_json_string(f, s, len);
-}
 
 static const char *outcome(int r)
 {
@@ -50,136 +46,19 @@ static void civil_from_days(long z, int *ret_y, int *ret_m, int *ret_d)
 	*ret_d = (int)(doy - (153 * mp + 2) / 5 + 1);
 }
 
-/* What the request asked, as members of the line (the typed text only with log_text). */
-static void put_request(FILE *f, const struct act_req *rq, const struct act_out *out, int r,
-			bool log_text)
-{
-	switch (rq->cmd) {
-	case ACT_CLICK:
-	case ACT_MOVE:
-	case ACT_DRAG:
-	case ACT_SCROLL:
-	case ACT_MOUSE_DOWN:
-	case ACT_MOUSE_UP:
-		if (r == 0) {
-			fprintf(f, ",\"x\":%u,\"y\":%u", out->x, out->y);
-		}
-		if (rq->n_path) {
-			fprintf(f, ",\"path_points\":%zu", rq->n_path);
-		}
-		if (rq->hold) {
-			fputs(",\"hold\":", f);
-			put_string(f, rq->hold, strlen(rq->hold));
-		}
-		if (r == 0 && rq->cmd == ACT_DRAG) {
-			fprintf(f, ",\"x2\":%u,\"y2\":%u", out->x2, out->y2);
-		}
-		if (rq->from_w) {
-			fprintf(f, ",\"from\":\"%ux%u\"", rq->from_w, rq->from_h);
-		}
-		if (rq->cmd != ACT_MOVE && rq->cmd != ACT_SCROLL) {
-			fprintf(f, ",\"button\":\"%s\"", act_button_name(rq->button));
-		}
-		if (rq->cmd == ACT_CLICK && rq->clicks == 2) {
-			fputs(",\"double\":true", f);
-		} else if (rq->cmd == ACT_CLICK && rq->clicks > 2) {
-			fprintf(f, ",\"clicks\":%u", rq->clicks);
-		}
-		if (rq->cmd == ACT_SCROLL) {
-			fprintf(f, ",\"direction\":\"%s\",\"amount\":%u", act_scroll_name(rq->dir),
-				rq->amount);
-		}
-		break;
-	case ACT_TYPE:
-		fprintf(f, ",\"text_length\":%zu", out->chars);
-		if (log_text) {
-			fputs(",\"text\":", f);
-			put_string(f, rq->text, rq->text_len);
-		}
-		break;
-	case ACT_KEY:
-		fprintf(f, ",\"keys\":%zu", rq->n_keys);
-		if (rq->hold_ms) {
-			fprintf(f, ",\"hold_ms\":%llu", (unsigned long long)rq->hold_ms);
-		}
-		if (rq->key_mode != ACT_KEY_TAP) {
-			fprintf(f, ",\"mode\":\"%s\"",
-				rq->key_mode == ACT_KEY_PRESS ? "press" : "release");
-		}
-		/* Combos are typed text too (a password one key at a time). */
-		if (log_text) {
-			fputs(",\"combos\":[", f);
-			for (size_t i = 0; i < rq->n_keys; i++) {
-				fputs(i ? "," : "", f);
-				put_string(f, rq->keys[i], strlen(rq->keys[i]));
-			}
-			fputc(']', f);
-		}
-		break;
-	case ACT_CLIPBOARD_GET:
-	case ACT_CLIPBOARD_SET:
-		/* The clipboard's text is typed text too: only with log_text. */
-		fprintf(f, ",\"verb\":\"%s\",\"selection\":\"%s\"",
-			rq->cmd == ACT_CLIPBOARD_GET ? "get" : "set",
-			rq->primary ? "PRIMARY" : "CLIPBOARD");
-		if (rq->cmd == ACT_CLIPBOARD_SET) {
-			fprintf(f, ",\"text_bytes\":%zu", rq->text_len);
-		}
-		if (rq->cmd == ACT_CLIPBOARD_SET && log_text) {
-			fputs(",\"text\":", f);
-			put_string(f, rq->text, rq->text_len);
-		}
-		if (rq->cmd == ACT_CLIPBOARD_GET && r == 0) {
-			fprintf(f, ",\"text_bytes\":%zu", out->data_len);
-		}
-		break;
-	case ACT_LAUNCH:
-		fputs(",\"name\":", f);
-		put_string(f, rq->text, rq->text_len);
-		if (r == 0) {
-			fprintf(f, ",\"id\":\"0x%lx\"", out->win);
-		}
-		break;
-	case ACT_OPEN:
-		/* A URL may carry a secret (a token in its query): only with log_text. */
-		if (log_text) {
-			fputs(",\"target\":", f);
-			put_string(f, rq->text, rq->text_len);
-		}
-		if (r == 0) {
-			fprintf(f, ",\"id\":\"0x%lx\"", out->win);
-		}
-		break;
-	case ACT_WINDOW:
-		fprintf(f, ",\"verb\":\"%s\",\"id\":\"0x%lx\"", act_win_op_name(rq->win_op),
-			rq->win_id);
-		break;
-	case ACT_SCREENSHOT:
-		if (rq->region) {
-			fprintf(f, ",\"region\":[%u,%u,%u,%u]", rq->rx, rq->ry, rq->rw, rq->rh);
-		}
-		if (r == 0) {
-			fprintf(f, ",\"width\":%u,\"height\":%u", out->pic.w, out->pic.h);
-		}
-		break;
-	case ACT_WAIT:
-		fprintf(f, ",\"seconds\":%llu.%03llu", (unsigned long long)(rq->timeout_ms / 1000),
-			(unsigned long long)(rq->timeout_ms % 1000));
-		break;
-	default:
-		break;
-	}
-}
+/* One line's makings, for memout(). */
+struct line {
+	const char *source;
+	const struct act_req *rq;
+	const struct act_out *out;
+	int r;
+	bool log_text;
+};
 
-char *actlog_line(const char *source, const struct act_req *rq, const struct act_out *out, int r,
-		  bool log_text)
+/* What the request asked: the members every line has (when, from where, which command), then
+ * the action's own, by its row. */
+static void put_request(FILE *f, const struct line *l)
 {
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	if (!f) {
-		return NULL;
-	}
 	struct timespec ts;
 	clock_gettime(CLOCK_REALTIME, &ts);
 	int y, mo, d;
@@ -187,37 +66,59 @@ char *actlog_line(const char *source, const struct act_req *rq, const struct act
 	long sec = (long)(ts.tv_sec % 86400);
 	fprintf(f,
 		"{\"time\":\"%04d-%02d-%02dT%02ld:%02ld:%02ld.%03ldZ\",\"source\":\"%s\",\"command\":\"%s\"",
-		y, mo, d, sec / 3600, sec / 60 % 60, sec % 60, ts.tv_nsec / 1000000, source,
-		act_cmd_name(rq->cmd));
-	put_request(f, rq, out, r, log_text);
-	if (out->stopped) {
-		/* Where a human's take cut it: what reached the desktop and what did not. */
-		size_t total = 1;
-		const char *what = "events";
-		if (rq->cmd == ACT_TYPE) {
-			total = out->chars;
-			what = "characters";
-		} else if (rq->cmd == ACT_KEY && rq->hold_ms) {
-			total = 2;
-			what = "key events";
-		} else if (rq->cmd == ACT_KEY) {
-			total = rq->n_keys;
-			what = "key combos";
-		} else if (rq->hold) {
-			total = 3;
-			what = "steps";
-		}
+		y, mo, d, sec / 3600, sec / 60 % 60, sec % 60, ts.tv_nsec / 1000000, l->source,
+		act_cmd_name(l->rq->cmd));
+	const struct act_action *a = &act_actions[l->rq->cmd];
+	if (a->log_keys) {
+		a->log_keys(f, l->rq, l->out, l->r, l->log_text);
+	}
+}
+
+/* Where a human's take cut an action: how many of what it would have sent. */
+static size_t stopped_total(const struct act_req *rq, const struct act_out *out, const char **what)
+{
+	if (rq->cmd == ACT_TYPE) {
+		*what = "characters";
+		return out->chars;
+	}
+	if (rq->cmd == ACT_KEY && rq->hold_ms) {
+		*what = "key events";
+		return 2;
+	}
+	if (rq->cmd == ACT_KEY) {
+		*what = "key combos";
+		return rq->n_keys;
+	}
+	if (rq->hold) {
+		*what = "steps";
+		return 3;
+	}
+	*what = "events";
+	return 1;
+}
+
+static int print_line(FILE *f, void *ctx)
+{
+	const struct line *l = ctx;
+	put_request(f, l);
+	if (l->out->stopped) {
+		/* What reached the desktop and what did not. */
+		const char *what;
+		size_t total = stopped_total(l->rq, l->out, &what);
 		fprintf(f,
 			",\"result\":\"stopped: a human took the desktop after %zu of %zu %s\",\"sent\":%zu}\n",
-			out->sent, total, what, out->sent);
+			l->out->sent, total, what, l->out->sent);
 	} else {
-		fprintf(f, ",\"result\":\"%s\"}\n", outcome(r));
+		fprintf(f, ",\"result\":\"%s\"}\n", outcome(l->r));
 	}
-	if (fclose(f) != 0) {
-		free(buf);
-		return NULL;
-	}
-	return buf;
+	return 0;
+}
+
+char *actlog_line(const char *source, const struct act_req *rq, const struct act_out *out, int r,
+		  bool log_text)
+{
+	struct line l = {source, rq, out, r, log_text};
+	return memout(print_line, &l);
 }
 
 int actlog_append(int dirfd, const char *line)

@@ -1,6 +1,7 @@
 /* The action vocabulary as one table: a row per action says everything the front ends know about
  * it (its name, the options it takes, whether botdesk-act-pointer does it, its line in --help and
- * in the docs, its MCP tool, and its result as JSON). The CLI parser (actargs.c), `botdesk
+ * in the docs, its MCP tool, its result as JSON and its members in the action log). The CLI parser
+ * (actargs.c), `botdesk
  * --help` and `--list-commands` (so the bash completion), the MCP tool list (mcp/) and the docs'
  * action table (the test action-docs) are all derived from it. Adding an action is its row here,
  * its request fields and enum value (actargs.h) and its implementation (act.c); an MCP tool
@@ -12,6 +13,9 @@
 #include <stdio.h>
 
 #include "actargs.h"
+#include "actlogkeys.h"
+#include "actpos.h"
+#include "actresult.h"
 
 struct act_out;
 
@@ -59,7 +63,7 @@ struct act_action {
 	const char *verb;
 	/* The positional arguments (argv's, options taken out) into rq; -EINVAL naming the wrong
 	 * one. */
-	int (*positionals)(struct act_req *rq, int n, char **args, struct error *err);
+	actpos_fn *positionals;
 	bool pointer;     /* done by botdesk-act-pointer (no X library but XCB's) */
 	unsigned options; /* enum act_opt bits */
 	/* What follows the name in --help, docs/CLI.md and botdesk(1) (placeholders in capitals,
@@ -74,8 +78,10 @@ struct act_action {
 	const char *mcp_json;
 	/* The result as one JSON object (`--json`, the MCP tool's text), into buf; false when the
 	 * action has none. */
-	bool (*result_json)(const struct act_req *rq, const struct act_out *out, char *buf,
-			    size_t size);
+	actresult_fn *result_json;
+	/* Its own members of its line in actions.jsonl after the common ones (actlogkeys.h); NULL:
+	 * none. r is what the action returned; typed text only with log_text. */
+	actlogkeys_fn *log_keys;
 };
 
 extern const struct act_action act_actions[ACT_CMD_COUNT];

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "fileio.h"
+#include "pipes.h"
 #include "spawnproc.h"
 #include "timeutil.h"
 #include "utf8.h"
@@ -245,13 +246,8 @@ int clip_set(const char *program, const char *display, const char *xauthority, i
 				      CLIP_MAX);
 	}
 	int in[2], ready[2];
-	if (pipe2(in, O_CLOEXEC) < 0) {
-		return error_set(err, negative_errno(), "cannot make a pipe: %s", strerror(errno));
-	}
-	if (pipe2(ready, O_CLOEXEC) < 0) {
-		int r = negative_errno();
-		safe_close(in[0]);
-		safe_close(in[1]);
+	int r = pipes_open2(in, ready);
+	if (r < 0) {
 		return error_set(err, r, "cannot make a pipe: %s", strerror(-r));
 	}
 	_cleanup_close_ int in_w = in[1], ready_r = ready[0];
@@ -271,7 +267,7 @@ int clip_set(const char *program, const char *display, const char *xauthority, i
 	/* SIGPIPE would end us if the owner died before reading everything; write_all says so. */
 	struct sigaction ign = {.sa_handler = SIG_IGN}, old;
 	sigaction(SIGPIPE, &ign, &old);
-	int r = null < 0 ? null : spawn_program(program, argv, envp, &o, &pid);
+	r = null < 0 ? null : spawn_program(program, argv, envp, &o, &pid);
 	safe_close(in[0]);
 	safe_close(ready[1]);
 	if (r < 0) {

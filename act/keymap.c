@@ -6,6 +6,8 @@
 #include <string.h>
 #include <xkbcommon/xkbcommon.h>
 
+#include "array.h"
+
 /* The level a key of type t is at with the modifiers state. */
 static unsigned level_for(const XkbKeyTypeRec *t, unsigned state)
 {
@@ -141,14 +143,9 @@ int keymap_load(Display *dpy, struct keymap *km)
 			if (ks == NoSymbol || !mask_for_level(km, t, l, &mask)) {
 				continue;
 			}
-			if (km->n == cap) {
-				cap = cap ? cap * 2 : 512;
-				struct keymap_entry *e = realloc(km->e, cap * sizeof(*e));
-				if (!e) {
-					keymap_free(km);
-					return -ENOMEM;
-				}
-				km->e = e;
+			if (ARRAY_RESERVE(km->e, cap, km->n + 1, 512) < 0) {
+				keymap_free(km);
+				return -ENOMEM;
 			}
 			km->e[km->n++] = (struct keymap_entry){
 				.ks = ks,

@@ -1,8 +1,6 @@
 #include "opener.h"
 
-#include <X11/Xatom.h>
 #include <fcntl.h>
-#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,8 +10,8 @@
 #include "fileio.h"
 #include "pathsearch.h"
 #include "spawnproc.h"
-#include "timeutil.h"
 #include "util.h"
+#include "windows.h"
 
 extern char **environ;
 
@@ -331,41 +329,30 @@ static int start_detached(const char *path, char **argv, char **envp, int cgroup
 	return -WEXITSTATUS(status);
 }
 
-static Window *clients(Display *dpy, unsigned long *ret_n)
-{
-	Atom type;
-	int format;
-	unsigned long n = 0, after;
-	unsigned char *d = NULL;
-	XGetWindowProperty(dpy, DefaultRootWindow(dpy), XInternAtom(dpy, "_NET_CLIENT_LIST", False),
-			   0, 65536, False, XA_WINDOW, &type, &format, &n, &after, &d);
-	Window *list = calloc(n ? n : 1, sizeof(Window));
-	for (unsigned long i = 0; list && d && i < n; i++) {
-		list[i] = (Window)((unsigned long *)d)[i];
-	}
-	if (d) {
-		XFree(d);
-	}
-	*ret_n = list ? n : 0;
-	return list;
-}
+/* The windows in the list before the program started, and the first one not among them: the
+ * program's (or another's: the first new one counts). */
+struct new_window {
+	const Window *before;
+	unsigned long nb;
+	Window found;
+};
 
-/* A window in the list now that was not in before: the program's (or another's: the first new
- * one counts). */
-static Window new_window(Display *dpy, const Window *before, unsigned long nb)
+static bool appeared(Display *dpy, void *ctx)
 {
+	struct new_window *nw = ctx;
 	unsigned long n;
-	_cleanup_free_ Window *now = clients(dpy, &n);
+	_cleanup_free_ Window *now = win_clients(dpy, &n);
 	for (unsigned long i = 0; now && i < n; i++) {
 		bool old = false;
-		for (unsigned long j = 0; j < nb && !old; j++) {
-			old = now[i] == before[j];
+		for (unsigned long j = 0; j < nw->nb && !old; j++) {
+			old = now[i] == nw->before[j];
 		}
 		if (!old) {
-			return now[i];
+			nw->found = now[i];
+			return true;
 		}
 	}
-	return None;
+	return false;
 }
 
 int opener_run(Display *dpy, const struct act_req *rq, const char *browser,
@@ -384,39 +371,22 @@ int opener_run(Display *dpy, const struct act_req *rq, const char *browser,
 		opener_free_argv(argv);
 		return r;
 	}
-	/* The list before the start, and the root's property changes watched from before it. */
-	Window root = DefaultRootWindow(dpy);
-	XWindowAttributes wa;
-	long had = XGetWindowAttributes(dpy, root, &wa) ? wa.your_event_mask : NoEventMask;
-	XSelectInput(dpy, root, had | PropertyChangeMask);
+	/* The list before the start: what is new after it is the program's. */
 	unsigned long nb;
-	_cleanup_free_ Window *before = clients(dpy, &nb);
+	_cleanup_free_ Window *before = win_clients(dpy, &nb);
+	struct new_window nw = {.before = before, .nb = nb, .found = None};
 	char **envp = build_envp(env);
 	r = envp ? start_detached(path, argv, envp, cgroup_fd) : -ENOMEM;
 	opener_free_argv(envp);
 	if (r < 0) {
-		XSelectInput(dpy, root, had);
 		error_set(err, r, "cannot run %s: %s", path, strerror(-r));
 		opener_free_argv(argv);
 		return r;
 	}
-	uint64_t deadline = now_ms() + OPENER_WAIT_MS;
-	Window w;
-	while ((w = new_window(dpy, before, nb)) == None) {
-		uint64_t now = now_ms();
-		if (now >= deadline) {
-			break;
-		}
-		XEvent ev;
-		while (XCheckWindowEvent(dpy, root, PropertyChangeMask, &ev)) {
-		}
-		XFlush(dpy);
-		struct pollfd p = {.fd = ConnectionNumber(dpy), .events = POLLIN};
-		if (poll(&p, 1, (int)(deadline - now)) > 0) {
-			XEventsQueued(dpy, QueuedAfterReading);
-		}
-	}
-	XSelectInput(dpy, root, had);
+	/* The root's property changes (the list's) wake the check. */
+	(void)win_wait_until(dpy, DefaultRootWindow(dpy), PropertyChangeMask, OPENER_WAIT_MS,
+			     appeared, &nw);
+	Window w = nw.found;
 	if (w == None) {
 		r = error_set(
 			err, -ETIMEDOUT,

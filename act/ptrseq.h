@@ -1,6 +1,6 @@
 /* The X events of a pointer command (click, drag, scroll, mouse-down and -up; move has only its
  * first motion), the
- * same whichever X library sends them: Xlib's libXtst in act.c, XCB in xptr.c. Pure: no X. */
+ * same whichever X library sends them: Xlib's libXtst in actinput.c, XCB in xptr.c. Pure: no X. */
 #pragma once
 
 #include <stdbool.h>

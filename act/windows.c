@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "jsonout.h"
+#include "memout.h"
 #include "timeutil.h"
 #include "util.h"
 #include "xconn.h"
@@ -131,8 +132,7 @@ static long pid_of(Display *dpy, Window w)
 	return pid;
 }
 
-/* The window manager's list of client windows, in the order they were mapped. */
-static Window *client_list(Display *dpy, unsigned long *ret_n)
+Window *win_clients(Display *dpy, unsigned long *ret_n)
 {
 	unsigned long n = 0;
 	unsigned char *d =
@@ -227,29 +227,46 @@ static void put_json(struct jsonout *j, const struct win_info *w)
 	jsonout_close(j);
 }
 
-int win_list_json(Display *dpy, unsigned sw, unsigned sh, char **ret_json, char **ret_text,
-		  struct error *err)
+/* The windows as put_json and put_text_line read them. */
+struct win_list {
+	struct win_info *v;
+	size_t n;
+	unsigned sw, sh;
+};
+
+static int print_json(FILE *f, void *ctx)
+{
+	const struct win_list *l = ctx;
+	fputs("{\"windows\":[", f);
+	for (size_t i = 0; i < l->n; i++) {
+		fputs(i ? "," : "", f);
+		struct jsonout j = {.f = f};
+		put_json(&j, &l->v[i]);
+	}
+	fprintf(f, "],\"screen\":\"%ux%u\"}", l->sw, l->sh);
+	return 0;
+}
+
+static int print_text(FILE *f, void *ctx)
+{
+	const struct win_list *l = ctx;
+	for (size_t i = 0; i < l->n; i++) {
+		put_text_line(f, &l->v[i]);
+	}
+	return 0;
+}
+
+/* The client windows' facts, in the list's order; a window that went away while we looked is
+ * left out. */
+static int read_windows(Display *dpy, struct win_list *l)
 {
 	unsigned long n;
-	_cleanup_free_ Window *list = client_list(dpy, &n);
-	if (!list) {
+	_cleanup_free_ Window *list = win_clients(dpy, &n);
+	if (!list || !(l->v = calloc(n ? n : 1, sizeof(*l->v)))) {
 		return -ENOMEM;
 	}
 	Window active = active_window(dpy);
-	char *json = NULL, *text = NULL;
-	size_t jl = 0, tl = 0;
-	FILE *jf = open_memstream(&json, &jl), *tf = open_memstream(&text, &tl);
-	if (!jf || !tf) {
-		if (jf) {
-			fclose(jf);
-		}
-		free(json);
-		return -ENOMEM;
-	}
-	fputs("{\"windows\":[", jf);
-	bool first = true;
 	for (unsigned long i = 0; i < n; i++) {
-		/* A window that went away while we looked is left out. */
 		xconn_error_reset();
 		struct win_info w = {.id = list[i], .focused = list[i] == active};
 		long ext[4];
@@ -259,21 +276,34 @@ int win_list_json(Display *dpy, unsigned sw, unsigned sh, char **ret_json, char 
 			w.pid = pid_of(dpy, w.id);
 		}
 		if (w.title && w.class && !xconn_error_seen()) {
-			fputs(first ? "" : ",", jf);
-			first = false;
-			struct jsonout j = {.f = jf};
-			put_json(&j, &w);
-			put_text_line(tf, &w);
+			l->v[l->n++] = w;
+		} else {
+			free(w.title);
+			free(w.class);
 		}
-		free(w.title);
-		free(w.class);
 	}
-	fprintf(jf, "],\"screen\":\"%ux%u\"}", sw, sh);
-	bool ok = fclose(jf) == 0;
-	ok = fclose(tf) == 0 && ok;
-	if (!ok) {
+	return 0;
+}
+
+static void free_windows(struct win_list *l)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		free(l->v[i].title);
+		free(l->v[i].class);
+	}
+	free(l->v);
+}
+
+int win_list_json(Display *dpy, unsigned sw, unsigned sh, char **ret_json, char **ret_text,
+		  struct error *err)
+{
+	struct win_list l = {.sw = sw, .sh = sh};
+	int r = read_windows(dpy, &l);
+	char *json = r == 0 ? memout(print_json, &l) : NULL;
+	char *text = json ? memout(print_text, &l) : NULL;
+	free_windows(&l);
+	if (!text) {
 		free(json);
-		free(text);
 		return error_set(err, -ENOMEM, "out of memory");
 	}
 	*ret_json = json;
@@ -295,17 +325,15 @@ static void client_message(Display *dpy, Window w, const char *type, long l0, lo
 		   SubstructureRedirectMask | SubstructureNotifyMask, &ev);
 }
 
-/* Waits (bounded) for events on w of mask until done() says so; the events themselves only
- * wake the check. */
-static bool wait_for(Display *dpy, Window w, long mask, bool (*done)(Display *, Window, void *),
-		     Window target, void *ctx)
+bool win_wait_until(Display *dpy, Window w, long mask, uint64_t wait_ms,
+		    bool (*done)(Display *dpy, void *ctx), void *ctx)
 {
 	XWindowAttributes wa;
 	long had = XGetWindowAttributes(dpy, w, &wa) ? wa.your_event_mask : NoEventMask;
 	XSelectInput(dpy, w, had | mask);
-	uint64_t deadline = now_ms() + WIN_WAIT_MS;
+	uint64_t deadline = now_ms() + wait_ms;
 	bool ok;
-	while (!(ok = done(dpy, target, ctx))) {
+	while (!(ok = done(dpy, ctx))) {
 		uint64_t now = now_ms();
 		if (now >= deadline) {
 			break;
@@ -323,24 +351,31 @@ static bool wait_for(Display *dpy, Window w, long mask, bool (*done)(Display *, 
 	return ok;
 }
 
-static bool is_active(Display *dpy, Window target, void *ctx)
+static bool is_active(Display *dpy, void *ctx)
 {
-	return active_window(dpy) == target;
+	const Window *target = ctx;
+	return active_window(dpy) == *target;
 }
 
-static bool has_geometry(Display *dpy, Window target, void *ctx)
+/* The frame the window manager was asked for, and the window it is asked of. */
+struct geom_want {
+	Window w;
+	struct win_geom g;
+};
+
+static bool has_geometry(Display *dpy, void *ctx)
 {
-	const struct win_geom *want = ctx;
+	const struct geom_want *want = ctx;
 	struct win_geom g;
 	long ext[4];
-	return geometry_of(dpy, target, &g, ext) == 0 && g.x == want->x && g.y == want->y &&
-	       g.w == want->w && g.h == want->h;
+	return geometry_of(dpy, want->w, &g, ext) == 0 && g.x == want->g.x && g.y == want->g.y &&
+	       g.w == want->g.w && g.h == want->g.h;
 }
 
 static int find_client(Display *dpy, Window id, struct error *err)
 {
 	unsigned long n;
-	_cleanup_free_ Window *list = client_list(dpy, &n);
+	_cleanup_free_ Window *list = win_clients(dpy, &n);
 	for (unsigned long i = 0; list && i < n; i++) {
 		if (list[i] == id) {
 			return 0;
@@ -368,7 +403,7 @@ int win_act(Display *dpy, const struct act_req *rq, struct win_geom *ret, struct
 	switch (rq->win_op) {
 	case ACT_WIN_FOCUS:
 		client_message(dpy, w, "_NET_ACTIVE_WINDOW", SOURCE_PAGER, CurrentTime, 0, 0, 0);
-		if (!wait_for(dpy, root, PropertyChangeMask, is_active, w, NULL)) {
+		if (!win_wait_until(dpy, root, PropertyChangeMask, WIN_WAIT_MS, is_active, &w)) {
 			return error_set(err, -ETIMEDOUT,
 					 "the window manager did not focus 0x%lx within %d s", w,
 					 WIN_WAIT_MS / 1000);
@@ -381,27 +416,27 @@ int win_act(Display *dpy, const struct act_req *rq, struct win_geom *ret, struct
 		break;
 	case ACT_WIN_MOVE:
 	case ACT_WIN_RESIZE: {
-		struct win_geom want = g;
+		struct geom_want want = {.w = w, .g = g};
 		if (rq->win_op == ACT_WIN_MOVE) {
-			want.x = rq->win_x;
-			want.y = rq->win_y;
+			want.g.x = rq->win_x;
+			want.g.y = rq->win_y;
 		} else {
-			want.w = rq->win_w;
-			want.h = rq->win_h;
+			want.g.w = rq->win_w;
+			want.g.h = rq->win_h;
 		}
 		long fw = (long)(ext[0] + ext[1]), fh = (long)(ext[2] + ext[3]);
-		if ((long)want.w <= fw || (long)want.h <= fh) {
+		if ((long)want.g.w <= fw || (long)want.g.h <= fh) {
 			return error_set_kind(err, ERROR_BAD_INPUT, -EINVAL,
 					      "%ux%u leaves no room inside the window's frame",
-					      want.w, want.h);
+					      want.g.w, want.g.h);
 		}
 		/* StaticGravity: the client window's own position, the frame around it. */
 		long flags = 10 | 0xf << 8 | (long)SOURCE_PAGER << 12;
-		client_message(dpy, w, "_NET_MOVERESIZE_WINDOW", flags, want.x + ext[0],
-			       want.y + ext[2], (long)want.w - fw, (long)want.h - fh);
+		client_message(dpy, w, "_NET_MOVERESIZE_WINDOW", flags, want.g.x + ext[0],
+			       want.g.y + ext[2], (long)want.g.w - fw, (long)want.g.h - fh);
 		/* The window manager may hold it to the screen or the application's size
 		 * hints: what it did is the answer. */
-		(void)wait_for(dpy, w, StructureNotifyMask, has_geometry, w, &want);
+		(void)win_wait_until(dpy, w, StructureNotifyMask, WIN_WAIT_MS, has_geometry, &want);
 		if (geometry_of(dpy, w, &g, ext) < 0) {
 			return error_set(err, -ENOENT, "window 0x%lx went away", w);
 		}

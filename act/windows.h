@@ -7,6 +7,8 @@
 #pragma once
 
 #include <X11/Xlib.h>
+#include <stdbool.h>
+#include <stdint.h>
 
 #include "actargs.h"
 #include "error.h"
@@ -25,6 +27,16 @@ int win_list_json(Display *dpy, unsigned sw, unsigned sh, char **ret_json, char 
 /* The application window under the pointer (the first one down from the root with WM_STATE)
  * and its title, into *ret_id (None: the root) and title (size bytes, UTF-8). */
 void win_under_pointer(Display *dpy, unsigned long *ret_id, char *title, size_t size);
+
+/* The window manager's list of client windows (_NET_CLIENT_LIST), in the order they were mapped:
+ * malloc'ed, *ret_n of them (none when it keeps no list); NULL when out of memory. */
+Window *win_clients(Display *dpy, unsigned long *ret_n);
+
+/* Waits until done(dpy, ctx) says so, at most wait_ms: w's events of mask (selected for the wait,
+ * on top of what the connection already selected) only wake the check. Returns what done said
+ * last. */
+bool win_wait_until(Display *dpy, Window w, long mask, uint64_t wait_ms,
+		    bool (*done)(Display *dpy, void *ctx), void *ctx);
 
 /* rq's window action (rq->win_op on rq->win_id). Returns once the window manager did it
  * (focus, move, resize: bounded; close: once asked) with the frame's geometry then. -ENOENT

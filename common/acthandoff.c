@@ -20,19 +20,26 @@ static const char *const kept[] = {
 	"LANG", "LC_ALL", "LC_MESSAGES", "ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS",
 };
 
+_Static_assert(ARRAY_SIZE(kept) + 1 == ACT_ENV_MAX, "ACT_ENV_MAX: the kept names and the NULL");
+
+void act_program_env(char *ret[ACT_ENV_MAX])
+{
+	size_t n = 0;
+	for (char **e = environ; e && *e && n < ARRAY_SIZE(kept); e++) {
+		if (envallow_name_in(*e, kept, ARRAY_SIZE(kept))) {
+			ret[n++] = *e;
+		}
+	}
+	ret[n] = NULL;
+}
+
 int act_release_spawn(const struct act_handoff *h, pid_t *ret_pid)
 {
 	if (!h->program || !h->display || !h->xauthority || h->dirfd < 0) {
 		return -EINVAL;
 	}
-	char *env[ARRAY_SIZE(kept) + 1];
-	size_t ne = 0;
-	for (char **e = environ; e && *e && ne < ARRAY_SIZE(kept); e++) {
-		if (envallow_name_in(*e, kept, ARRAY_SIZE(kept))) {
-			env[ne++] = *e;
-		}
-	}
-	env[ne] = NULL;
+	char *env[ACT_ENV_MAX];
+	act_program_env(env);
 	static char fdnum[] = "3", no[] = "0", word[] = ACT_RELEASE_HELD;
 	char *args[] = {(char *)(uintptr_t)h->program,
 			(char *)(uintptr_t)h->profile,

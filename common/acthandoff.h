@@ -2,7 +2,8 @@
  * (botdesk-web): botdesk-act-pointer in its --release-held mode waits until no agent event is on
  * its way (lease_quiesce_at()), then lets go of every key and button the agent holds on the
  * desktop. Both callers start it the same way, here; each waits for it as its loop allows (the
- * runner blocks, the web server watches the pidfd in its event loop). */
+ * runner blocks, the web server watches the pidfd in its event loop). The environment such a
+ * program gets is made here too, for the MCP server's botdesk-act-a11y as well. */
 #pragma once
 
 #include <sys/types.h>
@@ -21,6 +22,13 @@ struct act_handoff {
 	const char *display;
 	const char *xauthority;
 };
+
+/* The environment an action program gets when another program starts it (the release here,
+ * botdesk-act-a11y from the MCP server): of environ, only the locale's and the sanitizers'
+ * variables (pointers into environ), NULL-terminated. ACT_ENV_MAX: the most it holds, NULL
+ * counted. */
+#define ACT_ENV_MAX 7
+void act_program_env(char *ret[ACT_ENV_MAX]);
 
 /* Starts the program for h: no shell, its argv from h, an environment of only the sanitizer's
  * and the locale's variables, stdin/stdout/stderr inherited, no fd of ours but dirfd. Returns a

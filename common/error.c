@@ -3,44 +3,16 @@
 #include <stdarg.h>
 #include <stdio.h>
 
-__attribute__((format(printf, 2, 0))) static void vset(struct error *err, const char *fmt,
-						       va_list ap)
+int error_put(struct error *err, enum error_kind kind, bool replace, int r, const char *fmt, ...)
 {
+	if (!err || (!replace && err->msg[0] != '\0')) {
+		return r;
+	}
+	va_list ap;
+	va_start(ap, fmt);
 	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
-}
-
-int error_set(struct error *err, int r, const char *fmt, ...)
-{
-	if (err && err->msg[0] == '\0') {
-		va_list ap;
-		va_start(ap, fmt);
-		vset(err, fmt, ap);
-		va_end(ap);
-	}
-	return r;
-}
-
-int error_set_kind(struct error *err, enum error_kind kind, int r, const char *fmt, ...)
-{
-	if (err && err->msg[0] == '\0') {
-		va_list ap;
-		va_start(ap, fmt);
-		vset(err, fmt, ap);
-		va_end(ap);
-		err->kind = kind;
-	}
-	return r;
-}
-
-int error_replace(struct error *err, int r, const char *fmt, ...)
-{
-	if (err) {
-		va_list ap;
-		va_start(ap, fmt);
-		vset(err, fmt, ap);
-		va_end(ap);
-		err->kind = ERROR_FAILED;
-	}
+	va_end(ap);
+	err->kind = kind;
 	return r;
 }
 

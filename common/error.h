@@ -20,14 +20,16 @@ struct error {
 	enum error_kind kind;
 };
 
-/* Formats the message into err (if err is non-NULL) and returns r, so a failing path reads
- * "return error_set(err, -ENOENT, ...)". The first message set wins: the root cause is kept when
- * a caller adds context on top. */
-int error_set(struct error *err, int r, const char *fmt, ...) _printf_(3, 4);
-/* error_set that also says what the failure means; the kind goes with the message it comes
- * with, so the first one set wins too. */
-int error_set_kind(struct error *err, enum error_kind kind, int r, const char *fmt, ...)
-	_printf_(4, 5);
-/* Like error_set but always replaces any message already there (and its kind, by "failed"). */
-int error_replace(struct error *err, int r, const char *fmt, ...) _printf_(3, 4);
+/* Formats the message into err (if err is non-NULL) with its kind, and returns r, so a failing
+ * path reads "return error_set(err, -ENOENT, ...)". Unless replace is set, the first message
+ * set wins: the root cause is kept when a caller adds context on top; the kind goes with the
+ * message it comes with. */
+int error_put(struct error *err, enum error_kind kind, bool replace, int r, const char *fmt, ...)
+	_printf_(5, 6);
+/* A failure ("failed"), the first message kept. */
+#define error_set(err, r, ...) error_put((err), ERROR_FAILED, false, (r), __VA_ARGS__)
+/* error_set that also says what the failure means. */
+#define error_set_kind(err, kind, r, ...) error_put((err), (kind), false, (r), __VA_ARGS__)
+/* Always replaces any message already there (and its kind, by "failed"). */
+#define error_replace(err, r, ...) error_put((err), ERROR_FAILED, true, (r), __VA_ARGS__)
 bool error_isset(const struct error *err);

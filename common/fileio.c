@@ -150,6 +150,18 @@ int write_file_atomic_at(int dirfd, const char *name, const void *data, size_t l
 	return r;
 }
 
+int opendir_fd(int fd, DIR **ret)
+{
+	DIR *d = fdopendir(fd);
+	if (!d) {
+		int r = negative_errno();
+		safe_close(fd);
+		return r;
+	}
+	*ret = d;
+	return 0;
+}
+
 int unlink_at_if_exists(int dirfd, const char *name)
 {
 	if (unlinkat(dirfd, name, 0) < 0 && errno != ENOENT) {

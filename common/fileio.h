@@ -1,6 +1,7 @@
 /* Small files relative to a directory fd, never through a symlink. */
 #pragma once
 
+#include <dirent.h>
 #include <stddef.h>
 #include <sys/types.h>
 
@@ -31,6 +32,9 @@ ssize_t read_all(int fd, void *buf, size_t len);
 /* Everything fd gives until its end, at most max bytes (what is beyond is not read), in a buffer
  * of the caller's with a NUL after it; for files whose size says nothing (/proc). */
 int read_all_alloc(int fd, size_t max, char **ret_buf, size_t *ret_len);
+
+/* fdopendir() that owns fd either way: on failure fd is closed and -errno returned. */
+int opendir_fd(int fd, DIR **ret);
 
 /* unlinkat() that treats an absent file as success. */
 int unlink_at_if_exists(int dirfd, const char *name);

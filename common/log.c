@@ -37,37 +37,19 @@ __attribute__((format(printf, 2, 0))) static void vlog(const char *prefix, const
 	fflush(stderr);
 }
 
-void log_error(const char *fmt, ...)
+void log_at(enum log_level level, const char *fmt, ...)
 {
-	va_list ap;
-	va_start(ap, fmt);
-	vlog("", fmt, ap);
-	va_end(ap);
-}
-
-void log_info(const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vlog("", fmt, ap);
-	va_end(ap);
-}
-
-void log_warn(const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vlog("warning: ", fmt, ap);
-	va_end(ap);
-}
-
-void log_debug(const char *fmt, ...)
-{
-	if (!debug) {
+	static const char *const prefix[] = {
+		[LOG_ERROR] = "",
+		[LOG_INFO] = "",
+		[LOG_WARN] = "warning: ",
+		[LOG_DEBUG] = "debug: ",
+	};
+	if ((level == LOG_DEBUG && !debug) || (unsigned)level >= ARRAY_SIZE(prefix)) {
 		return;
 	}
 	va_list ap;
 	va_start(ap, fmt);
-	vlog("debug: ", fmt, ap);
+	vlog(prefix[level], fmt, ap);
 	va_end(ap);
 }

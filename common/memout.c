@@ -13,7 +13,7 @@ char *memout_len(int (*print)(FILE *f, void *ctx), void *ctx, size_t *ret_len)
 		return NULL;
 	}
 	int r = print(f, ctx);
-	/* fclose() publishes buf and len even when an earlier write failed; it must run either way. */
+	/* fclose() publishes buf and len even after a failed write: it runs either way. */
 	bool failed = fclose(f) != 0 || r < 0;
 	if (failed) {
 		free(buf);

@@ -90,18 +90,30 @@ int proc_stat_parse(const char *text, struct proc_stat *ret)
 	return 0;
 }
 
-int proc_stat_read(pid_t pid, struct proc_stat *ret)
+/* "/proc/<pid>/<file>" ("/proc/<pid>" for an empty file) of a pid that can name a process. */
+static int proc_path(pid_t pid, const char *file, char path[static 64])
 {
 	if (!pid_is_plausible((uint64_t)pid)) {
 		return -ESRCH;
 	}
+	return path_format(path, 64, "/proc/%d%s%s", (int)pid, *file ? "/" : "", file);
+}
+
+/* A small /proc file of pid, whole, NUL-terminated. */
+static int proc_read_small(pid_t pid, const char *file, char *buf, size_t size)
+{
 	char path[64];
-	int r = path_format(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	int r = proc_path(pid, file, path);
 	if (r < 0) {
 		return r;
 	}
+	return read_file_at(AT_FDCWD, path, buf, size, NULL);
+}
+
+int proc_stat_read(pid_t pid, struct proc_stat *ret)
+{
 	char buf[1024];
-	r = read_file_at(AT_FDCWD, path, buf, sizeof(buf), NULL);
+	int r = proc_read_small(pid, "stat", buf, sizeof(buf));
 	if (r < 0) {
 		return r;
 	}
@@ -115,11 +127,8 @@ bool proc_stat_is_live(const struct proc_stat *st)
 
 int proc_cmdline_read(pid_t pid, char **ret_buf, size_t *ret_len)
 {
-	if (!pid_is_plausible((uint64_t)pid)) {
-		return -ESRCH;
-	}
 	char path[64];
-	int r = path_format(path, sizeof(path), "/proc/%d/cmdline", (int)pid);
+	int r = proc_path(pid, "cmdline", path);
 	if (r < 0) {
 		return r;
 	}
@@ -145,14 +154,8 @@ int proc_cmdline_read(pid_t pid, char **ret_buf, size_t *ret_len)
 
 int proc_pss_kb(pid_t pid, uint64_t *ret)
 {
-	if (!pid_is_plausible((uint64_t)pid)) {
-		return -ESRCH;
-	}
-	char path[64], buf[2048];
-	int r = path_format(path, sizeof(path), "/proc/%d/smaps_rollup", (int)pid);
-	if (r == 0) {
-		r = read_file_at(AT_FDCWD, path, buf, sizeof(buf), NULL);
-	}
+	char buf[2048];
+	int r = proc_read_small(pid, "smaps_rollup", buf, sizeof(buf));
 	if (r < 0) {
 		return r;
 	}
@@ -173,14 +176,8 @@ int proc_pss_kb(pid_t pid, uint64_t *ret)
 /* statm: size resident shared text lib data dt, in pages. */
 static int statm_read(pid_t pid, uint64_t *ret_resident, uint64_t *ret_shared)
 {
-	if (!pid_is_plausible((uint64_t)pid)) {
-		return -ESRCH;
-	}
-	char path[64], buf[256];
-	int r = path_format(path, sizeof(path), "/proc/%d/statm", (int)pid);
-	if (r == 0) {
-		r = read_file_at(AT_FDCWD, path, buf, sizeof(buf), NULL);
-	}
+	char buf[256];
+	int r = proc_read_small(pid, "statm", buf, sizeof(buf));
 	if (r < 0) {
 		return r;
 	}
@@ -200,35 +197,33 @@ static int statm_read(pid_t pid, uint64_t *ret_resident, uint64_t *ret_shared)
 	return 0;
 }
 
-int proc_private_kb(pid_t pid, uint64_t *ret)
+int proc_rss_kb(pid_t pid, uint64_t *ret_resident, uint64_t *ret_private)
 {
 	uint64_t res, shared;
 	int r = statm_read(pid, &res, &shared);
 	if (r < 0) {
 		return r;
 	}
-	*ret = res > shared ? res - shared : 0;
+	if (ret_resident) {
+		*ret_resident = res;
+	}
+	if (ret_private) {
+		*ret_private = res > shared ? res - shared : 0;
+	}
 	return 0;
 }
 
-int proc_resident_kb(pid_t pid, uint64_t *ret)
+bool proc_cmdline_is_xvnc(const char *cmdline)
 {
-	uint64_t res, shared;
-	int r = statm_read(pid, &res, &shared);
-	if (r < 0) {
-		return r;
-	}
-	*ret = res;
-	return 0;
+	const char *base = strrchr(cmdline, '/');
+	base = base ? base + 1 : cmdline;
+	return strstr(base, "Xvnc") || strstr(base, "Xtigervnc");
 }
 
 int proc_owner(pid_t pid, uid_t *ret)
 {
-	if (!pid_is_plausible((uint64_t)pid)) {
-		return -ESRCH;
-	}
 	char path[64];
-	int r = path_format(path, sizeof(path), "/proc/%d", (int)pid);
+	int r = proc_path(pid, "", path);
 	if (r < 0) {
 		return r;
 	}

@@ -30,12 +30,15 @@ int proc_cmdline_read(pid_t pid, char **ret_buf, size_t *ret_len);
  * At most UINT64_MAX / 4, so a sum over many processes stays far from overflow. */
 int proc_pss_kb(pid_t pid, uint64_t *ret);
 
-/* From /proc/<pid>/statm, in kB: resident minus shared pages, the memory the process alone
- * holds (its private RSS). The kernel keeps these counters: no walk of the page tables, unlike
- * a PSS. At most UINT64_MAX / 4. */
-int proc_private_kb(pid_t pid, uint64_t *ret);
-/* The same file's resident pages, in kB (private and shared). */
-int proc_resident_kb(pid_t pid, uint64_t *ret);
+/* From /proc/<pid>/statm, in kB: the resident pages (private and shared), and resident minus
+ * shared, the memory the process alone holds (its private RSS). The kernel keeps these counters:
+ * no walk of the page tables, unlike a PSS. Each at most UINT64_MAX / 4; either pointer may be
+ * NULL. */
+int proc_rss_kb(pid_t pid, uint64_t *ret_resident, uint64_t *ret_private);
+
+/* Whether a NUL-separated command line's argv[0] names TigerVNC's X server ("Xvnc" or
+ * "Xtigervnc" in its basename): the servers botdesk starts, by either of Debian's names. */
+bool proc_cmdline_is_xvnc(const char *cmdline);
 
 /* The owner uid of /proc/<pid>, which is the process's real uid unless it is not dumpable. */
 int proc_owner(pid_t pid, uid_t *ret);

@@ -162,23 +162,23 @@ int proto_reply_decode(const uint8_t *buf, size_t len, struct proto_reply *ret)
 	return 0;
 }
 
+/* A name from a table indexed by the enum, "unknown" past its end or on a hole. */
+static const char *table_name(const char *const *names, size_t n, unsigned i)
+{
+	return i < n && names[i] ? names[i] : "unknown";
+}
+
 const char *proto_op_name(enum proto_op op)
 {
-	switch (op) {
-	case PROTO_OP_DECIDE:
-		return "decide";
-	case PROTO_OP_INSTALL:
-		return "install";
-	case PROTO_OP_DECIDE_WEB:
-		return "decide-web";
-	case PROTO_OP_INSTALL_WEB:
-		return "install-web";
-	case PROTO_OP_DECIDE_FONTS:
-		return "decide-fonts";
-	case PROTO_OP_INSTALL_FONTS:
-		return "install-fonts";
-	}
-	return "unknown";
+	static const char *const names[] = {
+		[PROTO_OP_DECIDE] = "decide",
+		[PROTO_OP_INSTALL] = "install",
+		[PROTO_OP_DECIDE_WEB] = "decide-web",
+		[PROTO_OP_INSTALL_WEB] = "install-web",
+		[PROTO_OP_DECIDE_FONTS] = "decide-fonts",
+		[PROTO_OP_INSTALL_FONTS] = "install-fonts",
+	};
+	return table_name(names, ARRAY_SIZE(names), op);
 }
 
 const char *proto_outcome_name(enum proto_outcome outcome)
@@ -201,21 +201,15 @@ const char *proto_outcome_name(enum proto_outcome outcome)
 		[PROTO_ALREADY_INSTALLED] = "already-installed",
 		[PROTO_TOO_SOON] = "too-soon",
 	};
-	if ((unsigned)outcome >= PROTO_OUTCOME_COUNT) {
-		return "unknown";
-	}
-	return names[outcome];
+	return table_name(names, ARRAY_SIZE(names), outcome);
 }
 
 const char *proto_manager_name(enum proto_manager manager)
 {
-	switch (manager) {
-	case PROTO_MANAGER_NONE:
-		return "none";
-	case PROTO_MANAGER_APT:
-		return "apt";
-	case PROTO_MANAGER_DNF:
-		return "dnf";
-	}
-	return "unknown";
+	static const char *const names[] = {
+		[PROTO_MANAGER_NONE] = "none",
+		[PROTO_MANAGER_APT] = "apt",
+		[PROTO_MANAGER_DNF] = "dnf",
+	};
+	return table_name(names, ARRAY_SIZE(names), manager);
 }

@@ -1,12 +1,15 @@
 /* The flight recorder's files (recording.h). */
 #include "recording.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "array.h"
 #include "fileio.h"
 #include "launcher.h"
 #include "parse.h"
@@ -177,4 +180,44 @@ int rec_events_append_at(int dirfd, const char *id, const char *line)
 		return fd;
 	}
 	return write_all(fd, line, strlen(line));
+}
+
+static int by_id(const void *a, const void *b)
+{
+	return strcmp(((const struct rec_id *)a)->s, ((const struct rec_id *)b)->s);
+}
+
+int rec_list_ids(int dirfd, const char *ext, struct rec_id **ret, size_t *ret_n)
+{
+	int fd = openat(dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0) {
+		return negative_errno();
+	}
+	_cleanup_closedir_ DIR *dir = NULL;
+	int r = opendir_fd(fd, &dir);
+	if (r < 0) {
+		return r;
+	}
+	_cleanup_free_ struct rec_id *v = NULL;
+	size_t n = 0, cap = 0, extlen = strlen(ext);
+	struct dirent *de;
+	while ((de = readdir(dir))) {
+		size_t len = strlen(de->d_name);
+		if (len < extlen + 2 || len - extlen - 1 > RECORDING_ID_MAX ||
+		    de->d_name[len - extlen - 1] != '.' || !streq(de->d_name + len - extlen, ext)) {
+			continue;
+		}
+		if (ARRAY_RESERVE(v, cap, n + 1, 16) < 0) {
+			return -ENOMEM;
+		}
+		memcpy(v[n].s, de->d_name, len - extlen - 1);
+		v[n].s[len - extlen - 1] = '\0';
+		n += rec_id_valid(v[n].s);
+	}
+	if (n > 0) {
+		qsort(v, n, sizeof(*v), by_id);
+	}
+	*ret = TAKE_PTR(v);
+	*ret_n = n;
+	return 0;
 }

@@ -78,6 +78,13 @@ bool rec_id_valid(const char *id);
 /* "<id>.<ext>" into buf; -ENAMETOOLONG when it does not fit. */
 int rec_file_name(const char *id, const char *ext, char *buf, size_t size);
 
+/* The recordings in the recordings directory dirfd that have a file "<id>.<ext>" ("meta",
+ * "rfb"), in name order, which is the order they began; one malloc'ed array of *ret_n. */
+struct rec_id {
+	char s[RECORDING_ID_MAX + 1];
+};
+int rec_list_ids(int dirfd, const char *ext, struct rec_id **ret, size_t *ret_n);
+
 /* The running recorder's file. */
 struct rec_running {
 	int pid;

@@ -134,27 +134,24 @@ static _noreturn_ void child_exec(const char *path, char *const argv[], char *co
 int spawn_program(const char *path, char *const argv[], char *const envp[],
 		  const struct spawn_opts *opts, pid_t *ret_pid)
 {
-	int errpipe[2];
+	_cleanup_close_pair_ int errpipe[2] = {-1, -1};
 	if (pipe2(errpipe, O_CLOEXEC) < 0) {
 		return negative_errno();
 	}
 	pid_t spawner = getpid();
 	pid_t pid = fork();
 	if (pid < 0) {
-		int r = negative_errno();
-		safe_close(errpipe[0]);
-		safe_close(errpipe[1]);
-		return r;
+		return negative_errno();
 	}
 	if (pid == 0) {
 		safe_close(errpipe[0]);
 		child_exec(path, argv, envp, opts, errpipe[1], spawner);
 	}
-	safe_close(errpipe[1]);
+	errpipe[1] = safe_close(errpipe[1]);
 	/* The write end closes at a successful exec (O_CLOEXEC), so EOF means the program runs. */
 	struct child_report rep = {0};
 	ssize_t n = read_all(errpipe[0], &rep, sizeof(rep));
-	safe_close(errpipe[0]);
+	errpipe[0] = safe_close(errpipe[0]);
 	if (n == (ssize_t)sizeof(rep)) {
 		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR) {
 		}

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "array.h"
 #include "fileio.h"
 #include "parse.h"
 #include "pathjoin.h"
@@ -21,9 +22,7 @@
 static bool botdesk_server(const char *cmd, size_t len, char *profile, size_t size)
 {
 	const char *end = cmd + len;
-	const char *base = strrchr(cmd, '/');
-	base = base ? base + 1 : cmd;
-	if (!strstr(base, "Xvnc") && !strstr(base, "Xtigervnc")) {
+	if (!proc_cmdline_is_xvnc(cmd)) {
 		return false;
 	}
 	for (const char *a = cmd + strlen(cmd) + 1; a < end; a += strlen(a) + 1) {
@@ -117,13 +116,8 @@ int hostscan_desktops(const char *x_lock_dir, uid_t uid, struct host_desktop **r
 		if (!one_desktop(dirfd(d), x_lock_dir, de->d_name, uid, &hd)) {
 			continue;
 		}
-		if (n == cap) {
-			cap = cap ? cap * 2 : 16;
-			struct host_desktop *nv = realloc(v, cap * sizeof(*v));
-			if (!nv) {
-				return -ENOMEM;
-			}
-			v = nv;
+		if (ARRAY_RESERVE(v, cap, n + 1, 16) < 0) {
+			return -ENOMEM;
 		}
 		v[n++] = hd;
 	}
@@ -185,14 +179,8 @@ static int add_entry(pid_t pid, const struct proc_stat *st, void *userdata)
 {
 	struct table_fill *f = userdata;
 	struct proctable *t = f->t;
-	if (t->n == f->cap) {
-		size_t cap = f->cap ? f->cap * 2 : 256;
-		struct proc_entry *nv = realloc(t->v, cap * sizeof(*nv));
-		if (!nv) {
-			return -ENOMEM;
-		}
-		t->v = nv;
-		f->cap = cap;
+	if (ARRAY_RESERVE(t->v, f->cap, t->n + 1, 256) < 0) {
+		return -ENOMEM;
 	}
 	t->v[t->n++] = (struct proc_entry){
 		.pid = pid, .ppid = st->ppid, .sid = st->sid, .starttime = st->starttime};
@@ -273,7 +261,7 @@ void proctable_memory_kb(const struct proctable *t, const pid_t *sessions, size_
 	for (size_t k = 0; k < t->n; k++) {
 		const struct session_index *hit = owner_of(t, &t->v[k], v, n);
 		uint64_t kb;
-		if (!hit || (private_rss ? proc_private_kb(t->v[k].pid, &kb)
+		if (!hit || (private_rss ? proc_rss_kb(t->v[k].pid, NULL, &kb)
 					 : proc_pss_kb(t->v[k].pid, &kb)) < 0) {
 			continue;
 		}

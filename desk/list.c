@@ -8,6 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "array.h"
 #include "cgroup.h"
 #include "desktop.h"
 #include "fileio.h"
@@ -33,13 +34,8 @@ static const char *list_holder(int dirfd)
 
 static int push(struct list *l, size_t *cap, struct list_entry **ret)
 {
-	if (l->n == *cap) {
-		*cap = *cap ? *cap * 2 : 16;
-		struct list_entry *nv = realloc(l->v, *cap * sizeof(*nv));
-		if (!nv) {
-			return -ENOMEM;
-		}
-		l->v = nv;
+	if (ARRAY_RESERVE(l->v, *cap, l->n + 1, 16) < 0) {
+		return -ENOMEM;
 	}
 	*ret = &l->v[l->n++];
 	**ret = (struct list_entry){.display = -1,

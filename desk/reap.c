@@ -34,9 +34,7 @@ struct orphan {
 static bool reap_cmdline_is_our_server(const char *cmdline, size_t len, const char *socket_path)
 {
 	const char *end = cmdline + len;
-	const char *base = strrchr(cmdline, '/');
-	base = base ? base + 1 : cmdline;
-	if (!strstr(base, "Xvnc") && !strstr(base, "Xtigervnc")) {
+	if (!proc_cmdline_is_xvnc(cmdline)) {
 		return false;
 	}
 	for (const char *a = cmdline + strlen(cmdline) + 1; a < end; a += strlen(a) + 1) {

@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "array.h"
 #include "fileio.h"
 #include "parse.h"
 #include "proc.h"
@@ -167,15 +168,9 @@ static int push(struct evlist *l, uint64_t t, enum rec_event_kind kind, const ch
 	if (!text) {
 		return -ENOMEM;
 	}
-	if (l->n == l->cap) {
-		size_t cap = l->cap ? l->cap * 2 : 32;
-		struct rec_event *v = realloc(l->v, cap * sizeof(*v));
-		if (!v) {
-			free(text);
-			return -ENOMEM;
-		}
-		l->v = v;
-		l->cap = cap;
+	if (ARRAY_RESERVE(l->v, l->cap, l->n + 1, 32) < 0) {
+		free(text);
+		return -ENOMEM;
 	}
 	char *json = strdup(line);
 	if (!json) {
@@ -271,55 +266,27 @@ int recordings_row(const struct profile *p, const char *id, struct rec_row *ret)
 	return fill_row(p, recfd, id, ret);
 }
 
-static int by_start(const void *a, const void *b)
-{
-	return strcmp(((const struct rec_row *)a)->id, ((const struct rec_row *)b)->id);
-}
-
 int recordings_list(const struct profile *p, struct rec_row **ret, size_t *ret_n)
 {
 	*ret = NULL;
 	*ret_n = 0;
-	int recfd = open_recdir(p);
+	_cleanup_close_ int recfd = open_recdir(p);
 	if (recfd < 0) {
 		return recfd == -ENOENT ? 0 : recfd;
 	}
-	DIR *d = fdopendir(recfd);
-	if (!d) {
-		safe_close(recfd);
+	_cleanup_free_ struct rec_id *ids = NULL;
+	size_t nids;
+	int r = rec_list_ids(recfd, "meta", &ids, &nids);
+	if (r < 0) {
+		return r;
+	}
+	struct rec_row *v = calloc(nids ? nids : 1, sizeof(*v));
+	if (!v) {
 		return -ENOMEM;
 	}
-	_cleanup_closedir_ DIR *dir = d;
-	struct rec_row *v = NULL;
-	size_t n = 0, cap = 0;
-	struct dirent *de;
-	while ((de = readdir(dir))) {
-		size_t len = strlen(de->d_name);
-		char id[RECORDING_ID_MAX + 1];
-		if (len < 6 || len - 5 > RECORDING_ID_MAX ||
-		    !streq(de->d_name + len - 5, ".meta")) {
-			continue;
-		}
-		memcpy(id, de->d_name, len - 5);
-		id[len - 5] = '\0';
-		if (!rec_id_valid(id)) {
-			continue;
-		}
-		if (n == cap) {
-			cap = cap ? cap * 2 : 16;
-			struct rec_row *nv = realloc(v, cap * sizeof(*v));
-			if (!nv) {
-				free(v);
-				return -ENOMEM;
-			}
-			v = nv;
-		}
-		if (fill_row(p, dirfd(dir), id, &v[n]) == 0) {
-			n++;
-		}
-	}
-	if (n > 0) {
-		qsort(v, n, sizeof(*v), by_start);
+	size_t n = 0;
+	for (size_t i = 0; i < nids; i++) {
+		n += fill_row(p, recfd, ids[i].s, &v[n]) == 0;
 	}
 	*ret = v;
 	*ret_n = n;

@@ -12,6 +12,7 @@
 #include "log.h"
 #include "rfbfilter.h"
 #include "timeutil.h"
+#include "unixsock.h"
 #include "util.h"
 
 /* A bigger pipe means fewer wake-ups per frame; 1 MiB is what an unprivileged process may ask
@@ -132,17 +133,8 @@ static int connect_upstream(const char *path)
 		return -ENAMETOOLONG;
 	}
 	memcpy(sa.sun_path, path, strlen(path) + 1);
-	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-	if (fd < 0) {
-		return negative_errno();
-	}
 	/* A unix socket connects at once or not at all (EAGAIN: Xvnc's backlog is full). */
-	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
-		int e = negative_errno();
-		safe_close(fd);
-		return e;
-	}
-	return fd;
+	return unix_connect(&sa, SOCK_NONBLOCK);
 }
 
 /* Whether a door may take one more viewer: -EMFILE when the door has all it may hold, -EBUSY

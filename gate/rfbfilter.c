@@ -82,26 +82,8 @@ static int parse_version(struct rfbfilter *f)
 	return 0;
 }
 
-/* Frames the message whose first f->have bytes are in f->head: 1 when more header bytes are
- * needed (f->need raised), 0 when framed (*body, *kind and *needs, the RFBFILTER_NEG_* bit of
- * the extension it belongs to or 0, set), -EPROTO when it cannot be. */
-/* The messages whose size their type alone gives. */
-static const struct {
-	uint8_t type;
-	enum kind kind;
-	unsigned needs;
-	uint32_t body;
-} fixed_size[] = {
-	{MSG_SET_PIXEL_FORMAT, KIND_VIEW, 0, 19},
-	{MSG_FB_UPDATE_REQUEST, KIND_VIEW, 0, 9},
-	{MSG_CONTINUOUS_UPDATES, KIND_VIEW, RFBFILTER_NEG_CONTINUOUS, 9},
-	{MSG_KEY, KIND_INPUT, 0, 7},
-	{MSG_POINTER, KIND_INPUT, 0, 5},
-	{MSG_XVP, KIND_NEVER, 0, 3},
-};
-
 /* QEMU's messages: the extended key event, or audio (an operation; SetFormat carries 6 bytes
- * more). As frame(). */
+ * more). As a row's size below. */
 static int frame_qemu(struct rfbfilter *f, uint32_t *body, unsigned *needs)
 {
 	const uint8_t *h = f->head;
@@ -132,79 +114,90 @@ static int frame_qemu(struct rfbfilter *f, uint32_t *body, unsigned *needs)
 	}
 }
 
-static int frame(struct rfbfilter *f, uint32_t *body, enum kind *kind, unsigned *needs)
+static int size_encodings(struct rfbfilter *f, uint32_t *body, unsigned *needs)
 {
-	const uint8_t *h = f->head;
-	size_t want;
-	*needs = 0;
-	for (size_t i = 0; i < sizeof(fixed_size) / sizeof(fixed_size[0]); i++) {
-		if (fixed_size[i].type == h[0]) {
-			*kind = fixed_size[i].kind;
-			*needs = fixed_size[i].needs;
-			*body = fixed_size[i].body;
-			return 0;
-		}
-	}
-	switch (h[0]) {
-	case MSG_SET_ENCODINGS:
-		want = 4;
-		if (f->have < want) {
-			break;
-		}
-		*kind = KIND_VIEW;
-		*body = 4u * u16(h + 2);
-		return 0;
-	case MSG_CUT_TEXT: {
-		want = 8;
-		if (f->have < want) {
-			break;
-		}
-		/* A negative length is an Extended Clipboard message of -length bytes. Either way
-		 * the bound is checked here, at the header, before any of the text is read. */
-		int32_t len = (int32_t)u32(h + 4);
-		uint32_t size = len < 0 ? (uint32_t)0 - (uint32_t)len : (uint32_t)len;
-		if (size > RFBFILTER_MAX_CUT_TEXT) {
-			return -EPROTO;
-		}
-		*kind = KIND_INPUT;
-		*needs = len < 0 ? RFBFILTER_NEG_EXT_CLIPBOARD : 0;
-		*body = size;
-		return 0;
-	}
-	case MSG_FENCE:
-		want = 9;
-		if (f->have < want) {
-			break;
-		}
-		if (h[8] > FENCE_MAX) {
-			return -EPROTO;
-		}
-		*kind = KIND_VIEW;
-		*needs = RFBFILTER_NEG_FENCE;
-		*body = h[8];
-		return 0;
-	case MSG_SET_DESKTOP_SIZE:
-		want = 8;
-		if (f->have < want) {
-			break;
-		}
-		*kind = KIND_INPUT;
-		*needs = RFBFILTER_NEG_EXT_DESKTOP_SIZE;
-		*body = 16u * h[6];
-		return 0;
-	case MSG_QEMU:
-		want = 2;
-		if (f->have < want) {
-			break;
-		}
-		*kind = KIND_INPUT;
-		return frame_qemu(f, body, needs);
-	default:
-		/* No size is known for it, so nothing after it could be framed either. */
+	(void)needs;
+	*body = 4u * u16(f->head + 2);
+	return 0;
+}
+
+/* A negative length is an Extended Clipboard message of -length bytes. Either way the bound is
+ * checked here, at the header, before any of the text is read. */
+static int size_cut_text(struct rfbfilter *f, uint32_t *body, unsigned *needs)
+{
+	int32_t len = (int32_t)u32(f->head + 4);
+	uint32_t size = len < 0 ? (uint32_t)0 - (uint32_t)len : (uint32_t)len;
+	if (size > RFBFILTER_MAX_CUT_TEXT) {
 		return -EPROTO;
 	}
-	f->need = want;
-	return 1;
+	*needs = len < 0 ? RFBFILTER_NEG_EXT_CLIPBOARD : 0;
+	*body = size;
+	return 0;
+}
+
+static int size_fence(struct rfbfilter *f, uint32_t *body, unsigned *needs)
+{
+	(void)needs;
+	if (f->head[8] > FENCE_MAX) {
+		return -EPROTO;
+	}
+	*body = f->head[8];
+	return 0;
+}
+
+static int size_desktop(struct rfbfilter *f, uint32_t *body, unsigned *needs)
+{
+	(void)needs;
+	*body = 16u * f->head[6];
+	return 0;
+}
+
+/* Every client-to-server message the gate frames: its kind, the RFBFILTER_NEG_* bit of the
+ * extension it belongs to (or 0), and its size after the header: body for one whose type alone
+ * gives it, else the first head bytes read by size (which may change needs, or ask for more
+ * header: 1 with f->need raised). */
+static const struct {
+	uint8_t type;
+	enum kind kind;
+	unsigned needs;
+	uint32_t body;
+	size_t head;
+	int (*size)(struct rfbfilter *f, uint32_t *body, unsigned *needs);
+} messages[] = {
+	{MSG_SET_PIXEL_FORMAT, KIND_VIEW, 0, 19, 1, NULL},
+	{MSG_FB_UPDATE_REQUEST, KIND_VIEW, 0, 9, 1, NULL},
+	{MSG_CONTINUOUS_UPDATES, KIND_VIEW, RFBFILTER_NEG_CONTINUOUS, 9, 1, NULL},
+	{MSG_KEY, KIND_INPUT, 0, 7, 1, NULL},
+	{MSG_POINTER, KIND_INPUT, 0, 5, 1, NULL},
+	{MSG_XVP, KIND_NEVER, 0, 3, 1, NULL},
+	{MSG_SET_ENCODINGS, KIND_VIEW, 0, 0, 4, size_encodings},
+	{MSG_CUT_TEXT, KIND_INPUT, 0, 0, 8, size_cut_text},
+	{MSG_FENCE, KIND_VIEW, RFBFILTER_NEG_FENCE, 0, 9, size_fence},
+	{MSG_SET_DESKTOP_SIZE, KIND_INPUT, RFBFILTER_NEG_EXT_DESKTOP_SIZE, 0, 8, size_desktop},
+	{MSG_QEMU, KIND_INPUT, 0, 0, 2, frame_qemu},
+};
+
+/* Frames the message whose first f->have bytes are in f->head: 1 when more header bytes are
+ * needed (f->need raised), 0 when framed (*body, *kind and *needs set), -EPROTO when it cannot
+ * be. */
+static int frame(struct rfbfilter *f, uint32_t *body, enum kind *kind, unsigned *needs)
+{
+	*needs = 0;
+	for (size_t i = 0; i < sizeof(messages) / sizeof(messages[0]); i++) {
+		if (messages[i].type != f->head[0]) {
+			continue;
+		}
+		if (f->have < messages[i].head) {
+			f->need = messages[i].head;
+			return 1;
+		}
+		*kind = messages[i].kind;
+		*needs = messages[i].needs;
+		*body = messages[i].body;
+		return messages[i].size ? messages[i].size(f, body, needs) : 0;
+	}
+	/* No size is known for it, so nothing after it could be framed either. */
+	return -EPROTO;
 }
 
 static void emit(uint8_t *out, size_t *len, const uint8_t *p, size_t n)

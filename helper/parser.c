@@ -314,28 +314,25 @@ static bool read_answer(int fd, uint64_t deadline, unsigned char *ret_byte, unsi
 
 int parser_run(int sock, const struct helper_settings *hs, struct parser_result *ret)
 {
-	int ch[2];
+	_cleanup_close_pair_ int ch[2] = {-1, -1};
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, ch) < 0) {
 		return negative_errno();
 	}
 	pid_t pid = fork();
 	if (pid < 0) {
-		int r = negative_errno();
-		safe_close(ch[0]);
-		safe_close(ch[1]);
-		return r;
+		return negative_errno();
 	}
 	if (pid == 0) {
 		parser_child(sock, ch[1], hs);
 	}
-	safe_close(ch[1]);
+	ch[1] = safe_close(ch[1]);
 	/* The child bounds its own wait; this bounds ours, should the child hang or be stopped
 	 * (another process of uid 65534 may signal it). */
 	unsigned char verdict = 0;
 	unsigned records;
 	bool ended = read_answer(ch[0], now_ms() + hs->request_timeout_ms + hs->grace_ms, &verdict,
 				 &records);
-	safe_close(ch[0]);
+	ch[0] = safe_close(ch[0]);
 	/* A child that closed its end is exiting; any other is killed, so the wait below cannot
 	 * hang. */
 	if (!ended) {

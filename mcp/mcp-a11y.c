@@ -10,13 +10,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "envallow.h"
+#include "acthandoff.h"
 #include "exitstatus.h"
 #include "spawnproc.h"
 #include "timeutil.h"
 #include "util.h"
-
-extern char **environ;
 
 /* What the program reads of an answer at most; the rest is read and dropped. */
 #define READ_MAX (1024 * 1024)
@@ -197,17 +195,8 @@ static void tidy(char *msg)
 int mcp_a11y_run(const struct mcp_a11y_call *c, const struct act_req *rq, char **ret,
 		 struct error *err)
 {
-	static const char *const kept[] = {
-		"LANG", "LC_ALL", "LC_MESSAGES", "ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS",
-	};
-	char *env[ARRAY_SIZE(kept) + 1];
-	size_t ne = 0;
-	for (char **e = environ; e && *e && ne < ARRAY_SIZE(kept); e++) {
-		if (envallow_name_in(*e, kept, ARRAY_SIZE(kept))) {
-			env[ne++] = *e;
-		}
-	}
-	env[ne] = NULL;
+	char *env[ACT_ENV_MAX];
+	act_program_env(env);
 	struct args a = {0};
 	build_args(c, rq, &a);
 	_cleanup_close_pair_ int outp[2] = {-1, -1};

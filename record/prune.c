@@ -1,6 +1,5 @@
 /* The size limit of the recordings (recorder.h): the oldest go first. Ids sort by the time they
  * began, so a name order is an age order. */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -11,16 +10,6 @@
 #include "recorder.h"
 #include "recording.h"
 #include "util.h"
-
-struct entry {
-	char id[RECORDING_ID_MAX + 1];
-	uint64_t bytes;
-};
-
-static int by_id(const void *a, const void *b)
-{
-	return strcmp(((const struct entry *)a)->id, ((const struct entry *)b)->id);
-}
 
 static void remove_recording(int dirfd, const char *id)
 {
@@ -33,71 +22,39 @@ static void remove_recording(int dirfd, const char *id)
 	}
 }
 
-/* Every recording's .rfb with its size, sorted oldest first; malloc'ed. */
-static int scan(int dirfd, struct entry **ret, size_t *ret_n, uint64_t *ret_total)
+/* The size of a recording's stream, 0 when it is gone. */
+static uint64_t rfb_bytes(int dirfd, const char *id)
 {
-	int fd = openat(dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0) {
-		return negative_errno();
+	char name[RECORDING_ID_MAX + 8];
+	struct stat st;
+	if (rec_file_name(id, "rfb", name, sizeof(name)) < 0 ||
+	    fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
+		return 0;
 	}
-	DIR *d = fdopendir(fd);
-	if (!d) {
-		safe_close(fd);
-		return -ENOMEM;
-	}
-	_cleanup_closedir_ DIR *dir = d;
-	struct entry *v = NULL;
-	size_t n = 0, cap = 0;
-	uint64_t total = 0;
-	struct dirent *de;
-	while ((de = readdir(dir))) {
-		size_t len = strlen(de->d_name);
-		struct stat st;
-		if (len < 5 || strcmp(de->d_name + len - 4, ".rfb") != 0 ||
-		    len - 4 > RECORDING_ID_MAX ||
-		    fstatat(dirfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
-			continue;
-		}
-		if (n == cap) {
-			cap = cap ? cap * 2 : 16;
-			struct entry *nv = realloc(v, cap * sizeof(*v));
-			if (!nv) {
-				free(v);
-				return -ENOMEM;
-			}
-			v = nv;
-		}
-		memcpy(v[n].id, de->d_name, len - 4);
-		v[n].id[len - 4] = '\0';
-		v[n].bytes = (uint64_t)st.st_size;
-		total += v[n].bytes;
-		n++;
-	}
-	if (n > 0) {
-		qsort(v, n, sizeof(*v), by_id);
-	}
-	*ret = v;
-	*ret_n = n;
-	*ret_total = total;
-	return 0;
+	return (uint64_t)st.st_size;
 }
 
 int recorder_prune(int dirfd, const char *keep, uint64_t max_bytes)
 {
-	struct entry *v;
+	_cleanup_free_ struct rec_id *ids = NULL;
 	size_t n;
-	uint64_t total;
-	int r = scan(dirfd, &v, &n, &total);
+	int r = rec_list_ids(dirfd, "rfb", &ids, &n);
 	if (r < 0) {
 		return r;
 	}
+	uint64_t total = 0;
+	for (size_t i = 0; i < n; i++) {
+		total += rfb_bytes(dirfd, ids[i].s);
+	}
+	/* Oldest first; only the recording being made (keep) can have grown since it was counted.
+	 */
 	for (size_t i = 0; i < n && total > max_bytes; i++) {
-		if (keep && streq(v[i].id, keep)) {
+		if (keep && streq(ids[i].s, keep)) {
 			continue;
 		}
-		remove_recording(dirfd, v[i].id);
-		total -= v[i].bytes;
+		uint64_t bytes = rfb_bytes(dirfd, ids[i].s);
+		remove_recording(dirfd, ids[i].s);
+		total -= bytes < total ? bytes : total;
 	}
-	free(v);
 	return 0;
 }

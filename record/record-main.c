@@ -29,6 +29,16 @@ static int usage(void)
 	return 2;
 }
 
+/* Both commands' options: each command's loop refuses the ones it does not take. */
+static const struct option longopts[] = {
+	{"state", required_argument, NULL, 's'},     {"view", required_argument, NULL, 'v'},
+	{"max-mb", required_argument, NULL, 'M'},    {"launcher", required_argument, NULL, 'l'},
+	{"notify-fd", required_argument, NULL, 'n'}, {"id", required_argument, NULL, 'i'},
+	{"output", required_argument, NULL, 'o'},    {"max", required_argument, NULL, 'm'},
+	{"captions", required_argument, NULL, 'c'},  {"ffmpeg", required_argument, NULL, 'f'},
+	{"progress", no_argument, NULL, 'p'},        {NULL, 0, NULL, 0},
+};
+
 static int parse_launcher(const char *s, struct recorder_opts *o)
 {
 	const char *colon = strchr(s, ':');
@@ -44,14 +54,6 @@ static int parse_launcher(const char *s, struct recorder_opts *o)
 
 static int main_record(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{"state", required_argument, NULL, 's'},
-		{"view", required_argument, NULL, 'v'},
-		{"max-mb", required_argument, NULL, 'm'},
-		{"launcher", required_argument, NULL, 'l'},
-		{"notify-fd", required_argument, NULL, 'n'},
-		{NULL, 0, NULL, 0},
-	};
 	struct recorder_opts o = {.max_bytes = (uint64_t)RECORD_MAX_MB_DEFAULT << 20,
 				  .notify_fd = -1};
 	uint64_t v;
@@ -61,7 +63,7 @@ static int main_record(int argc, char **argv)
 			o.state_dir = optarg;
 		} else if (ch == 'v') {
 			o.view_path = optarg;
-		} else if (ch == 'm' && parse_u64(optarg, RECORD_MAX_MB_LIMIT, &v) == 0 && v > 0) {
+		} else if (ch == 'M' && parse_u64(optarg, RECORD_MAX_MB_LIMIT, &v) == 0 && v > 0) {
 			o.max_bytes = v << 20;
 		} else if (ch == 'l' && parse_launcher(optarg, &o) == 0) {
 		} else if (ch == 'n' && parse_u64(optarg, 1024, &v) == 0 && v > 2) {
@@ -84,16 +86,6 @@ static int main_record(int argc, char **argv)
 
 static int main_export(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{"state", required_argument, NULL, 's'},
-		{"id", required_argument, NULL, 'i'},
-		{"output", required_argument, NULL, 'o'},
-		{"max", required_argument, NULL, 'm'},
-		{"captions", required_argument, NULL, 'c'},
-		{"ffmpeg", required_argument, NULL, 'f'},
-		{"progress", no_argument, NULL, 'p'},
-		{NULL, 0, NULL, 0},
-	};
 	struct export_opts o = {0};
 	int ch;
 	while ((ch = getopt_long(argc, argv, "", longopts, NULL)) != -1) {

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "activity.h"
+#include "array.h"
 #include "fileio.h"
 #include "lease.h"
 #include "log.h"
@@ -262,14 +263,8 @@ static int store(struct rec *r, const uint8_t *msg, size_t len)
 
 static int read_stream(struct rec *r)
 {
-	if (r->cap - r->len < 65536) {
-		size_t cap = r->cap ? r->cap * 2 : 262144;
-		uint8_t *b = realloc(r->buf, cap);
-		if (!b) {
-			return -ENOMEM;
-		}
-		r->buf = b;
-		r->cap = cap;
+	if (ARRAY_RESERVE(r->buf, r->cap, r->len + 65536, 262144) < 0) {
+		return -ENOMEM;
 	}
 	ssize_t n = read(r->sock, r->buf + r->len, r->cap - r->len);
 	if (n == 0) {

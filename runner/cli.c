@@ -6,6 +6,7 @@
 #include <pwd.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -28,11 +29,13 @@
 #include "install.h"
 #include "jsonout.h"
 #include "launcher.h"
+#include "lease.h"
 #include "list.h"
 #include "log.h"
 #include "parse.h"
 #include "picture.h"
 #include "profile.h"
+#include "profilename.h"
 #include "settings.h"
 #include "status.h"
 #include "thumbnailer.h"
@@ -116,63 +119,91 @@ void print_status(struct cli *c, bool json)
 	print_probe(c, &probe, json);
 }
 
+/* The runner's options, one row each: the allow bit a command gives to take it (0: every
+ * command), and the bool a switch sets or the value option's parser. */
+struct runner_opt {
+	const char *name;
+	unsigned allow;
+	size_t field; /* a switch's bool in struct opts */
+	int (*value)(const char *cmd, const char *arg, struct opts *o);
+};
+
+static int value_wait(const char *cmd, const char *arg, struct opts *o)
+{
+	if (parse_seconds_ms(arg, LAUNCHER_WAIT_MAX_MS, &o->wait_ms) < 0 || o->wait_ms == 0) {
+		return usage_error("--wait takes seconds (up to 3600, e.g. 30 or 0.5), not '%s'",
+				   arg);
+	}
+	return 0;
+}
+
+static int value_reason(const char *cmd, const char *arg, struct opts *o)
+{
+	if (!lease_reason_valid(arg)) {
+		return usage_error("--reason takes at most %d characters of one line",
+				   LEASE_REASON_MAX);
+	}
+	o->reason = arg;
+	return 0;
+}
+
+static int value_user(const char *cmd, const char *arg, struct opts *o)
+{
+	o->user = arg;
+	return 0;
+}
+
+static int value_profile(const char *cmd, const char *arg, struct opts *o)
+{
+	if (!profile_name_valid(arg)) {
+		return usage_error("'%s' is not a valid profile name", arg);
+	}
+	o->profile = arg;
+	return 0;
+}
+
+static const struct runner_opt runner_opts[] = {
+	{"json", 0, offsetof(struct opts, json), NULL},
+	{"dry-run", OPT_DRY_RUN, offsetof(struct opts, dry_run), NULL},
+	{"shell", OPT_SHELL, offsetof(struct opts, shell), NULL},
+	{"web", OPT_WEB, offsetof(struct opts, web), NULL},
+	{"fonts", OPT_FONTS, offsetof(struct opts, fonts), NULL},
+	{"all", OPT_ALL, offsetof(struct opts, all), NULL},
+	{"wait", OPT_WAIT, 0, value_wait},
+	{"reason", OPT_REASON, 0, value_reason},
+	{"user", OPT_USER, 0, value_user},
+	{"profile", OPT_PROFILE, 0, value_profile},
+};
+/* getopt's value for runner_opts[i] is OPT_VAL + i: clear of every character getopt returns. */
+#define OPT_VAL 256
+
 int parse_opts(int argc, char **argv, const char *cmd, unsigned allow, struct opts *o)
 {
-	static const struct option longopts[] = {
-		{"json", no_argument, NULL, 'j'},
-		{"wait", required_argument, NULL, 'w'},
-		{"dry-run", no_argument, NULL, 'n'},
-		{"shell", no_argument, NULL, 's'},
-		{"web", no_argument, NULL, 'W'},
-		{"fonts", no_argument, NULL, 'F'},
-		{NULL, 0, NULL, 0},
-	};
+	struct option longopts[ARRAY_SIZE(runner_opts) + 1] = {{0}};
+	for (size_t i = 0; i < ARRAY_SIZE(runner_opts); i++) {
+		longopts[i] = (struct option){
+			runner_opts[i].name, runner_opts[i].value ? required_argument : no_argument,
+			NULL, OPT_VAL + (int)i};
+	}
 	*o = (struct opts){.wait_ms = DEFAULT_WAIT_MS};
 	optind = 1;
 	opterr = 0;
 	int ch;
 	while ((ch = getopt_long(argc, argv, "+", longopts, NULL)) != -1) {
-		switch (ch) {
-		case 'j':
-			o->json = true;
-			break;
-		case 'w':
-			if (!(allow & OPT_WAIT)) {
-				return usage_error("%s takes no --wait", cmd);
-			}
-			if (parse_seconds_ms(optarg, LAUNCHER_WAIT_MAX_MS, &o->wait_ms) < 0 ||
-			    o->wait_ms == 0) {
-				return usage_error(
-					"--wait takes seconds (up to 3600, e.g. 30 or 0.5), not '%s'",
-					optarg);
-			}
-			break;
-		case 'n':
-			if (!(allow & OPT_DRY_RUN)) {
-				return usage_error("%s takes no --dry-run", cmd);
-			}
-			o->dry_run = true;
-			break;
-		case 's':
-			if (!(allow & OPT_SHELL)) {
-				return usage_error("%s takes no --shell", cmd);
-			}
-			o->shell = true;
-			break;
-		case 'W':
-			if (!(allow & OPT_WEB)) {
-				return usage_error("%s takes no --web", cmd);
-			}
-			o->web = true;
-			break;
-		case 'F':
-			if (!(allow & OPT_FONTS)) {
-				return usage_error("%s takes no --fonts", cmd);
-			}
-			o->fonts = true;
-			break;
-		default:
+		if (ch < OPT_VAL || ch >= OPT_VAL + (int)ARRAY_SIZE(runner_opts)) {
 			return usage_error("unknown option '%s'", argv[optind - 1]);
+		}
+		const struct runner_opt *ro = &runner_opts[ch - OPT_VAL];
+		if (ro->allow && !(allow & ro->allow)) {
+			return usage_error("%s takes no --%s", cmd, ro->name);
+		}
+		if (!ro->value) {
+			*(bool *)((char *)o + ro->field) = true;
+			continue;
+		}
+		int r = ro->value(cmd, optarg, o);
+		if (r) {
+			return r;
 		}
 	}
 	if (optind < argc) {

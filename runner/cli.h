@@ -22,11 +22,14 @@ struct cli {
 	struct error err;
 };
 
-/* Parses the options a command takes: --json, and those of allow (--wait S, --dry-run, --shell).
- * Anything else is usage. */
+/* The options of the runner's own commands (the actions' are act/'s): --json for every command,
+ * the others where the command's allow bits take them. Anything else is usage (exit 2). */
 struct opts {
-	bool json, dry_run, shell, web, fonts;
+	bool json, dry_run, shell, web, fonts, all;
 	uint64_t wait_ms;
+	/* NULL when not given. The profile, for the commands that take --profile after their
+	 * name as an administrator writes it, is checked as a profile name. */
+	const char *reason, *user, *profile;
 };
 
 enum {
@@ -35,6 +38,10 @@ enum {
 	OPT_SHELL = 1 << 2,
 	OPT_WEB = 1 << 3,
 	OPT_FONTS = 1 << 4,
+	OPT_ALL = 1 << 5,
+	OPT_REASON = 1 << 6,
+	OPT_USER = 1 << 7,
+	OPT_PROFILE = 1 << 8,
 };
 
 /* "botdesk: MESSAGE" and the hint to --help: exit 2. */

@@ -87,33 +87,17 @@ static int cmd_stop_user(struct cli *c, const char *user, bool json)
 
 int cmd_stop(struct cli *c, int argc, char **argv)
 {
-	/* --user and --profile (after the command too, as an administrator writes it) first; the
-	 * rest is the common options. */
-	const char *user = NULL;
-	int k = 1;
-	for (int i = 1; i < argc; i++) {
-		if ((streq(argv[i], "--user") || streq(argv[i], "--profile")) && i + 1 < argc) {
-			if (argv[i][2] == 'u') {
-				user = argv[i + 1];
-			} else if (profile_name_valid(argv[i + 1])) {
-				c->profile = argv[i + 1];
-			} else {
-				return usage_error("'%s' is not a valid profile name", argv[i + 1]);
-			}
-			i++;
-		} else {
-			argv[k++] = argv[i];
-		}
-	}
-	argc = k;
-	argv[argc] = NULL;
+	/* --user, and --profile after the command too, as an administrator writes it. */
 	struct opts o;
-	int r = parse_opts(argc, argv, "stop", 0, &o);
+	int r = parse_opts(argc, argv, "stop", OPT_USER | OPT_PROFILE, &o);
 	if (r) {
 		return r;
 	}
-	if (user) {
-		return cmd_stop_user(c, user, o.json);
+	if (o.profile) {
+		c->profile = o.profile;
+	}
+	if (o.user) {
+		return cmd_stop_user(c, o.user, o.json);
 	}
 	if ((r = setup(c, false))) {
 		return r;
@@ -152,25 +136,14 @@ int cmd_stop(struct cli *c, int argc, char **argv)
 
 int cmd_list(struct cli *c, int argc, char **argv)
 {
-	bool all = false;
-	int k = 1;
-	for (int i = 1; i < argc; i++) {
-		if (streq(argv[i], "--all")) {
-			all = true;
-		} else {
-			argv[k++] = argv[i];
-		}
-	}
-	argc = k;
-	argv[argc] = NULL;
 	struct opts o;
-	int r = parse_opts(argc, argv, "list", 0, &o);
+	int r = parse_opts(argc, argv, "list", OPT_ALL, &o);
 	if (r || (r = load_settings(c))) {
 		return r;
 	}
 	struct list l;
-	r = all ? list_gather_all(&c->settings, &l, &c->err)
-		: list_gather(&c->settings, &l, &c->err);
+	r = o.all ? list_gather_all(&c->settings, &l, &c->err)
+		  : list_gather(&c->settings, &l, &c->err);
 	if (r < 0) {
 		return fail(c, r);
 	}

@@ -145,114 +145,86 @@ static void print_lease(struct cli *c, const struct lease *l, bool json)
 	}
 }
 
-/* take's and ask's options: --reason TEXT, --json. */
-static int reason_opts(int argc, char **argv, const char **ret_reason, bool *ret_json)
-{
-	static const struct option longopts[] = {
-		{"reason", required_argument, NULL, 'r'},
-		{"json", no_argument, NULL, 'j'},
-		{NULL, 0, NULL, 0},
-	};
-	const char *reason = NULL;
-	bool json = false;
-	optind = 1;
-	opterr = 0;
-	int ch;
-	while ((ch = getopt_long(argc, argv, "+", longopts, NULL)) != -1) {
-		if (ch == 'r' && lease_reason_valid(optarg)) {
-			reason = optarg;
-		} else if (ch == 'r') {
-			return usage_error("--reason takes at most %d characters of one line",
-					   LEASE_REASON_MAX);
-		} else if (ch == 'j') {
-			json = true;
-		} else {
-			return usage_error("unknown option '%s'", argv[optind - 1]);
-		}
-	}
-	if (optind < argc) {
-		return usage_error("unexpected argument '%s'", argv[optind]);
-	}
-	*ret_reason = reason;
-	*ret_json = json;
-	return 0;
-}
-
 /* The agent asks for a human: a request beside the lease (lease.h) that `lease` and the
  * browser's bar show and a take answers. Never refused while a human holds the desktop: it is
  * what an agent that cannot go on does. */
 static int cmd_ask(struct cli *c, int argc, char **argv)
 {
-	const char *reason;
-	bool json;
-	int r = reason_opts(argc, argv, &reason, &json);
+	struct opts o;
+	int r = parse_opts(argc, argv, "ask", OPT_REASON, &o);
 	if (r || (r = setup(c, true))) {
 		return r;
 	}
 	struct lease_request rq;
-	r = lease_request_set_at(c->p.dirfd, reason, time(NULL), &rq);
+	r = lease_request_set_at(c->p.dirfd, o.reason, time(NULL), &rq);
 	if (r < 0) {
 		return fail(c, error_set(&c->err, r, "cannot record the request in %s/%s: %s",
 					 c->p.dir, LEASE_REQUEST_FILE, strerror(-r)));
 	}
 	struct lease l = {.holder = LEASE_AGENT};
 	(void)lease_read_at(c->p.dirfd, &l);
-	print_lease(c, &l, json);
+	print_lease(c, &l, o.json);
+	return 0;
+}
+
+/* After a take: returns once nothing of the agent's is on its way and nothing it pressed is
+ * still down, so the human's first key is not typed into the middle of the agent's sentence,
+ * nor with the agent's Shift held. */
+static void after_take(struct cli *c, const struct desktop_probe *probe)
+{
+	if (actions_release_held(&c->settings, &c->p, probe, &c->err) < 0) {
+		log_warn("%s", c->err.msg);
+		c->err = (struct error){{0}};
+	}
+}
+
+/* After a release: returns once the desktop has applied the hand-back, so the agent's next
+ * action finds the viewers' input gated and the screen at its configured size. */
+static void after_release(struct cli *c, const struct desktop_probe *probe, const struct lease *l,
+			  bool changed)
+{
+	if (changed && probe->running &&
+	    control_wait_applied(&c->p, l->epoch, CONTROL_APPLIED_WAIT_MS) < 0) {
+		log_warn(
+			"the desktop of profile '%s' has not confirmed the hand-back within %d s: its screen may not be back at its configured size yet; see %s/%s",
+			c->p.name, CONTROL_APPLIED_WAIT_MS / 1000, c->p.dir, STATE_LOG);
+	}
+}
+
+/* take and release: the lease to holder, what that holder's arrival needs, the lease printed. */
+static int change_lease(struct cli *c, int argc, char **argv, enum lease_holder holder)
+{
+	bool take = holder == LEASE_HUMAN;
+	struct opts o;
+	int r = parse_opts(argc, argv, take ? "take" : "release", take ? OPT_REASON : 0, &o);
+	if (r || (r = setup(c, true))) {
+		return r;
+	}
+	struct lease l;
+	bool changed;
+	r = control_set(&c->settings, &c->p, holder, o.reason, &l, &changed, &c->err);
+	if (r < 0) {
+		return fail(c, r);
+	}
+	struct desktop_probe probe;
+	desktop_probe(&c->p, &probe);
+	if (take) {
+		after_take(c, &probe);
+	} else {
+		after_release(c, &probe, &l, changed);
+	}
+	print_lease(c, &l, o.json);
 	return 0;
 }
 
 static int cmd_take(struct cli *c, int argc, char **argv)
 {
-	const char *reason;
-	bool json;
-	int r = reason_opts(argc, argv, &reason, &json);
-	if (r || (r = setup(c, true))) {
-		return r;
-	}
-	struct lease l;
-	bool changed;
-	if ((r = control_set(&c->settings, &c->p, LEASE_HUMAN, reason, &l, &changed, &c->err)) <
-	    0) {
-		return fail(c, r);
-	}
-	/* Returns once nothing of the agent's is on its way and nothing it pressed is still down:
-	 * the human's first key is not typed into the middle of the agent's sentence, nor with
-	 * the agent's Shift held. */
-	struct desktop_probe probe;
-	desktop_probe(&c->p, &probe);
-	if (actions_release_held(&c->settings, &c->p, &probe, &c->err) < 0) {
-		log_warn("%s", c->err.msg);
-		c->err = (struct error){{0}};
-	}
-	print_lease(c, &l, json);
-	return 0;
+	return change_lease(c, argc, argv, LEASE_HUMAN);
 }
 
 static int cmd_release(struct cli *c, int argc, char **argv)
 {
-	struct opts o;
-	int r = parse_opts(argc, argv, "release", 0, &o);
-	if (r || (r = setup(c, true))) {
-		return r;
-	}
-	struct lease l;
-	bool changed;
-	r = control_set(&c->settings, &c->p, LEASE_AGENT, NULL, &l, &changed, &c->err);
-	if (r < 0) {
-		return fail(c, r);
-	}
-	/* Returns once the desktop has applied the hand-back, so the agent's next action finds
-	 * the viewers' input gated and the screen at its configured size. */
-	struct desktop_probe probe;
-	desktop_probe(&c->p, &probe);
-	if (changed && probe.running &&
-	    control_wait_applied(&c->p, l.epoch, CONTROL_APPLIED_WAIT_MS) < 0) {
-		log_warn(
-			"the desktop of profile '%s' has not confirmed the hand-back within %d s: its screen may not be back at its configured size yet; see %s/%s",
-			c->p.name, CONTROL_APPLIED_WAIT_MS / 1000, c->p.dir, STATE_LOG);
-	}
-	print_lease(c, &l, o.json);
-	return 0;
+	return change_lease(c, argc, argv, LEASE_AGENT);
 }
 
 static int cmd_lease(struct cli *c, int argc, char **argv)

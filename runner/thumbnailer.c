@@ -8,6 +8,7 @@
 #include <sys/pidfd.h>
 #include <sys/wait.h>
 
+#include "pipes.h"
 #include "spawnproc.h"
 #include "timeutil.h"
 #include "util.h"
@@ -98,13 +99,8 @@ int thumbnailer_run(const struct settings *s, const char *display, const char *x
 	}
 	char *const argv[] = {path, d, x, box, NULL};
 	int out[2], errp[2];
-	if (pipe2(out, O_CLOEXEC) < 0) {
-		return error_set(err, negative_errno(), "pipe: %s", strerror(errno));
-	}
-	if (pipe2(errp, O_CLOEXEC) < 0) {
-		int r = negative_errno();
-		safe_close(out[0]);
-		safe_close(out[1]);
+	int r = pipes_open2(out, errp);
+	if (r < 0) {
 		return error_set(err, r, "pipe: %s", strerror(-r));
 	}
 	pid_t pid;

@@ -7,6 +7,7 @@
 
 #include "envallow.h"
 #include "fileio.h"
+#include "memout.h"
 #include "util.h"
 
 /* Beyond what the desktop sets itself (common/envallow.h), names that point at somebody else's
@@ -113,6 +114,16 @@ static bool one_line(const char *s)
 	return s && !strpbrk(s, "\n\r");
 }
 
+/* The env file's lines; ctx is the PUBLISHED_COUNT variables. */
+static int print_vars(FILE *f, void *ctx)
+{
+	const struct var *vars = ctx;
+	for (size_t i = 0; i < PUBLISHED_COUNT; i++) {
+		fprintf(f, "%s=%s\n", vars[i].key, vars[i].value);
+	}
+	return 0;
+}
+
 int childenv_format_file(const struct desktop_vars *v, char **ret, size_t *ret_len)
 {
 	struct var vars[PUBLISHED_COUNT];
@@ -122,18 +133,10 @@ int childenv_format_file(const struct desktop_vars *v, char **ret, size_t *ret_l
 			return -EINVAL;
 		}
 	}
-	char *text = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&text, &len);
-	if (!f) {
-		return -ENOMEM;
-	}
-	for (size_t i = 0; i < ARRAY_SIZE(vars); i++) {
-		fprintf(f, "%s=%s\n", vars[i].key, vars[i].value);
-	}
-	if (fclose(f) != 0) {
-		free(text);
-		return -ENOMEM;
+	size_t len;
+	char *text = memout_len(print_vars, vars, &len);
+	if (!text) {
+		return negative_errno();
 	}
 	*ret = text;
 	*ret_len = len;

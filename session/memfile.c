@@ -23,7 +23,7 @@ static uint64_t pss_of(pid_t pid)
 static uint64_t resident_of(pid_t pid)
 {
 	uint64_t kb;
-	return proc_resident_kb(pid, &kb) < 0 ? 0 : kb;
+	return proc_rss_kb(pid, &kb, NULL) < 0 ? 0 : kb;
 }
 
 /* The sum of fn over us and our tree. */

@@ -8,6 +8,7 @@
 
 #include "escape.h"
 #include "fileio.h"
+#include "memout.h"
 #include "pathjoin.h"
 #include "seedkeys.h"
 #include "util.h"
@@ -305,28 +306,38 @@ static int seed_file(int dirfd, const char *name, const char *text, size_t len)
 	return r;
 }
 
-/* Runs a generator into memory and seeds its output. */
-struct generated {
-	char *text;
-	size_t len;
-	FILE *f;
-};
-
-static int gen_begin(struct generated *g)
+/* The generators, as memout() runs them: ctx is the address of a pointer to what they write
+ * from (the seed_opts, a dock item). */
+static int print_xfwm4(FILE *f, void *ctx)
 {
-	*g = (struct generated){0};
-	g->f = open_memstream(&g->text, &g->len);
-	return g->f ? 0 : -ENOMEM;
+	const struct seed_opts *const *o = ctx;
+	seed_write_xfwm4(f, (*o)->profile);
+	return 0;
 }
 
-static int gen_seed(struct generated *g, int dirfd, const char *name)
+static int print_panel(FILE *f, void *ctx)
 {
-	int r = fclose(g->f) == 0 ? 0 : -ENOMEM;
-	if (r == 0) {
-		r = seed_file(dirfd, name, g->text, g->len);
+	const struct seed_opts *const *o = ctx;
+	seed_write_panel(f, (*o)->dock, (*o)->tray);
+	return 0;
+}
+
+static int print_launcher(FILE *f, void *ctx)
+{
+	const struct dock_item *const *item = ctx;
+	seed_write_launcher(f, *item);
+	return 0;
+}
+
+/* Runs a generator into memory and seeds its output. */
+static int seed_generated(int dirfd, const char *name, int (*print)(FILE *f, void *ctx), void *ctx)
+{
+	size_t len;
+	_cleanup_free_ char *text = memout_len(print, ctx, &len);
+	if (!text) {
+		return negative_errno();
 	}
-	free(g->text);
-	return r;
+	return seed_file(dirfd, name, text, len);
 }
 
 /* The shortcuts as the providers would leave them (see seedkeys.h). A system file that is absent,
@@ -372,19 +383,16 @@ static int seed_xfconf(int home, const struct seed_opts *o)
 	for (size_t i = 0; i < ARRAY_SIZE(fixed) && r == 0; i++) {
 		r = seed_file(dir, fixed[i].name, fixed[i].text, strlen(fixed[i].text));
 	}
-	struct generated g;
-	if (r == 0 && (r = gen_begin(&g)) == 0) {
-		seed_write_xfwm4(g.f, o->profile);
-		r = gen_seed(&g, dir, "xfwm4.xml");
+	if (r == 0) {
+		r = seed_generated(dir, "xfwm4.xml", print_xfwm4, &o);
 	}
 	if (r == 0) {
 		r = seed_shortcuts(dir);
 	}
 	/* Seeded once like the rest; that the file exists is also what spares the user the
 	 * panel's first-start dialog. */
-	if (r == 0 && (r = gen_begin(&g)) == 0) {
-		seed_write_panel(g.f, o->dock, o->tray);
-		r = gen_seed(&g, dir, "xfce4-panel.xml");
+	if (r == 0) {
+		r = seed_generated(dir, "xfce4-panel.xml", print_panel, &o);
 	}
 	return r;
 }
@@ -404,10 +412,9 @@ static int seed_launchers(int home, const struct dock *dock)
 		if (r == 0) {
 			r = open_dirs(home, rel, &dir);
 		}
-		struct generated g;
-		if (r == 0 && (r = gen_begin(&g)) == 0) {
-			seed_write_launcher(g.f, &dock->items[i]);
-			r = gen_seed(&g, dir, name);
+		const struct dock_item *item = &dock->items[i];
+		if (r == 0) {
+			r = seed_generated(dir, name, print_launcher, &item);
 		}
 	}
 	return r;

@@ -6,6 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "memout.h"
+#include "util.h"
+
 #define DEFAULT_OPEN "    <property name=\"default\" type=\"empty\">"
 #define BLOCK_CLOSE "    </property>"
 #define CHANNEL_CLOSE "</channel>"
@@ -34,22 +37,20 @@ static void write_block(FILE *f, const char *start, const char *end)
 	fwrite(inner, 1, (size_t)(end - inner), f);
 }
 
-int seedkeys_from_system(const char *text, size_t len, char **ret, size_t *ret_len)
+struct system_file {
+	const char *text;
+	size_t len;
+};
+
+/* The system file rewritten to f: each "default" block followed by its copy, the providers before
+ * the channel's end. -EPROTO when it is not laid out so. */
+static int rewrite(FILE *f, void *ctx)
 {
-	if (memmem(text, len, "name=\"custom\"", 13) ||
-	    memmem(text, len, "name=\"providers\"", 16)) {
-		return -EPROTO;
-	}
-	char *out = NULL;
-	size_t out_len = 0;
-	FILE *f = open_memstream(&out, &out_len);
-	if (!f) {
-		return -ENOMEM;
-	}
+	const struct system_file *sys = ctx;
 	const char *block = NULL; /* the opening line of the "default" block being read */
 	unsigned blocks = 0;
 	bool closed = false;
-	const char *p = text, *end = text + len;
+	const char *p = sys->text, *end = sys->text + sys->len;
 	while (p < end && !closed) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		const char *next = nl ? nl + 1 : end;
@@ -71,13 +72,20 @@ int seedkeys_from_system(const char *text, size_t len, char **ret, size_t *ret_l
 		}
 		p = next;
 	}
-	int r = fclose(f) == 0 ? 0 : -ENOMEM;
-	if (r == 0 && (block || blocks == 0 || !closed)) {
-		r = -EPROTO;
+	return block || blocks == 0 || !closed ? -EPROTO : 0;
+}
+
+int seedkeys_from_system(const char *text, size_t len, char **ret, size_t *ret_len)
+{
+	if (memmem(text, len, "name=\"custom\"", 13) ||
+	    memmem(text, len, "name=\"providers\"", 16)) {
+		return -EPROTO;
 	}
-	if (r < 0) {
-		free(out);
-		return r;
+	struct system_file sys = {text, len};
+	size_t out_len;
+	char *out = memout_len(rewrite, &sys, &out_len);
+	if (!out) {
+		return negative_errno();
 	}
 	*ret = out;
 	*ret_len = out_len;

@@ -6,17 +6,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
+
 static int push_owned(struct strv *s, char *str)
 {
-	if (s->n + 2 > s->cap) {
-		size_t cap = s->cap ? s->cap * 2 : 16;
-		char **v = realloc(s->v, cap * sizeof(*v));
-		if (!v) {
-			free(str);
-			return -ENOMEM;
-		}
-		s->v = v;
-		s->cap = cap;
+	/* Room for it and the NULL after it. */
+	if (ARRAY_RESERVE(s->v, s->cap, s->n + 2, 16) < 0) {
+		free(str);
+		return -ENOMEM;
 	}
 	s->v[s->n++] = str;
 	s->v[s->n] = NULL;

@@ -13,6 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "array.h"
 #include "fileio.h"
 #include "log.h"
 #include "parse.h"
@@ -240,15 +241,9 @@ struct proc_list {
 static int add_proc(pid_t pid, const struct proc_stat *st, void *userdata)
 {
 	struct proc_list *l = userdata;
-	if (l->n == l->cap) {
-		size_t cap = l->cap ? l->cap * 2 : 256;
-		struct sv_proc *grown = realloc(l->v, cap * sizeof(*l->v));
-		if (!grown) {
-			/* Short of memory, work with what the walk found so far. */
-			return -ENOMEM;
-		}
-		l->v = grown;
-		l->cap = cap;
+	if (ARRAY_RESERVE(l->v, l->cap, l->n + 1, 256) < 0) {
+		/* Short of memory, work with what the walk found so far. */
+		return -ENOMEM;
 	}
 	l->v[l->n++] = (struct sv_proc){pid, st->ppid, st->starttime};
 	return 0;

@@ -14,7 +14,29 @@
 /* Xlib ends the process when the connection breaks. The session must instead stop what it
  * started and remove its claim, so each call that talks to the server holds a guard (xconn.h): a
  * broken connection jumps back to it. Protocol errors, such as requests on windows that vanish
- * under us (a window manager's check window), are only counted there: they fail harmlessly. */
+ * under us (a window manager's check window), are only counted there: they fail harmlessly.
+ * guarded() holds it around one step: -ECONNRESET when the connection broke during it. */
+static int guarded(Display *dpy, int (*step)(Display *dpy, void *ctx), void *ctx)
+{
+	struct xconn_guard g;
+	xconn_guard_push(&g);
+	if (sigsetjmp(g.jb, 1) != 0) {
+		return -ECONNRESET; /* popped already; the Display is dead: abandon it */
+	}
+	int r = step(dpy, ctx);
+	xconn_guard_pop(&g);
+	return r;
+}
+
+/* Reads and drops every event the queue and the socket hold. */
+static void drain(Display *dpy)
+{
+	while (XPending(dpy) > 0) {
+		XEvent ev;
+		XNextEvent(dpy, &ev);
+	}
+}
+
 int xsetup_open(unsigned display, const struct xauth_cookie *cookie, Display **ret)
 {
 	char name[16];
@@ -22,15 +44,17 @@ int xsetup_open(unsigned display, const struct xauth_cookie *cookie, Display **r
 	return xconn_open_cookie(name, cookie->data, sizeof(cookie->data), ret);
 }
 
+static int close_step(Display *dpy, void *ctx)
+{
+	(void)ctx;
+	XCloseDisplay(dpy);
+	return 0;
+}
+
 void xsetup_close(Display *dpy)
 {
 	if (dpy) {
-		struct xconn_guard g;
-		xconn_guard_push(&g);
-		if (sigsetjmp(g.jb, 1) == 0) {
-			XCloseDisplay(dpy);
-			xconn_guard_pop(&g);
-		}
+		(void)guarded(dpy, close_step, NULL);
 	}
 }
 
@@ -115,16 +139,10 @@ static int set_root_colour(Display *dpy, unsigned long rgb)
 	return 0;
 }
 
-int xsetup_desktop(Display *dpy, unsigned long rgb)
+static int desktop_step(Display *dpy, void *ctx)
 {
-	volatile int first = 0;
-	struct xconn_guard g;
-	xconn_guard_push(&g);
-	if (sigsetjmp(g.jb, 1) != 0) {
-		return -ECONNRESET;
-	}
-	int r = layout_is_us(dpy) ? 0 : set_layout_us(dpy);
-	first = r;
+	const unsigned long *rgb = ctx;
+	int first = layout_is_us(dpy) ? 0 : set_layout_us(dpy);
 	/* No screen saver, no blanking, no power saving: nobody is there to wake it, and a
 	 * blanked screen makes every thumbnail black. */
 	XSetScreenSaver(dpy, 0, 0, DontPreferBlanking, DefaultExposures);
@@ -132,28 +150,29 @@ int xsetup_desktop(Display *dpy, unsigned long rgb)
 	if (DPMSQueryExtension(dpy, &ev, &er) && DPMSCapable(dpy)) {
 		DPMSDisable(dpy);
 	}
-	r = set_root_colour(dpy, rgb);
-	if (first == 0) {
-		first = r;
-	}
+	int r = set_root_colour(dpy, *rgb);
 	XSync(dpy, False);
-	xconn_guard_pop(&g);
-	return first;
+	return first != 0 ? first : r;
 }
 
-int xsetup_watch_wm(Display *dpy)
+int xsetup_desktop(Display *dpy, unsigned long rgb)
 {
-	struct xconn_guard g;
-	xconn_guard_push(&g);
-	if (sigsetjmp(g.jb, 1) != 0) {
-		return -ECONNRESET;
-	}
+	return guarded(dpy, desktop_step, &rgb);
+}
+
+static int watch_wm_step(Display *dpy, void *ctx)
+{
+	(void)ctx;
 	/* A window manager announces itself by taking the WM_S0 selection (a MANAGER client
 	 * message, StructureNotify) and by setting the root's EWMH properties (PropertyNotify). */
 	XSelectInput(dpy, DefaultRootWindow(dpy), PropertyChangeMask | StructureNotifyMask);
 	XSync(dpy, False);
-	xconn_guard_pop(&g);
 	return 0;
+}
+
+int xsetup_watch_wm(Display *dpy)
+{
+	return guarded(dpy, watch_wm_step, NULL);
 }
 
 static Window window_property(Display *dpy, Window w, Atom prop)
@@ -174,17 +193,10 @@ static Window window_property(Display *dpy, Window w, Atom prop)
 	return v;
 }
 
-int xsetup_wm_owns_screen(Display *dpy)
+static int owns_screen_step(Display *dpy, void *ctx)
 {
-	struct xconn_guard g;
-	xconn_guard_push(&g);
-	if (sigsetjmp(g.jb, 1) != 0) {
-		return -ECONNRESET;
-	}
-	while (XPending(dpy) > 0) {
-		XEvent ev;
-		XNextEvent(dpy, &ev);
-	}
+	(void)ctx;
+	drain(dpy);
 	Window root = DefaultRootWindow(dpy);
 	char sel[32];
 	snprintf(sel, sizeof(sel), "WM_S%d", DefaultScreen(dpy));
@@ -199,21 +211,24 @@ int xsetup_wm_owns_screen(Display *dpy)
 		Window w = window_property(dpy, root, check);
 		owned = w != None && window_property(dpy, w, check) == w;
 	}
-	xconn_guard_pop(&g);
 	return owned;
+}
+
+int xsetup_wm_owns_screen(Display *dpy)
+{
+	return guarded(dpy, owns_screen_step, NULL);
+}
+
+static int queued_step(Display *dpy, void *ctx)
+{
+	(void)ctx;
+	/* QueuedAlready: what Xlib holds, without reading the socket or flushing. */
+	return XEventsQueued(dpy, QueuedAlready) > 0;
 }
 
 static bool events_queued(Display *dpy)
 {
-	struct xconn_guard g;
-	xconn_guard_push(&g);
-	if (sigsetjmp(g.jb, 1) != 0) {
-		return false;
-	}
-	/* QueuedAlready: what Xlib holds, without reading the socket or flushing. */
-	bool queued = XEventsQueued(dpy, QueuedAlready) > 0;
-	xconn_guard_pop(&g);
-	return queued;
+	return guarded(dpy, queued_step, NULL) > 0;
 }
 
 int xsetup_wait_wm(Display *dpy, int (*owns)(Display *dpy), int (*wait)(void *ctx, int fd),
@@ -234,39 +249,38 @@ int xsetup_wait_wm(Display *dpy, int (*owns)(Display *dpy), int (*wait)(void *ct
 	}
 }
 
-int xsetup_watch_size(Display *dpy, unsigned *ret_w, unsigned *ret_h)
+/* The root window's size, where a step puts it. */
+struct size_out {
+	unsigned *w, *h;
+};
+
+static int watch_size_step(Display *dpy, void *ctx)
 {
-	struct xconn_guard g;
-	xconn_guard_push(&g);
-	if (sigsetjmp(g.jb, 1) != 0) {
-		return -ECONNRESET;
-	}
+	struct size_out *out = ctx;
 	Window root = DefaultRootWindow(dpy);
 	XSelectInput(dpy, root, StructureNotifyMask);
 	/* Asked after selecting: a resize in between is either in this answer or an event. */
 	XWindowAttributes wa;
 	int ok = XGetWindowAttributes(dpy, root, &wa);
 	/* What the wait for the window manager left in the queue is of no interest now. */
-	while (XPending(dpy) > 0) {
-		XEvent ev;
-		XNextEvent(dpy, &ev);
-	}
-	xconn_guard_pop(&g);
+	drain(dpy);
 	if (!ok) {
 		return -EIO;
 	}
-	*ret_w = (unsigned)wa.width;
-	*ret_h = (unsigned)wa.height;
+	*out->w = (unsigned)wa.width;
+	*out->h = (unsigned)wa.height;
 	return 0;
 }
 
-int xsetup_size_events(Display *dpy, unsigned *ret_w, unsigned *ret_h)
+int xsetup_watch_size(Display *dpy, unsigned *ret_w, unsigned *ret_h)
 {
-	struct xconn_guard g;
-	xconn_guard_push(&g);
-	if (sigsetjmp(g.jb, 1) != 0) {
-		return -ECONNRESET;
-	}
+	struct size_out out = {ret_w, ret_h};
+	return guarded(dpy, watch_size_step, &out);
+}
+
+static int size_events_step(Display *dpy, void *ctx)
+{
+	struct size_out *out = ctx;
 	Window root = DefaultRootWindow(dpy);
 	/* XPending reads what the socket holds; a readable socket with nothing on it is the
 	 * server closing the connection, which lands in the I/O error handler. */
@@ -274,10 +288,15 @@ int xsetup_size_events(Display *dpy, unsigned *ret_w, unsigned *ret_h)
 		XEvent ev;
 		XNextEvent(dpy, &ev);
 		if (ev.type == ConfigureNotify && ev.xconfigure.window == root) {
-			*ret_w = (unsigned)ev.xconfigure.width;
-			*ret_h = (unsigned)ev.xconfigure.height;
+			*out->w = (unsigned)ev.xconfigure.width;
+			*out->h = (unsigned)ev.xconfigure.height;
 		}
 	}
-	xconn_guard_pop(&g);
 	return 0;
+}
+
+int xsetup_size_events(Display *dpy, unsigned *ret_w, unsigned *ret_h)
+{
+	struct size_out out = {ret_w, ret_h};
+	return guarded(dpy, size_events_step, &out);
 }

@@ -11,6 +11,8 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "array.h"
+#include "fileio.h"
 #include "modules.h"
 #include "pathjoin.h"
 #include "request.h"
@@ -45,25 +47,16 @@ static int read_whole(const char *path, unsigned char **ret, size_t *ret_len)
 	if (!buf) {
 		return -ENOMEM;
 	}
-	size_t len = 0;
-	for (;;) {
-		ssize_t n = read(fd, buf + len, (size_t)st.st_size + 1 - len);
-		if (n < 0) {
-			if (errno == EINTR) {
-				continue;
-			}
-			return negative_errno();
-		}
-		if (n == 0) {
-			break;
-		}
-		len += (size_t)n;
-		if (len > (size_t)st.st_size) {
-			return -EFBIG; /* it grew while read: not a file to serve */
-		}
+	/* One byte more than its size: a file that grew while read is not a file to serve. */
+	ssize_t n = read_all(fd, buf, (size_t)st.st_size + 1);
+	if (n < 0) {
+		return (int)n;
+	}
+	if ((size_t)n > (size_t)st.st_size) {
+		return -EFBIG;
 	}
 	*ret = TAKE_PTR(buf);
-	*ret_len = len;
+	*ret_len = (size_t)n;
 	return 0;
 }
 
@@ -135,14 +128,8 @@ static int add(struct web_assets *as, const char *url, unsigned char *body, size
 	if (as->n == ASSETS_MAX || as->bytes + len > ASSETS_BYTES_MAX) {
 		return -E2BIG;
 	}
-	if (as->n == as->cap) {
-		size_t cap = as->cap ? as->cap * 2 : 64;
-		struct web_asset *l = realloc(as->list, cap * sizeof(*l));
-		if (!l) {
-			return -ENOMEM;
-		}
-		as->list = l;
-		as->cap = cap;
+	if (ARRAY_RESERVE(as->list, as->cap, as->n + 1, 64) < 0) {
+		return -ENOMEM;
 	}
 	struct web_asset *a = &as->list[as->n];
 	*a = (struct web_asset){.type = type, .body = TAKE_PTR(b), .len = len};

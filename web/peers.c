@@ -15,6 +15,28 @@
 #include "util.h"
 #include "webstate.h"
 
+/* Where an IPv4 or IPv6 socket address keeps its port and its address bytes; -EAFNOSUPPORT for
+ * another family. */
+static int inet_parts(const struct sockaddr_storage *a, uint16_t *ret_port, const void **ret_addr,
+		      size_t *ret_len)
+{
+	if (a->ss_family == AF_INET) {
+		const struct sockaddr_in *in = (const struct sockaddr_in *)a;
+		*ret_port = in->sin_port;
+		*ret_addr = &in->sin_addr;
+		*ret_len = sizeof(in->sin_addr);
+		return 0;
+	}
+	if (a->ss_family == AF_INET6) {
+		const struct sockaddr_in6 *in6 = (const struct sockaddr_in6 *)a;
+		*ret_port = in6->sin6_port;
+		*ret_addr = &in6->sin6_addr;
+		*ret_len = sizeof(in6->sin6_addr);
+		return 0;
+	}
+	return -EAFNOSUPPORT;
+}
+
 /* The uid that owns the other end of a TCP connection when that end is on this host (a local
  * user's socket), by one exact sock_diag lookup; -ENOENT when it is elsewhere. */
 static int peer_uid(const struct sockaddr_storage *local, const struct sockaddr_storage *peer,
@@ -32,24 +54,16 @@ static int peer_uid(const struct sockaddr_storage *local, const struct sockaddr_
 		      .idiag_states = ~0U,
 		      .id = {.idiag_cookie = {INET_DIAG_NOCOOKIE, INET_DIAG_NOCOOKIE}}},
 	};
-	/* The socket whose own end is the peer's address and whose other end is ours. */
-	if (peer->ss_family == AF_INET) {
-		const struct sockaddr_in *p = (const struct sockaddr_in *)peer;
-		const struct sockaddr_in *l = (const struct sockaddr_in *)local;
-		req.r.id.idiag_sport = p->sin_port;
-		req.r.id.idiag_dport = l->sin_port;
-		memcpy(req.r.id.idiag_src, &p->sin_addr, sizeof(p->sin_addr));
-		memcpy(req.r.id.idiag_dst, &l->sin_addr, sizeof(l->sin_addr));
-	} else if (peer->ss_family == AF_INET6) {
-		const struct sockaddr_in6 *p = (const struct sockaddr_in6 *)peer;
-		const struct sockaddr_in6 *l = (const struct sockaddr_in6 *)local;
-		req.r.id.idiag_sport = p->sin6_port;
-		req.r.id.idiag_dport = l->sin6_port;
-		memcpy(req.r.id.idiag_src, &p->sin6_addr, sizeof(p->sin6_addr));
-		memcpy(req.r.id.idiag_dst, &l->sin6_addr, sizeof(l->sin6_addr));
-	} else {
+	/* The socket whose own end is the peer's address and whose other end is ours (both ends of
+	 * one TCP connection are of one family). */
+	const void *src, *dst;
+	size_t src_len, dst_len;
+	if (inet_parts(peer, &req.r.id.idiag_sport, &src, &src_len) < 0 ||
+	    inet_parts(local, &req.r.id.idiag_dport, &dst, &dst_len) < 0) {
 		return -EAFNOSUPPORT;
 	}
+	memcpy(req.r.id.idiag_src, src, src_len);
+	memcpy(req.r.id.idiag_dst, dst, dst_len);
 	_cleanup_close_ int nl = socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC, NETLINK_SOCK_DIAG);
 	if (nl < 0) {
 		return negative_errno();

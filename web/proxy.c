@@ -13,6 +13,7 @@
 #include "log.h"
 #include "pathjoin.h"
 #include "request.h"
+#include "unixsock.h"
 #include "util.h"
 #include "webstate.h"
 
@@ -50,12 +51,10 @@ static int connect_door(const struct web_server *s, bool human)
 	if (r < 0) {
 		return r;
 	}
-	_cleanup_close_ int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	/* connect() waits for room in the door's backlog; the stream is non-blocking after it. */
+	_cleanup_close_ int fd = unix_connect(&sa, 0);
 	if (fd < 0) {
-		return negative_errno();
-	}
-	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
-		return negative_errno();
+		return fd;
 	}
 	int fl = fcntl(fd, F_GETFL);
 	if (fl < 0 || fcntl(fd, F_SETFL, fl | O_NONBLOCK) < 0) {

@@ -12,6 +12,7 @@
 
 #include "recording.h"
 #include "util.h"
+#include "webstate.h"
 
 #define REPLAY_PREFIX "/replay/"
 
@@ -35,39 +36,21 @@ bool replay_route(const char *uri)
 	return startswith(uri, REPLAY_PREFIX);
 }
 
-static int finish(struct lws *wsi, unsigned char *start, unsigned char **p, unsigned char *end)
-{
-	if (lws_add_http_header_by_name(wsi, (const unsigned char *)"x-frame-options:",
-					(const unsigned char *)"DENY", 4, p, end) ||
-	    lws_add_http_header_by_name(wsi, (const unsigned char *)"x-content-type-options:",
-					(const unsigned char *)"nosniff", 7, p, end) ||
-	    lws_add_http_header_by_name(wsi, (const unsigned char *)"referrer-policy:",
-					(const unsigned char *)"no-referrer", 11, p, end) ||
-	    lws_add_http_header_by_name(wsi, (const unsigned char *)"cache-control:",
-					(const unsigned char *)"no-store", 8, p, end)) {
-		return -1;
-	}
-	return lws_finalize_write_http_header(wsi, start, p, end) ? -1 : 0;
-}
-
+/* The replay's answers from memory (its page, "not found"): no-store, and nosniff besides. */
 static int answer(struct lws *wsi, unsigned status, const char *type, const char *body)
 {
 	unsigned char buf[LWS_PRE + 1024];
 	unsigned char *start = buf + LWS_PRE, *p = start, *end = buf + sizeof(buf) - 1;
 	size_t len = strlen(body);
 	if (lws_add_http_common_headers(wsi, status, type, len, &p, end) ||
-	    finish(wsi, start, &p, end) < 0) {
+	    routes_header(wsi, "x-frame-options:", "DENY", &p, end) ||
+	    routes_header(wsi, "x-content-type-options:", "nosniff", &p, end) ||
+	    routes_header(wsi, "referrer-policy:", "no-referrer", &p, end) ||
+	    routes_header(wsi, "cache-control:", "no-store", &p, end) ||
+	    lws_finalize_write_http_header(wsi, start, &p, end)) {
 		return -1;
 	}
-	unsigned char out[LWS_PRE + 2048];
-	if (len > sizeof(out) - LWS_PRE) {
-		return -1;
-	}
-	memcpy(out + LWS_PRE, body, len);
-	if (lws_write(wsi, out + LWS_PRE, len, LWS_WRITE_HTTP_FINAL) != (int)len) {
-		return -1;
-	}
-	return lws_http_transaction_completed(wsi) ? -1 : 0;
+	return routes_send_body(wsi, body, len);
 }
 
 static int not_found(struct lws *wsi)

@@ -20,37 +20,19 @@
 /* An answer from memory goes out in pieces of this size, one per turn of the loop. */
 #define SEND_CHUNK 32768
 
-int routes_respond(struct lws *wsi, unsigned status, const char *type, const char *body,
-		   const char *cookie, const char *location)
+int routes_header(struct lws *wsi, const char *name, const char *value, unsigned char **p,
+		  unsigned char *end)
 {
-	unsigned char buf[LWS_PRE + 2048];
-	unsigned char *start = buf + LWS_PRE, *p = start, *end = buf + sizeof(buf) - 1;
-	size_t len = body ? strlen(body) : 0;
-	if (lws_add_http_common_headers(wsi, status, type, len, &p, end) ||
-	    lws_add_http_header_by_name(wsi, (const unsigned char *)"cache-control:",
-					(const unsigned char *)"no-store", 8, &p, end) ||
-	    lws_add_http_header_by_name(wsi, (const unsigned char *)"x-frame-options:",
-					(const unsigned char *)"DENY", 4, &p, end) ||
-	    lws_add_http_header_by_name(wsi, (const unsigned char *)"referrer-policy:",
-					(const unsigned char *)"no-referrer", 11, &p, end)) {
-		return -1;
-	}
-	if (cookie && lws_add_http_header_by_name(wsi, (const unsigned char *)"set-cookie:",
-						  (const unsigned char *)cookie,
-						  (int)strlen(cookie), &p, end)) {
-		return -1;
-	}
-	if (location && lws_add_http_header_by_name(wsi, (const unsigned char *)"location:",
-						    (const unsigned char *)location,
-						    (int)strlen(location), &p, end)) {
-		return -1;
-	}
-	if (lws_finalize_write_http_header(wsi, start, &p, end)) {
-		return -1;
-	}
+	return lws_add_http_header_by_name(wsi, (const unsigned char *)name,
+					   (const unsigned char *)value, (int)strlen(value), p,
+					   end);
+}
+
+int routes_send_body(struct lws *wsi, const char *body, size_t len)
+{
 	if (len) {
-		unsigned char out[LWS_PRE + 1024];
-		if (len > sizeof(out) - LWS_PRE) {
+		unsigned char out[LWS_PRE + ROUTES_BODY_MAX];
+		if (len > ROUTES_BODY_MAX) {
 			return -1;
 		}
 		memcpy(out + LWS_PRE, body, len);
@@ -59,6 +41,24 @@ int routes_respond(struct lws *wsi, unsigned status, const char *type, const cha
 		}
 	}
 	return lws_http_transaction_completed(wsi) ? -1 : 0;
+}
+
+int routes_respond(struct lws *wsi, unsigned status, const char *type, const char *body,
+		   const char *cookie, const char *location)
+{
+	unsigned char buf[LWS_PRE + 2048];
+	unsigned char *start = buf + LWS_PRE, *p = start, *end = buf + sizeof(buf) - 1;
+	size_t len = body ? strlen(body) : 0;
+	if (lws_add_http_common_headers(wsi, status, type, len, &p, end) ||
+	    routes_header(wsi, "cache-control:", "no-store", &p, end) ||
+	    routes_header(wsi, "x-frame-options:", "DENY", &p, end) ||
+	    routes_header(wsi, "referrer-policy:", "no-referrer", &p, end) ||
+	    (cookie && routes_header(wsi, "set-cookie:", cookie, &p, end)) ||
+	    (location && routes_header(wsi, "location:", location, &p, end)) ||
+	    lws_finalize_write_http_header(wsi, start, &p, end)) {
+		return -1;
+	}
+	return routes_send_body(wsi, body, len);
 }
 
 /* A refusal; the connection is closed after it, so nothing unauthenticated lingers. */
@@ -96,23 +96,15 @@ static int misdirected(struct lws *wsi)
 	return -1;
 }
 
-static int add_header(struct lws *wsi, const char *name, const char *value, unsigned char **p,
-		      unsigned char *end)
-{
-	return lws_add_http_header_by_name(wsi, (const unsigned char *)name,
-					   (const unsigned char *)value, (int)strlen(value), p,
-					   end);
-}
-
 /* The headers every asset answer carries. */
 static int asset_headers(struct lws *wsi, const char *etag, const char *cache, unsigned char **p,
 			 unsigned char *end)
 {
-	return add_header(wsi, "etag:", etag, p, end) ||
-	       add_header(wsi, "cache-control:", cache, p, end) ||
-	       add_header(wsi, "x-content-type-options:", "nosniff", p, end) ||
-	       add_header(wsi, "x-frame-options:", "DENY", p, end) ||
-	       add_header(wsi, "referrer-policy:", "no-referrer", p, end);
+	return routes_header(wsi, "etag:", etag, p, end) ||
+	       routes_header(wsi, "cache-control:", cache, p, end) ||
+	       routes_header(wsi, "x-content-type-options:", "nosniff", p, end) ||
+	       routes_header(wsi, "x-frame-options:", "DENY", p, end) ||
+	       routes_header(wsi, "referrer-policy:", "no-referrer", p, end);
 }
 
 static int not_modified(struct lws *wsi, const char *etag, const char *cache)
@@ -201,8 +193,8 @@ static int serve_asset(struct lws *wsi, struct conn *c, const struct web_asset *
 	if (lws_add_http_common_headers(wsi, HTTP_STATUS_OK, a->type, gz ? a->gz_len : a->len, &p,
 					end) ||
 	    asset_headers(wsi, etag, cache, &p, end) ||
-	    (a->gz && add_header(wsi, "vary:", "accept-encoding", &p, end)) ||
-	    (gz && add_header(wsi, "content-encoding:", "gzip", &p, end)) ||
+	    (a->gz && routes_header(wsi, "vary:", "accept-encoding", &p, end)) ||
+	    (gz && routes_header(wsi, "content-encoding:", "gzip", &p, end)) ||
 	    lws_finalize_write_http_header(wsi, start, &p, end)) {
 		return -1;
 	}

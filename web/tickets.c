@@ -64,9 +64,11 @@ static bool token_shape(const char *hex)
 	return i == WEB_TOKEN_HEX;
 }
 
-int web_ticket_issue(struct web_tickets *t, uint64_t now_ms, char *ret_hex)
+/* A fresh token in table v (n slots), stamped now_ms (0 is a free slot's stamp, so never that),
+ * copied to ret_hex. */
+static int issue(struct web_token *v, size_t n, uint64_t now_ms, char *ret_hex)
 {
-	struct web_token *s = slot(t->tickets, WEB_TICKETS_MAX);
+	struct web_token *s = slot(v, n);
 	int r = web_token_new(s->hex);
 	if (r < 0) {
 		*s = (struct web_token){0};
@@ -75,6 +77,11 @@ int web_ticket_issue(struct web_tickets *t, uint64_t now_ms, char *ret_hex)
 	s->at_ms = now_ms ? now_ms : 1;
 	memcpy(ret_hex, s->hex, WEB_TOKEN_HEX + 1);
 	return 0;
+}
+
+int web_ticket_issue(struct web_tickets *t, uint64_t now_ms, char *ret_hex)
+{
+	return issue(t->tickets, WEB_TICKETS_MAX, now_ms, ret_hex);
 }
 
 int web_ticket_redeem(struct web_tickets *t, const char *ticket, uint64_t now_ms, char *ret_hex)
@@ -93,15 +100,7 @@ int web_ticket_redeem(struct web_tickets *t, const char *ticket, uint64_t now_ms
 		if (!fresh) {
 			return -EACCES;
 		}
-		struct web_token *s = slot(t->sessions, WEB_SESSIONS_MAX);
-		int r = web_token_new(s->hex);
-		if (r < 0) {
-			*s = (struct web_token){0};
-			return r;
-		}
-		s->at_ms = now_ms ? now_ms : 1;
-		memcpy(ret_hex, s->hex, WEB_TOKEN_HEX + 1);
-		return 0;
+		return issue(t->sessions, WEB_SESSIONS_MAX, now_ms, ret_hex);
 	}
 	return -EACCES;
 }

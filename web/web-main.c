@@ -141,52 +141,36 @@ static int parse_args(int argc, char **argv, struct web_config *cfg, struct web_
 		WEBARGS_USER,
 		{NULL, 0, NULL, 0},
 	};
+	/* Where each option (by its letter in common/webargs.h) puts its value, or the flag it
+	 * sets. */
+	const struct {
+		int ch;
+		const char **value;
+		bool *flag;
+	} into[] = {
+		{'p', &cfg->profile, NULL},     {'s', &cfg->state, NULL},
+		{'d', &cfg->data, NULL},        {'n', &cfg->novnc, NULL},
+		{'v', &cfg->view_socket, NULL}, {'a', &cfg->act_pointer, NULL},
+		{'D', &cfg->display, NULL},     {'X', &cfg->xauthority, NULL},
+		{'l', &a->listen, NULL},        {'c', &cfg->tls_cert, NULL},
+		{'k', &cfg->tls_key, NULL},     {'o', NULL, &ra->open},
+		{'t', NULL, &a->ticket},
+	};
 	int ch;
 	opterr = 0;
 	while ((ch = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
-		switch (ch) {
-		case 'p':
-			cfg->profile = optarg;
-			break;
-		case 's':
-			cfg->state = optarg;
-			break;
-		case 'l':
-			a->listen = optarg;
-			break;
-		case 'c':
-			cfg->tls_cert = optarg;
-			break;
-		case 'k':
-			cfg->tls_key = optarg;
-			break;
-		case 'o':
-			ra->open = true;
-			break;
-		case 't':
-			a->ticket = true;
-			break;
-		case 'n':
-			cfg->novnc = optarg;
-			break;
-		case 'd':
-			cfg->data = optarg;
-			break;
-		case 'v':
-			cfg->view_socket = optarg;
-			break;
-		case 'a':
-			cfg->act_pointer = optarg;
-			break;
-		case 'D':
-			cfg->display = optarg;
-			break;
-		case 'X':
-			cfg->xauthority = optarg;
-			break;
-		default:
+		size_t i = 0;
+		while (i < ARRAY_SIZE(into) && into[i].ch != ch) {
+			i++;
+		}
+		if (i == ARRAY_SIZE(into)) {
 			log_error("unknown option '%s'", argv[optind - 1]);
 			return usage();
+		}
+		if (into[i].value) {
+			*into[i].value = optarg;
+		} else {
+			*into[i].flag = true;
 		}
 	}
 	if (!cfg->profile || !cfg->state || optind != argc) {

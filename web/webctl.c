@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "pathjoin.h"
+#include "unixsock.h"
 #include "util.h"
 
 /* How long --ticket waits for the server's answer. */
@@ -69,12 +70,9 @@ int webctl_ticket(int dirfd, char *out, size_t size)
 	if (r < 0) {
 		return r;
 	}
-	_cleanup_close_ int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	_cleanup_close_ int fd = unix_connect(&sa, 0);
 	if (fd < 0) {
-		return negative_errno();
-	}
-	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
-		return negative_errno();
+		return fd;
 	}
 	size_t got = 0;
 	while (got + 1 < size) {

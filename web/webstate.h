@@ -150,7 +150,13 @@ void web_hex(const unsigned char *b, size_t n, char *out);
 bool web_is_token(const char *t);
 int web_proof(const struct web_server *s, const char *what, const char *nonce, char *out);
 
-/* routes.c: the HTTP side. */
+/* routes.c: the HTTP side. A small answer's body goes out whole from a buffer of this size. */
+#define ROUTES_BODY_MAX 1024
+int routes_header(struct lws *wsi, const char *name, const char *value, unsigned char **p,
+		  unsigned char *end);
+/* The body of an answer whose headers are written (at most ROUTES_BODY_MAX bytes; none when len
+ * is 0), then the transaction's end; -1 when it cannot go out. */
+int routes_send_body(struct lws *wsi, const char *body, size_t len);
 int routes_respond(struct lws *wsi, unsigned status, const char *type, const char *body,
 		   const char *cookie, const char *location);
 int routes_forbidden(struct lws *wsi);

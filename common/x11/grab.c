@@ -398,27 +398,16 @@ static int run_job(struct job *j, struct grab_result *ret)
 	return 0;
 }
 
-/* The set-up and tear-down talk to the server from this thread. */
-static int setup_guarded(struct job *j)
+/* The set-up and tear-down talk to the server from this thread: a step under the guard that
+ * turns a lost connection into -ECONNRESET. */
+static int guarded(struct job *j, void (*step)(struct grabber *g))
 {
 	struct xconn_guard guard;
 	xconn_guard_push(&guard);
 	if (sigsetjmp(guard.jb, 1) != 0) {
 		return -ECONNRESET;
 	}
-	grabber_setup(&j->g);
-	xconn_guard_pop(&guard);
-	return 0;
-}
-
-static int detach_guarded(struct job *j)
-{
-	struct xconn_guard guard;
-	xconn_guard_push(&guard);
-	if (sigsetjmp(guard.jb, 1) != 0) {
-		return -ECONNRESET;
-	}
-	grabber_detach(&j->g);
+	step(&j->g);
 	xconn_guard_pop(&guard);
 	return 0;
 }
@@ -457,11 +446,11 @@ int grab_encode(Display *dpy, const struct grab_request *rq, struct grab_result 
 	if (r < 0) {
 		r = error_set(err, r, "out of memory");
 	} else {
-		r = setup_guarded(&j);
+		r = guarded(&j, grabber_setup);
 		if (r == 0) {
 			r = run_job(&j, ret);
 		}
-		if (r != -ECONNRESET && detach_guarded(&j) < 0) {
+		if (r != -ECONNRESET && guarded(&j, grabber_detach) < 0) {
 			r = -ECONNRESET;
 		}
 	}

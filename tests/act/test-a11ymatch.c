@@ -65,6 +65,29 @@ static void test_ids_and_specs(void **state)
 	assert_int_equal(a11y_parse_spec("a:b", buf, 3, &s), -EINVAL);
 }
 
+/* A child's id is its parent's and its index; the walk stops where an id would outgrow
+ * A11Y_ID_MAX rather than keep a cut one (it would name another node). */
+static void test_child_ids(void **state)
+{
+	(void)state;
+	char id[A11Y_ID_MAX + 1];
+	assert_true(a11y_child_id(id, "2.0", 13));
+	assert_string_equal(id, "2.0.13");
+	assert_true(a11y_is_id(id));
+	char parent[A11Y_ID_MAX + 1] = "1";
+	while (strlen(parent) + 2 <= A11Y_ID_MAX) {
+		strcat(parent, ".1");
+	}
+	assert_int_equal(strlen(parent), A11Y_ID_MAX - 1);
+	assert_false(a11y_child_id(id, parent, 0));
+	parent[A11Y_ID_MAX - 3] = '\0';
+	assert_true(a11y_child_id(id, parent, 7));
+	assert_int_equal(strlen(id), A11Y_ID_MAX - 1);
+	assert_true(a11y_child_id(id, parent, 70));
+	assert_int_equal(strlen(id), A11Y_ID_MAX);
+	assert_false(a11y_child_id(id, parent, 700));
+}
+
 /* argv's writable copies live until the next parse (rq points into them). */
 static int parse(struct act_req *rq, struct error *err, const char *const *args)
 {
@@ -133,9 +156,8 @@ static void test_options(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_roles),
-		cmocka_unit_test(test_names),
-		cmocka_unit_test(test_ids_and_specs),
+		cmocka_unit_test(test_roles),         cmocka_unit_test(test_names),
+		cmocka_unit_test(test_ids_and_specs), cmocka_unit_test(test_child_ids),
 		cmocka_unit_test(test_options),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

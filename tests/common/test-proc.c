@@ -100,19 +100,30 @@ static void reads_our_own_private_rss(void **state)
 {
 	(void)state;
 	uint64_t before, after, res;
-	assert_int_equal(proc_private_kb(getpid(), &before), 0);
+	assert_int_equal(proc_rss_kb(getpid(), NULL, &before), 0);
 	size_t size = 8u << 20;
 	char *p = malloc(size);
 	assert_non_null(p);
 	memset(p, 1, size);
-	assert_int_equal(proc_private_kb(getpid(), &after), 0);
-	assert_int_equal(proc_resident_kb(getpid(), &res), 0);
+	assert_int_equal(proc_rss_kb(getpid(), &res, &after), 0);
 	assert_true(after >= before + 7 * 1024);
 	assert_true(after <= res);
 	/* Read back, so that the stores are not optimised away. */
 	assert_int_equal(((volatile char *)p)[size - 1], 1);
 	free(p);
-	assert_int_equal(proc_private_kb(0, &after), -ESRCH);
+	assert_int_equal(proc_rss_kb(0, NULL, &after), -ESRCH);
+}
+
+/* Our X servers by either of Debian's names, wherever they live; not a client that names one. */
+static void knows_our_x_servers(void **state)
+{
+	(void)state;
+	assert_true(proc_cmdline_is_xvnc("/usr/bin/Xvnc\0:5\0"));
+	assert_true(proc_cmdline_is_xvnc("Xtigervnc"));
+	assert_true(proc_cmdline_is_xvnc("/usr/bin/Xtigervnc\0-desktop\0"));
+	assert_false(proc_cmdline_is_xvnc("/usr/bin/vncviewer\0Xvnc\0"));
+	assert_false(proc_cmdline_is_xvnc("/opt/Xvnc/bin/xterm"));
+	assert_false(proc_cmdline_is_xvnc(""));
 }
 
 int main(void)
@@ -120,6 +131,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(reads_our_own_pss),
 		cmocka_unit_test(reads_our_own_private_rss),
+		cmocka_unit_test(knows_our_x_servers),
 		cmocka_unit_test(parses_names_with_spaces_and_parentheses),
 		cmocka_unit_test(refuses_truncated_and_garbage),
 		cmocka_unit_test(reads_ourselves_and_sees_zombies),
