@@ -5,7 +5,7 @@
  * --help` and `--list-commands` (so the bash completion), the MCP tool list (mcp/) and the docs'
  * action table (the test action-docs) are all derived from it. Adding an action is its row here,
  * its request fields and enum value (actargs.h) and its implementation (act.c); an MCP tool
- * whose arguments take a new shape adds their reading to mcp/mcp-proto.c. */
+ * whose arguments take a new shape adds their reading to mcp/mcp-args.c. */
 #pragma once
 
 #include <stdbool.h>
