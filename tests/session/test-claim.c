@@ -23,7 +23,7 @@ struct fixture {
 static int setup(void **state)
 {
 	struct fixture *f = calloc(1, sizeof(*f));
-	f->locks = st_mkdtemp();
+	f->locks = unit_mkdtemp();
 	/* A free number: the first this claim gets. */
 	for (unsigned n = 6000 + (unsigned)getpid() % 2000; n < 9000; n++) {
 		struct claim c;
@@ -44,7 +44,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	struct fixture *f = *state;
-	st_rm_rf(f->locks);
+	unit_rm_rf(f->locks);
 	free(f);
 	return 0;
 }
