@@ -100,20 +100,28 @@ static void test_second_claim_collides(void **state)
 	assert_int_equal(lstat(a.path, &st2), -1);
 }
 
-static void test_lock_written_and_released(void **state)
+/* Claims the fixture's number in a (its sockets, then X's lock for us) and checks that the lock,
+ * whose name it leaves in name, holds our pid. */
+static void claim_ours(const struct fixture *f, struct claim *a, char name[static 64])
 {
-	struct fixture *f = *state;
-	struct claim a;
-	claim_init(&a);
+	claim_init(a);
 	struct error err = {0};
-	assert_int_equal(claim_sockets(&a, XSOCKET_DIR, f->n, &err), 0);
-	assert_int_equal(claim_lock(&a, f->locks, getpid(), &err), 0);
-	char name[64], want[32];
-	snprintf(name, sizeof(name), ".X%u-lock", f->n);
+	assert_int_equal(claim_sockets(a, XSOCKET_DIR, f->n, &err), 0);
+	assert_int_equal(claim_lock(a, f->locks, getpid(), &err), 0);
+	snprintf(name, 64, ".X%u-lock", f->n);
+	char want[32];
 	snprintf(want, sizeof(want), "%10d\n", (int)getpid());
 	char *t = st_read(f->locks, name);
 	assert_string_equal(t, want);
 	free(t);
+}
+
+static void test_lock_written_and_released(void **state)
+{
+	struct fixture *f = *state;
+	struct claim a;
+	char name[64];
+	claim_ours(f, &a, name);
 	struct stat st;
 	assert_int_equal(stat(st_path(f->locks, name), &st), 0);
 	assert_int_equal(st.st_mode & 07777, 0444);
@@ -153,15 +161,7 @@ static void test_stale_lock_replaced(void **state)
 	snprintf(stale, sizeof(stale), "%10d\n", (int)dead_pid());
 	st_write(f->locks, name, stale, 0444);
 	struct claim a;
-	claim_init(&a);
-	struct error err = {0};
-	assert_int_equal(claim_sockets(&a, XSOCKET_DIR, f->n, &err), 0);
-	assert_int_equal(claim_lock(&a, f->locks, getpid(), &err), 0);
-	char want[32];
-	snprintf(want, sizeof(want), "%10d\n", (int)getpid());
-	char *t = st_read(f->locks, name);
-	assert_string_equal(t, want);
-	free(t);
+	claim_ours(f, &a, name);
 	claim_release(&a);
 }
 
@@ -170,12 +170,8 @@ static void test_release_only_ours(void **state)
 {
 	struct fixture *f = *state;
 	struct claim a;
-	claim_init(&a);
-	struct error err = {0};
-	assert_int_equal(claim_sockets(&a, XSOCKET_DIR, f->n, &err), 0);
-	assert_int_equal(claim_lock(&a, f->locks, getpid(), &err), 0);
 	char name[64];
-	snprintf(name, sizeof(name), ".X%u-lock", f->n);
+	claim_ours(f, &a, name);
 	unlink(st_path(f->locks, name));
 	st_write(f->locks, name, "      4242\n", 0444);
 	claim_release(&a);

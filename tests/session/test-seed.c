@@ -245,31 +245,25 @@ static void test_dock_only_present_programs(void **state)
 	unit_rm_rf(dir);
 }
 
+/* The binding the system file defines, and the file up to its end as xfwm4's defaults, which the
+ * seeded copy keeps as they are. */
+#define ALT_F4_CLOSE \
+	"      <property name=\"&lt;Alt&gt;F4\" type=\"string\" value=\"close_window_key\"/>\n"
+#define SHORTCUTS_DEFAULTS                                              \
+	"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"                  \
+	"<channel name=\"xfce4-keyboard-shortcuts\" version=\"1.0\">\n" \
+	"  <property name=\"xfwm4\" type=\"empty\">\n"                  \
+	"    <property name=\"default\" type=\"empty\">\n" ALT_F4_CLOSE "    </property>\n"
+
 /* The shortcuts: each provider's defaults copied as its custom block, marked override, and the
  * providers listed, so that neither xfwm4 nor xfsettingsd writes them at the first start. */
 static void test_shortcuts_from_system(void **state)
 {
-	static const char sys[] = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-				  "<channel name=\"xfce4-keyboard-shortcuts\" version=\"1.0\">\n"
-				  "  <property name=\"xfwm4\" type=\"empty\">\n"
-				  "    <property name=\"default\" type=\"empty\">\n"
-				  "      <property name=\"&lt;Alt&gt;F4\" type=\"string\" "
-				  "value=\"close_window_key\"/>\n"
-				  "    </property>\n"
-				  "  </property>\n"
-				  "</channel>\n";
-	static const char want[] =
-		"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-		"<channel name=\"xfce4-keyboard-shortcuts\" version=\"1.0\">\n"
-		"  <property name=\"xfwm4\" type=\"empty\">\n"
-		"    <property name=\"default\" type=\"empty\">\n"
-		"      <property name=\"&lt;Alt&gt;F4\" type=\"string\" "
-		"value=\"close_window_key\"/>\n"
-		"    </property>\n"
+	static const char sys[] = SHORTCUTS_DEFAULTS "  </property>\n"
+						     "</channel>\n";
+	static const char want[] = SHORTCUTS_DEFAULTS
 		"    <property name=\"custom\" type=\"empty\">\n"
-		"      <property name=\"override\" type=\"bool\" value=\"true\"/>\n"
-		"      <property name=\"&lt;Alt&gt;F4\" type=\"string\" "
-		"value=\"close_window_key\"/>\n"
+		"      <property name=\"override\" type=\"bool\" value=\"true\"/>\n" ALT_F4_CLOSE
 		"    </property>\n"
 		"  </property>\n"
 		"  <property name=\"providers\" type=\"array\">\n"
