@@ -100,12 +100,7 @@ static void locks_live_stale_zombie(void **state)
 	assert_int_equal(pid, getpid());
 	assert_true(display_in_use(&f->s, 22));
 
-	pid_t child = fork();
-	if (child == 0) {
-		_exit(0);
-	}
-	siginfo_t si;
-	waitid(P_PID, (id_t)child, &si, WEXITED | WNOWAIT);
+	pid_t child = unit_zombie();
 	write_lock(f, 23, (long)child); /* a zombie holds nothing */
 	assert_false(display_in_use(&f->s, 23));
 	waitpid(child, NULL, 0);
