@@ -156,23 +156,9 @@ void bench_desktop_each(pid_t launcher, void (*fn)(pid_t pid, void *ctx), void *
 	}
 }
 
-bool bench_args(int argc, char **argv, unsigned dflt, unsigned min, unsigned max,
-		char **ret_botdesk, int *ret_rounds)
-{
-	if (argc < 2) {
-		fprintf(stderr, "usage: %s PATH-TO-botdesk [ROUNDS]\n", argv[0]);
-		return false;
-	}
-	unsigned rounds;
-	if (argc < 3 || parse_uint_range(argv[2], min, max, &rounds) < 0) {
-		rounds = dflt;
-	}
-	*ret_botdesk = argv[1];
-	*ret_rounds = (int)rounds;
-	return true;
-}
-
-int bench_take_env(const char *botdesk)
+/* DISPLAY and XAUTHORITY from `botdesk env` into the environment: 0, or -1 when either is
+ * missing. */
+static int take_env(const char *botdesk)
 {
 	char cmd[4200];
 	snprintf(cmd, sizeof(cmd), "'%s' env", botdesk);
@@ -193,6 +179,25 @@ int bench_take_env(const char *botdesk)
 		pclose(f);
 	}
 	return found == 2 ? 0 : -1;
+}
+
+int bench_desktop_main(int argc, char **argv, unsigned dflt, unsigned min, unsigned max,
+		       int (*measure)(char *botdesk, int rounds, char **argv))
+{
+	if (argc < 2) {
+		fprintf(stderr, "usage: %s PATH-TO-botdesk [ROUNDS]\n", argv[0]);
+		return 2;
+	}
+	if (take_env(argv[1]) < 0) {
+		fprintf(stderr, "%s: no running desktop ('%s env' failed): start one\n", argv[0],
+			argv[1]);
+		return 1;
+	}
+	unsigned rounds;
+	if (argc < 3 || parse_uint_range(argv[2], min, max, &rounds) < 0) {
+		rounds = dflt;
+	}
+	return measure(argv[1], (int)rounds, argv);
 }
 
 #define MCP_META                                                                 \

@@ -38,14 +38,13 @@ pid_t bench_launcher_pid(const char *profile_dir);
  * session and every process below it (looked up to 64 generations above each). */
 void bench_desktop_each(pid_t launcher, void (*fn)(pid_t pid, void *ctx), void *ctx);
 
-/* The command line of the programs that time botdesk on a running desktop: PATH-TO-botdesk
- * [ROUNDS]. ROUNDS is dflt when it is missing, not a number or outside [min, max]. False, after
- * the usage line on stderr, when PATH-TO-botdesk is missing. */
-bool bench_args(int argc, char **argv, unsigned dflt, unsigned min, unsigned max,
-		char **ret_botdesk, int *ret_rounds);
-/* DISPLAY and XAUTHORITY of the running desktop, from `botdesk env`, set in this process's
- * environment (for Xlib and the tools it runs); 0, or -1 when either is missing. */
-int bench_take_env(const char *botdesk);
+/* The main() of a program that times botdesk on a running desktop: reads its command line,
+ * PATH-TO-botdesk [ROUNDS] (ROUNDS is dflt when it is missing, not a number or outside
+ * [min, max]), sets the desktop's DISPLAY and XAUTHORITY from `botdesk env` in this process's
+ * environment (for Xlib and the tools it runs), then runs measure and returns its exit status.
+ * Without PATH-TO-botdesk it says so and returns 2, without a running desktop 1. */
+int bench_desktop_main(int argc, char **argv, unsigned dflt, unsigned min, unsigned max,
+		       int (*measure)(char *botdesk, int rounds, char **argv));
 
 /* A `botdesk mcp` of the program's own on a pair of pipes, spoken to as a client of revision
  * 2026-07-28 speaks: server/discover first, then every request with the revision and the

@@ -98,17 +98,8 @@ static double mcp_roundtrips(const char *botdesk, double *v, int rounds)
 	return bench_median(v, (size_t)rounds);
 }
 
-int main(int argc, char **argv)
+static int measure(char *bd, int rounds, char **argv)
 {
-	char *bd;
-	int rounds;
-	if (!bench_args(argc, argv, 100, 5, 10000, &bd, &rounds)) {
-		return 2;
-	}
-	if (bench_take_env(bd) < 0) {
-		fprintf(stderr, "bench-act: no running desktop ('%s env' failed): start one\n", bd);
-		return 1;
-	}
 	/* The typing series run rounds / 4 + 5 times: more than rounds below 7. */
 	double *v = calloc((size_t)rounds + 5, sizeof(double));
 	char text[101];
@@ -184,4 +175,9 @@ int main(int argc, char **argv)
 	}
 	free(v);
 	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	return bench_desktop_main(argc, argv, 100, 5, 10000, measure);
 }

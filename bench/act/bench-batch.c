@@ -101,13 +101,8 @@ static double run_with_input(char *const argv[], const char *input)
 	return n == len && WIFEXITED(status) && WEXITSTATUS(status) == 0 ? t : -1;
 }
 
-int main(int argc, char **argv)
+static int measure(char *bd, int rounds, char **argv)
 {
-	char *bd;
-	int rounds;
-	if (!bench_args(argc, argv, 200, 10, 100000, &bd, &rounds)) {
-		return 2;
-	}
 	unsigned sw, sh;
 	if (screen_size(bd, &sw, &sh) < 0) {
 		fprintf(stderr, "bench-batch: no running desktop ('%s status --json'): start one\n",
@@ -185,4 +180,9 @@ int main(int argc, char **argv)
 	}
 	free(v);
 	return click < 0 || batch < 0 || b < 0 || c < 0;
+}
+
+int main(int argc, char **argv)
+{
+	return bench_desktop_main(argc, argv, 200, 10, 100000, measure);
 }

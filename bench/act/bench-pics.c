@@ -424,22 +424,12 @@ static void mcp_shots(const char *botdesk, double *v, int rounds)
 	bench_mcp_stop(&m);
 }
 
-int main(int argc, char **argv)
+static int measure(char *bd, int rounds, char **argv)
 {
-	/* With --cover (no number) the rounds are the default's, and unused. */
-	char *bd;
-	int rounds;
-	if (!bench_args(argc, argv, 100, 5, 10000, &bd, &rounds)) {
-		return 2;
-	}
-	if (bench_take_env(bd) < 0) {
-		fprintf(stderr, "bench-pics: no running desktop ('%s env' failed): start one\n",
-			bd);
-		return 1;
-	}
 	unsigned sw, sh;
 	Display *cover = cover_screen(&sw, &sh);
-	if (cover && argc > 2 && strcmp(argv[2], "--cover") == 0) {
+	/* With --cover (no number) the rounds are the default's, and unused. */
+	if (cover && argv[2] && strcmp(argv[2], "--cover") == 0) {
 		for (;;) {
 			pause();
 		}
@@ -484,4 +474,9 @@ int main(int argc, char **argv)
 	free(v);
 	XCloseDisplay(cover);
 	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	return bench_desktop_main(argc, argv, 100, 5, 10000, measure);
 }

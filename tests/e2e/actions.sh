@@ -16,8 +16,6 @@ e2e_init
 command -v setxkbmap >/dev/null || bd_skip "no setxkbmap: install x11-xkb-utils"
 e2e_user_a
 
-bd() { e2e_bd "$U" "$ST" "$@"; }
-
 bd start --json
 e2e_expect_rc 0 "start"
 

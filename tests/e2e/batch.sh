@@ -16,7 +16,6 @@ e2e_init
 command -v xdotool >/dev/null || bd_skip "no xdotool: install xdotool"
 e2e_user_a
 
-bd() { e2e_bd "$U" "$ST" "$@"; }
 # batch JSON: botdesk batch with JSON on stdin; sets RC, OUT, ERR.
 batch() {
     RC=0

@@ -13,7 +13,6 @@ e2e_init
 command -v chromium >/dev/null || bd_skip "no chromium: install chromium (scripts/deps/test.txt)"
 e2e_user_a
 
-bd() { e2e_bd "$U" "$ST" "$@"; }
 py() { "$E2E_PY" -c "$@"; }
 
 bd start --json

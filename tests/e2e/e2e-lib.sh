@@ -94,7 +94,7 @@ e2e_user() {
 
 # e2e_user_a: the one user most tests need, as e2e_user "$BD_USER_A", with the short names they
 # use: U (the user), ST (its state root), P (its default profile's directory) and OUTD (its
-# output directory).
+# output directory); and bd ARGS...: botdesk as U on ST (see e2e_bd).
 e2e_user_a() {
     e2e_user "$BD_USER_A"
     U=$E2E_U
@@ -102,6 +102,7 @@ e2e_user_a() {
     P=$ST/default
     OUTD=$E2E_SCRATCH/out-$U
 }
+bd() { e2e_bd "$U" "$ST" "$@"; }
 
 # e2e_recorder [PROFILE]: starts the suite's recording window (xrecorder) on E2E_U's desktop of
 # PROFILE (default: default) through botdesk exec; it prints every event it gets to REC

@@ -18,7 +18,6 @@ e2e_init
 command -v chromium >/dev/null || bd_skip "no chromium: install chromium (scripts/deps/test.txt)"
 e2e_user_a
 
-bd() { e2e_bd "$U" "$ST" "$@"; }
 # bd_in FILE ARGS...: botdesk with FILE on standard input.
 bd_in() {
     local in=$1 out=$E2E_SCRATCH/out.$$ err=$E2E_SCRATCH/err.$$

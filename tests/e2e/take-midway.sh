@@ -18,8 +18,6 @@ e2e_init
 command -v xdotool >/dev/null || bd_skip "no xdotool: install xdotool"
 e2e_user_a
 
-bd() { e2e_bd "$U" "$ST" "$@"; }
-
 bd start
 e2e_expect_rc 0 "start"
 e2e_recorder
@@ -86,16 +84,23 @@ check_stop() {
     ((sent > 0 && sent < N)) || bd_fail "$who: stopped after $sent of $N"
 }
 
+# typing_stopped WHO: after WHO took the desktop, the typing (see typing) ends within 30 s, exit 4,
+# saying how many letters it sent (left in sent), and check_stop holds that against what arrived.
+typing_stopped() {
+    local who=$1
+    timeout 30 tail --pid=$TYPER -f /dev/null || bd_fail "$who: botdesk type still runs 30 s after the take"
+    wait $TYPER
+    [ "$(cat "$OUTD/type.rc")" = 4 ] || bd_fail "$who: botdesk type cut short: exit $(cat "$OUTD/type.rc"), expected 4: $(cat "$OUTD/type.err")"
+    sent=$(sed -n "s/.*stopped: a human took the desktop after \([0-9]*\) of $N characters.*/\1/p" "$OUTD/type.err")
+    [ -n "$sent" ] || bd_fail "$who: botdesk type's message: $(cat "$OUTD/type.err")"
+    check_stop "$m" "$sent" "$who"
+}
+
 # -- botdesk type, cut short by botdesk take
 typing
 bd take --reason "mid-way"
 e2e_expect_rc 0 "take"
-timeout 30 tail --pid=$TYPER -f /dev/null || bd_fail "botdesk type still runs 30 s after take"
-wait $TYPER
-[ "$(cat "$OUTD/type.rc")" = 4 ] || bd_fail "botdesk type cut short: exit $(cat "$OUTD/type.rc"), expected 4: $(cat "$OUTD/type.err")"
-sent=$(sed -n "s/.*stopped: a human took the desktop after \([0-9]*\) of $N characters.*/\1/p" "$OUTD/type.err")
-[ -n "$sent" ] || bd_fail "botdesk type's message: $(cat "$OUTD/type.err")"
-check_stop "$m" "$sent" "botdesk type"
+typing_stopped "botdesk type"
 tail -n 1 "$ST/default/actions.jsonl" | grep -q "\"command\":\"type\".*\"result\":\"stopped: a human took the desktop after $sent of $N characters\",\"sent\":$sent}" ||
     bd_fail "actions.jsonl: $(tail -n 1 "$ST/default/actions.jsonl")"
 bd release
@@ -134,12 +139,7 @@ web_take() {
     web_req "$W" POST /take --origin "$origin" --header "X-Botdesk-CSRF: $csrf"
     web_status 200 "the page's take"
     [[ $OUT == *'"holder":"human"'* ]] || bd_fail "the page's take answered: $OUT"
-    timeout 30 tail --pid=$TYPER -f /dev/null || bd_fail "botdesk type still runs 30 s after the page's take"
-    wait $TYPER
-    [ "$(cat "$OUTD/type.rc")" = 4 ] || bd_fail "botdesk type cut short by the page: exit $(cat "$OUTD/type.rc"), expected 4: $(cat "$OUTD/type.err")"
-    sent=$(sed -n "s/.*stopped: a human took the desktop after \([0-9]*\) of $N characters.*/\1/p" "$OUTD/type.err")
-    [ -n "$sent" ] || bd_fail "botdesk type's message after the page's take: $(cat "$OUTD/type.err")"
-    check_stop "$m" "$sent" "the page's take"
+    typing_stopped "the page's take"
     web_stop
     bd release
     e2e_expect_rc 0 "release after the page's take"

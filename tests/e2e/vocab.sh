@@ -16,8 +16,6 @@ no_window() {
 e2e_init
 e2e_user_a
 
-bd() { e2e_bd "$U" "$ST" "$@"; }
-
 bd start --json
 e2e_expect_rc 0 "start"
 e2e_recorder

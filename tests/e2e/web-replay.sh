@@ -7,7 +7,6 @@
 source "$BD_SRCDIR/tests/e2e/web-lib.sh"
 web_open
 
-bd() { e2e_bd "$U" "$ST" "$@"; }
 bd start
 e2e_expect_rc 0 "start"
 e2e_wait_drawn "$U" "$ST" default 960 600
