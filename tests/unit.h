@@ -42,6 +42,25 @@ static inline void unit_rm_rf(char *dir)
 	free(dir);
 }
 
+/* A test's fixture whose first member is its scratch directory (char *dir): unit_fixture returns
+ * one of size bytes, zeroed but for the directory, made; unit_fixture_free, a cmocka teardown,
+ * removes the directory and frees the fixture. */
+static inline void *unit_fixture(size_t size)
+{
+	char **f = calloc(1, size);
+	assert_non_null(f);
+	*f = unit_mkdtemp();
+	return f;
+}
+
+static inline int unit_fixture_free(void **state)
+{
+	char **f = *state;
+	unit_rm_rf(*f);
+	free(f);
+	return 0;
+}
+
 /* Waits until child has ended and leaves it a zombie: waitid with WNOWAIT does not reap it. */
 static inline void unit_wait_zombie(pid_t child)
 {

@@ -16,14 +16,13 @@
 #include "xlock.h"
 
 struct fixture {
+	char *locks; /* first: unit_fixture's scratch directory */
 	unsigned n;
-	char *locks;
 };
 
 static int setup(void **state)
 {
-	struct fixture *f = calloc(1, sizeof(*f));
-	f->locks = unit_mkdtemp();
+	struct fixture *f = unit_fixture(sizeof(*f));
 	/* A free number: the first this claim gets. */
 	for (unsigned n = 6000 + (unsigned)getpid() % 2000; n < 9000; n++) {
 		struct claim c;
@@ -38,14 +37,6 @@ static int setup(void **state)
 	}
 	assert_true(f->n != 0);
 	*state = f;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	struct fixture *f = *state;
-	unit_rm_rf(f->locks);
-	free(f);
 	return 0;
 }
 
@@ -248,12 +239,14 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse_lock),
 		cmocka_unit_test(test_release_unclaimed),
-		cmocka_unit_test_setup_teardown(test_second_claim_collides, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_lock_written_and_released, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_stale_lock_replaced, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_release_only_ours, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_path_socket, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_keymap_stale_ours, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_second_claim_collides, setup,
+						unit_fixture_free),
+		cmocka_unit_test_setup_teardown(test_lock_written_and_released, setup,
+						unit_fixture_free),
+		cmocka_unit_test_setup_teardown(test_stale_lock_replaced, setup, unit_fixture_free),
+		cmocka_unit_test_setup_teardown(test_release_only_ours, setup, unit_fixture_free),
+		cmocka_unit_test_setup_teardown(test_path_socket, setup, unit_fixture_free),
+		cmocka_unit_test_setup_teardown(test_keymap_stale_ours, setup, unit_fixture_free),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
