@@ -242,6 +242,27 @@ e2e_descendants() {
     done
 }
 
+# e2e_display_free N: nothing holds display N on this host: no X lock, socket (path or abstract)
+# or keymap file of that number.
+e2e_display_free() {
+    [ ! -e "/tmp/.X$1-lock" ] && [ ! -e "/tmp/.X11-unix/X$1" ] && [ ! -e "/tmp/server-$1.xkm" ] &&
+        ! grep -q "/tmp/.X11-unix/X$1\$" /proc/net/unix
+}
+
+# e2e_free_displays COUNT FIRST LAST: sets E2E_LO to the first of COUNT free display numbers in a
+# row, tried from FIRST in steps of COUNT, none past LAST; skips when there are none.
+e2e_free_displays() {
+    local count=$1 first=$2 last=$3 n i
+    for ((n = first; n + count - 1 <= last; n += count)); do
+        for ((i = n; i < n + count; i++)); do
+            e2e_display_free "$i" || continue 2
+        done
+        E2E_LO=$n
+        return 0
+    done
+    bd_skip "no $count free display numbers in a row in $first-$last"
+}
+
 # e2e_xvnc_pid DISPLAY_NUMBER: the pid in the X lock.
 e2e_xvnc_pid() {
     tr -d ' \n' <"/tmp/.X$1-lock"

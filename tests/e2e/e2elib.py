@@ -38,3 +38,25 @@ def recv_exact(s, n):
             raise EOFError("closed")
         data += chunk
     return data
+
+
+class BufferedSocket:
+    """A stream socket read in exact lengths: what a recv brings beyond them waits in buf."""
+
+    def __init__(self, s):
+        self.s = s
+        self.buf = b""
+
+    def fill(self, enough, closed="the server closed the connection"):
+        """Reads until enough(buf) holds; EOFError(closed) when the peer closes first."""
+        while not enough(self.buf):
+            chunk = self.s.recv(65536)
+            if not chunk:
+                raise EOFError(closed)
+            self.buf += chunk
+
+    def need(self, n):
+        """The next n bytes."""
+        self.fill(lambda buf: len(buf) >= n)
+        out, self.buf = self.buf[:n], self.buf[n:]
+        return out
