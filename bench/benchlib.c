@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "parse.h"
 #include "proc.h"
@@ -153,4 +154,108 @@ void bench_desktop_each(pid_t launcher, void (*fn)(pid_t pid, void *ctx), void *
 	if (d) {
 		closedir(d);
 	}
+}
+
+/* DISPLAY and XAUTHORITY from `botdesk env` into the environment: 0, or -1 when either is
+ * missing. */
+static int take_env(const char *botdesk)
+{
+	char cmd[4200];
+	snprintf(cmd, sizeof(cmd), "'%s' env", botdesk);
+	FILE *f = popen(cmd, "r");
+	char line[4096];
+	int found = 0;
+	while (f && fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		char *eq = strchr(line, '=');
+		if (eq &&
+		    (strncmp(line, "DISPLAY=", 8) == 0 || strncmp(line, "XAUTHORITY=", 11) == 0)) {
+			*eq = '\0';
+			setenv(line, eq + 1, 1);
+			found++;
+		}
+	}
+	if (f) {
+		pclose(f);
+	}
+	return found == 2 ? 0 : -1;
+}
+
+int bench_desktop_main(int argc, char **argv, unsigned dflt, unsigned min, unsigned max,
+		       int (*measure)(char *botdesk, int rounds, char **argv))
+{
+	if (argc < 2) {
+		fprintf(stderr, "usage: %s PATH-TO-botdesk [ROUNDS]\n", argv[0]);
+		return 2;
+	}
+	if (take_env(argv[1]) < 0) {
+		fprintf(stderr, "%s: no running desktop ('%s env' failed): start one\n", argv[0],
+			argv[1]);
+		return 1;
+	}
+	unsigned rounds;
+	if (argc < 3 || parse_uint_range(argv[2], min, max, &rounds) < 0) {
+		rounds = dflt;
+	}
+	return measure(argv[1], (int)rounds, argv);
+}
+
+#define MCP_META                                                                 \
+	"\"_meta\":{\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\"," \
+	"\"io.modelcontextprotocol/clientCapabilities\":{}}"
+
+int bench_mcp_start(struct bench_mcp *m, const char *botdesk)
+{
+	int in[2], out[2];
+	if (pipe2(in, O_CLOEXEC) < 0 || pipe2(out, O_CLOEXEC) < 0) {
+		return -1;
+	}
+	m->pid = fork();
+	if (m->pid == 0) {
+		/* dup2 leaves the copies open across the exec, the pipes' own ends close there. */
+		dup2(in[0], 0);
+		dup2(out[1], 1);
+		execl(botdesk, botdesk, "mcp", (char *)NULL);
+		_exit(127);
+	}
+	close(in[0]);
+	close(out[1]);
+	m->w = fdopen(in[1], "w");
+	m->r = fdopen(out[0], "r");
+	fputs("{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"server/discover\",\"params\":"
+	      "{" MCP_META "}}\n",
+	      m->w);
+	fflush(m->w);
+	if (getline(&m->line, &m->cap, m->r) < 0 || !strstr(m->line, "\"supportedVersions\"")) {
+		return -1;
+	}
+	return 0;
+}
+
+double bench_mcp_call(struct bench_mcp *m, int id, const char *name, const char *args,
+		      size_t *ret_len)
+{
+	double t0 = bench_now_ms();
+	fprintf(m->w,
+		"{\"jsonrpc\":\"2.0\",\"id\":%d,\"method\":\"tools/call\",\"params\":{"
+		"\"name\":\"%s\",\"arguments\":%s," MCP_META "}}\n",
+		id, name, args);
+	fflush(m->w);
+	ssize_t len = getline(&m->line, &m->cap, m->r);
+	if (len < 0 || strstr(m->line, "\"isError\":true") ||
+	    !strstr(m->line, "\"resultType\":\"complete\"")) {
+		return -1;
+	}
+	if (ret_len) {
+		*ret_len = (size_t)len;
+	}
+	return bench_now_ms() - t0;
+}
+
+void bench_mcp_stop(struct bench_mcp *m)
+{
+	fclose(m->w);
+	fclose(m->r);
+	free(m->line);
+	waitpid(m->pid, NULL, 0);
 }

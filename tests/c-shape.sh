@@ -46,23 +46,24 @@ static void stop_it(const struct settings *s)
 	desk_warn(s, "stopped");
 }
 C
-if out=$("$src/scripts/c-shape" "$dir/desk/warns.c" 2>&1); then
-    echo "c-shape passed library code that prints: $out" >&2
-    exit 1
-fi
-for want in "warns.c:3: library code prints in stop_it" "warns.c:4: library code prints in stop_it"; do
-    grep -qF "$want" <<<"$out" || { echo "c-shape did not say '$want': $out" >&2; exit 1; }
-done
-[ "$(grep -c ': ' <<<"$out")" -eq 3 ] || { echo "c-shape said more than it should: $out" >&2; exit 1; }
-if out=$("$src/scripts/c-shape" "$dir/bad.c" 2>&1); then
-    echo "c-shape passed bad.c: $out" >&2
-    exit 1
-fi
-for want in "bad.c:4: bare close() in open_it" "bad.c:6: nested ternary in open_it" \
-    "bad.c:11: nested ternary in nested"; do
-    grep -qF "$want" <<<"$out" || { echo "c-shape did not say '$want': $out" >&2; exit 1; }
-done
-[ "$(grep -c ': ' <<<"$out")" -eq 4 ] || { echo "c-shape said more than it should: $out" >&2; exit 1; }
+# refuses FILE WHAT LINES WANT...: c-shape fails FILE (WHAT names it in the message when it
+# passes), says every WANT, and says LINES lines with ': ' in all (the problems and their count).
+refuses() {
+    local file=$1 what=$2 lines=$3 out want
+    shift 3
+    if out=$("$src/scripts/c-shape" "$file" 2>&1); then
+        echo "c-shape passed $what: $out" >&2
+        exit 1
+    fi
+    for want in "$@"; do
+        grep -qF "$want" <<<"$out" || { echo "c-shape did not say '$want': $out" >&2; exit 1; }
+    done
+    [ "$(grep -c ': ' <<<"$out")" -eq "$lines" ] || { echo "c-shape said more than it should: $out" >&2; exit 1; }
+}
+refuses "$dir/desk/warns.c" "library code that prints" 3 \
+    "warns.c:3: library code prints in stop_it" "warns.c:4: library code prints in stop_it"
+refuses "$dir/bad.c" bad.c 4 "bad.c:4: bare close() in open_it" \
+    "bad.c:6: nested ternary in open_it" "bad.c:11: nested ternary in nested"
 # Size: a function of 81 lines and a file of 601 fail, named; 80 and 600 pass.
 {
     printf 'static int long_one(void)\n{\n'
@@ -73,14 +74,8 @@ done
     printf '}\n'
     for i in $(seq $((601 - 163))); do printf 'int v%d;\n' "$i"; done
 } >"$dir/big.c"
-if out=$("$src/scripts/c-shape" "$dir/big.c" 2>&1); then
-    echo "c-shape passed a long function and a long file: $out" >&2
-    exit 1
-fi
-for want in "big.c: long_one() is 81 lines" "big.c: 601 lines"; do
-    grep -qF "$want" <<<"$out" || { echo "c-shape did not say '$want': $out" >&2; exit 1; }
-done
-[ "$(grep -c ': ' <<<"$out")" -eq 3 ] || { echo "c-shape said more than it should: $out" >&2; exit 1; }
+refuses "$dir/big.c" "a long function and a long file" 3 "big.c: long_one() is 81 lines" \
+    "big.c: 601 lines"
 sed -i '3d' "$dir/big.c"  # now 600 lines, and long_one() 80
 "$src/scripts/c-shape" "$dir/big.c" >/dev/null || { echo "c-shape failed 600 lines and an 80-line function" >&2; exit 1; }
 "$src/scripts/c-shape" "$dir/good.c" >/dev/null || { echo "c-shape failed good.c" >&2; exit 1; }

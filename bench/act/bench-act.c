@@ -16,20 +16,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
+
+#include "benchlib.h"
 
 extern char **environ;
 
 /* A writable copy of a literal, for an argv. */
 #define S(x) ((char[]){x})
-
-static double now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
 
 /* Runs argv with stdout to /dev/null; its wall time in ms, or -1 when it failed. */
 static double run(char *const argv[])
@@ -37,7 +31,7 @@ static double run(char *const argv[])
 	posix_spawn_file_actions_t fa;
 	posix_spawn_file_actions_init(&fa);
 	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
-	double t0 = now_ms();
+	double t0 = bench_now_ms();
 	pid_t pid;
 	if (posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ) != 0) {
 		posix_spawn_file_actions_destroy(&fa);
@@ -45,26 +39,14 @@ static double run(char *const argv[])
 	}
 	int status;
 	waitpid(pid, &status, 0);
-	double t = now_ms() - t0;
+	double t = bench_now_ms() - t0;
 	posix_spawn_file_actions_destroy(&fa);
 	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? t : -1;
 }
 
-static int cmp(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-	qsort(v, (size_t)n, sizeof(double), cmp);
-	return v[n / 2];
-}
-
 static void report(const char *what, double *v, int n)
 {
-	qsort(v, (size_t)n, sizeof(double), cmp);
+	bench_sort(v, (size_t)n);
 	printf("%-52s median %7.2f ms  p90 %7.2f ms  min %7.2f ms  (n=%d)\n", what, v[n / 2],
 	       v[n * 9 / 10], v[0], n);
 }
@@ -86,111 +68,40 @@ static double series(const char *what, char *const argv[], double *v, int rounds
 		}
 	}
 	report(what, v, rounds);
-	return median(v, rounds);
+	return bench_median(v, (size_t)rounds);
 }
 
-/* DISPLAY and XAUTHORITY of the running desktop, for the other tools. */
-static int take_env(const char *botdesk)
-{
-	char cmd[4200];
-	snprintf(cmd, sizeof(cmd), "'%s' env", botdesk);
-	FILE *f = popen(cmd, "r");
-	char line[4096];
-	int found = 0;
-	while (f && fgets(line, sizeof(line), f)) {
-		line[strcspn(line, "\n")] = '\0';
-		char *eq = strchr(line, '=');
-		if (eq &&
-		    (strncmp(line, "DISPLAY=", 8) == 0 || strncmp(line, "XAUTHORITY=", 11) == 0)) {
-			*eq = '\0';
-			setenv(line, eq + 1, 1);
-			found++;
-		}
-	}
-	if (f) {
-		pclose(f);
-	}
-	return found == 2 ? 0 : -1;
-}
-
-#define MCP_META                                                                 \
-	"\"_meta\":{\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\"," \
-	"\"io.modelcontextprotocol/clientCapabilities\":{}}"
-
-/* An MCP round trip: one request line out, one response line in. */
+/* MCP click round trips on one server that is up (after five not counted). */
 static double mcp_roundtrips(const char *botdesk, double *v, int rounds)
 {
-	int in[2], out[2];
-	if (pipe(in) < 0 || pipe(out) < 0) {
-		return -1;
-	}
-	pid_t pid = fork();
-	if (pid == 0) {
-		dup2(in[0], 0);
-		dup2(out[1], 1);
-		close(in[1]);
-		close(out[0]);
-		execl(botdesk, botdesk, "mcp", (char *)NULL);
-		_exit(127);
-	}
-	close(in[0]);
-	close(out[1]);
-	FILE *w = fdopen(in[1], "w"), *r = fdopen(out[0], "r");
-	char *line = NULL;
-	size_t cap = 0;
-	/* Revision 2026-07-28, as a client of today speaks it: server/discover first, then every
-	 * request with the revision and the client's capabilities in its _meta. */
-	fputs("{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"server/discover\",\"params\":"
-	      "{" MCP_META "}}\n",
-	      w);
-	fflush(w);
-	if (getline(&line, &cap, r) < 0 || !strstr(line, "\"supportedVersions\"")) {
-		fprintf(stderr, "mcp: server/discover: %s", line ? line : "no answer\n");
+	struct bench_mcp m = {0};
+	if (bench_mcp_start(&m, botdesk) < 0) {
+		fprintf(stderr, "mcp: server/discover: %s", m.line ? m.line : "no answer\n");
 		return -1;
 	}
 	double res = 0;
 	for (int i = -5; i < rounds && res >= 0; i++) {
-		double t0 = now_ms();
-		fprintf(w,
-			"{\"jsonrpc\":\"2.0\",\"id\":%d,\"method\":\"tools/call\",\"params\":{"
-			"\"name\":\"click\",\"arguments\":{\"x\":%d,\"y\":450}," MCP_META "}}\n",
-			i + 10, 700 + (i & 1));
-		fflush(w);
-		if (getline(&line, &cap, r) < 0 || strstr(line, "\"isError\":true") ||
-		    !strstr(line, "\"resultType\":\"complete\"")) {
-			fprintf(stderr, "mcp: %s", line ? line : "no answer\n");
-			res = -1;
+		char args[64];
+		snprintf(args, sizeof(args), "{\"x\":%d,\"y\":450}", 700 + (i & 1));
+		res = bench_mcp_call(&m, i + 10, "click", args, NULL);
+		if (res < 0) {
+			fprintf(stderr, "mcp: %s", m.line ? m.line : "no answer\n");
 		} else if (i >= 0) {
-			v[i] = now_ms() - t0;
+			v[i] = res;
 		}
 	}
-	fclose(w);
-	fclose(r);
-	free(line);
-	waitpid(pid, NULL, 0);
+	bench_mcp_stop(&m);
 	if (res < 0) {
 		return -1;
 	}
 	report("MCP tools/call click round trip (server up)", v, rounds);
-	return median(v, rounds);
+	return bench_median(v, (size_t)rounds);
 }
 
-int main(int argc, char **argv)
+static int measure(char *bd, int rounds, char **argv)
 {
-	if (argc < 2) {
-		fprintf(stderr, "usage: %s PATH-TO-botdesk [ROUNDS]\n", argv[0]);
-		return 2;
-	}
-	char *bd = argv[1];
-	int rounds = argc > 2 ? atoi(argv[2]) : 100;
-	if (rounds < 5 || rounds > 10000) {
-		rounds = 100;
-	}
-	if (take_env(bd) < 0) {
-		fprintf(stderr, "bench-act: no running desktop ('%s env' failed): start one\n", bd);
-		return 1;
-	}
-	double *v = calloc((size_t)rounds, sizeof(double));
+	/* The typing series run rounds / 4 + 5 times: more than rounds below 7. */
+	double *v = calloc((size_t)rounds + 5, sizeof(double));
 	char text[101];
 	for (int i = 0; i < 100; i++) {
 		text[i] = "abcdefghij klmnopqrstuvwxyz0123456789"[i % 37];
@@ -264,4 +175,9 @@ int main(int argc, char **argv)
 	}
 	free(v);
 	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	return bench_desktop_main(argc, argv, 100, 5, 10000, measure);
 }

@@ -16,10 +16,6 @@
 
 #include "benchlib.h"
 
-#define MCP_META                                                                 \
-	"\"_meta\":{\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\"," \
-	"\"io.modelcontextprotocol/clientCapabilities\":{}}"
-
 #define CLICKS 10
 
 static void report(const char *what, double *v, int n)
@@ -64,67 +60,14 @@ static void clicks_json(char *buf, size_t size, unsigned x, unsigned y, const ch
 	}
 }
 
-struct mcp {
-	pid_t pid;
-	FILE *w, *r;
-	char *line;
-	size_t cap;
-};
-
-static int mcp_start(struct mcp *m, const char *botdesk)
+/* bench_mcp_call, saying why when it failed. */
+static double mcp_call(struct bench_mcp *m, int id, const char *name, const char *args)
 {
-	int in[2], out[2];
-	if (pipe(in) < 0 || pipe(out) < 0) {
-		return -1;
-	}
-	m->pid = fork();
-	if (m->pid == 0) {
-		dup2(in[0], 0);
-		dup2(out[1], 1);
-		close(in[1]);
-		close(out[0]);
-		execl(botdesk, botdesk, "mcp", (char *)NULL);
-		_exit(127);
-	}
-	close(in[0]);
-	close(out[1]);
-	m->w = fdopen(in[1], "w");
-	m->r = fdopen(out[0], "r");
-	fputs("{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"server/discover\",\"params\":"
-	      "{" MCP_META "}}\n",
-	      m->w);
-	fflush(m->w);
-	if (getline(&m->line, &m->cap, m->r) < 0 || !strstr(m->line, "\"supportedVersions\"")) {
-		fprintf(stderr, "bench-batch: server/discover: %s",
-			m->line ? m->line : "no answer\n");
-		return -1;
-	}
-	return 0;
-}
-
-/* One tools/call of name with args: its round trip in ms, or -1 when it failed. */
-static double mcp_call(struct mcp *m, int id, const char *name, const char *args)
-{
-	double t0 = bench_now_ms();
-	fprintf(m->w,
-		"{\"jsonrpc\":\"2.0\",\"id\":%d,\"method\":\"tools/call\",\"params\":{"
-		"\"name\":\"%s\",\"arguments\":%s," MCP_META "}}\n",
-		id, name, args);
-	fflush(m->w);
-	if (getline(&m->line, &m->cap, m->r) < 0 || strstr(m->line, "\"isError\":true") ||
-	    !strstr(m->line, "\"resultType\":\"complete\"")) {
+	double t = bench_mcp_call(m, id, name, args, NULL);
+	if (t < 0) {
 		fprintf(stderr, "bench-batch: %s: %s", name, m->line ? m->line : "no answer\n");
-		return -1;
 	}
-	return bench_now_ms() - t0;
-}
-
-static void mcp_stop(struct mcp *m)
-{
-	fclose(m->w);
-	fclose(m->r);
-	free(m->line);
-	waitpid(m->pid, NULL, 0);
+	return t;
 }
 
 /* argv run with input on its stdin (a pipe: the batch fits its buffer), stdout to /dev/null: its
@@ -158,17 +101,8 @@ static double run_with_input(char *const argv[], const char *input)
 	return n == len && WIFEXITED(status) && WEXITSTATUS(status) == 0 ? t : -1;
 }
 
-int main(int argc, char **argv)
+static int measure(char *bd, int rounds, char **argv)
 {
-	if (argc < 2) {
-		fprintf(stderr, "usage: %s PATH-TO-botdesk [ROUNDS]\n", argv[0]);
-		return 2;
-	}
-	char *bd = argv[1];
-	int rounds = argc > 2 ? atoi(argv[2]) : 200;
-	if (rounds < 10 || rounds > 100000) {
-		rounds = 200;
-	}
 	unsigned sw, sh;
 	if (screen_size(bd, &sw, &sh) < 0) {
 		fprintf(stderr, "bench-batch: no running desktop ('%s status --json'): start one\n",
@@ -178,8 +112,13 @@ int main(int argc, char **argv)
 	char from[32], args[128], steps[4096], batch_args[4200];
 	snprintf(from, sizeof(from), "%ux%u", sw, sh);
 	double *v = calloc((size_t)rounds, sizeof(double));
-	struct mcp m = {0};
-	if (!v || mcp_start(&m, bd) < 0) {
+	struct bench_mcp m = {0};
+	if (!v) {
+		return 1;
+	}
+	if (bench_mcp_start(&m, bd) < 0) {
+		fprintf(stderr, "bench-batch: server/discover: %s",
+			m.line ? m.line : "no answer\n");
 		return 1;
 	}
 	double click = 0, batch = 0;
@@ -206,7 +145,7 @@ int main(int argc, char **argv)
 	if (batch >= 0 && click >= 0) {
 		report("MCP batch of 10 clicks round trip (server up)", v, rounds);
 	}
-	mcp_stop(&m);
+	bench_mcp_stop(&m);
 	/* The same 10 clicks from the command line: one botdesk batch, and 10 botdesk click. */
 	clicks_json(steps, sizeof(steps), sw / 2 - CLICKS, sh / 2, NULL);
 	char *cli_batch[] = {bd, (char[]){"batch"}, NULL};
@@ -241,4 +180,9 @@ int main(int argc, char **argv)
 	}
 	free(v);
 	return click < 0 || batch < 0 || b < 0 || c < 0;
+}
+
+int main(int argc, char **argv)
+{
+	return bench_desktop_main(argc, argv, 200, 10, 100000, measure);
 }

@@ -103,30 +103,6 @@ static void series(const char *what, char *const argv[], double *v, int rounds)
 	report(what, v, rounds, 0);
 }
 
-/* DISPLAY and XAUTHORITY of the running desktop, from `botdesk env`. */
-static int take_env(const char *botdesk)
-{
-	char cmd[4200];
-	snprintf(cmd, sizeof(cmd), "'%s' env", botdesk);
-	FILE *f = popen(cmd, "r");
-	char line[4096];
-	int found = 0;
-	while (f && fgets(line, sizeof(line), f)) {
-		line[strcspn(line, "\n")] = '\0';
-		char *eq = strchr(line, '=');
-		if (eq &&
-		    (strncmp(line, "DISPLAY=", 8) == 0 || strncmp(line, "XAUTHORITY=", 11) == 0)) {
-			*eq = '\0';
-			setenv(line, eq + 1, 1);
-			found++;
-		}
-	}
-	if (f) {
-		pclose(f);
-	}
-	return found == 2 ? 0 : -1;
-}
-
 /* A window over the whole screen full of text in many colours, on its own connection (kept open
  * for the whole run). */
 static Display *cover_screen(unsigned *ret_w, unsigned *ret_h)
@@ -387,10 +363,6 @@ static void in_process(const char *display, const char *xauth, unsigned sw, unsi
 	XCloseDisplay(d);
 }
 
-#define MCP_META                                                                 \
-	"\"_meta\":{\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\"," \
-	"\"io.modelcontextprotocol/clientCapabilities\":{}}"
-
 /* The CPU time a process has used so far, in ms, from /proc (after the command's name, which
  * ends at the last ')', utime and stime are the 12th and 13th fields). */
 static double server_cpu_ms(pid_t pid)
@@ -412,32 +384,11 @@ static double server_cpu_ms(pid_t pid)
 	return (double)(ut + st) * 1e3 / (double)sysconf(_SC_CLK_TCK);
 }
 
-/* MCP screenshot round trips on one server: one request line out, one response line in. */
+/* MCP screenshot round trips on one server that is up. */
 static void mcp_shots(const char *botdesk, double *v, int rounds)
 {
-	int in[2], out[2];
-	if (pipe(in) < 0 || pipe(out) < 0) {
-		return;
-	}
-	pid_t pid = fork();
-	if (pid == 0) {
-		dup2(in[0], 0);
-		dup2(out[1], 1);
-		close(in[1]);
-		close(out[0]);
-		execl(botdesk, botdesk, "mcp", (char *)NULL);
-		_exit(127);
-	}
-	close(in[0]);
-	close(out[1]);
-	FILE *w = fdopen(in[1], "w"), *r = fdopen(out[0], "r");
-	char *line = NULL;
-	size_t cap = 0;
-	fputs("{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"server/discover\",\"params\":"
-	      "{" MCP_META "}}\n",
-	      w);
-	fflush(w);
-	bool ok = getline(&line, &cap, r) > 0;
+	struct bench_mcp m = {0};
+	bool ok = bench_mcp_start(&m, botdesk) == 0;
 	/* The default (before issue 25: the screen's size as PNG), then the model size in each
 	 * format, named. */
 	static const char *const args[] = {"{}", "{\"max\":\"1389x868\",\"format\":\"png\"}",
@@ -446,61 +397,39 @@ static void mcp_shots(const char *botdesk, double *v, int rounds)
 					   "MCP screenshot, 1389x868 PNG, round trip",
 					   "MCP screenshot, 1389x868 JPEG 85, round trip"};
 	for (int k = 0; k < 3 && ok; k++) {
-		ssize_t len = 0;
+		size_t len = 0;
 		double c0 = 0;
 		for (int i = -3; i < rounds && ok; i++) {
 			if (i == 0) {
-				c0 = server_cpu_ms(pid);
+				c0 = server_cpu_ms(m.pid);
 			}
-			double t0 = bench_now_ms();
-			fprintf(w,
-				"{\"jsonrpc\":\"2.0\",\"id\":%d,\"method\":\"tools/call\",\"params\":{"
-				"\"name\":\"screenshot\",\"arguments\":%s," MCP_META "}}\n",
-				i + 10, args[k]);
-			fflush(w);
-			len = getline(&line, &cap, r);
-			ok = len > 0 && !strstr(line, "\"isError\":true");
+			double t = bench_mcp_call(&m, i + 10, "screenshot", args[k], &len);
+			ok = t >= 0;
 			if (ok && i >= 0) {
-				v[i] = bench_now_ms() - t0;
+				v[i] = t;
 			}
 		}
 		/* The server's CPU time per call, on average (the kernel counts in ticks). */
-		double c = (server_cpu_ms(pid) - c0) / rounds;
+		double c = (server_cpu_ms(m.pid) - c0) / rounds;
 		for (int i = 0; i < rounds; i++) {
 			v[rounds + i] = c;
 		}
 		if (ok) {
-			report(what[k], v, rounds, (size_t)len);
+			report(what[k], v, rounds, len);
 		}
 	}
 	if (!ok) {
-		fprintf(stderr, "mcp: %.200s\n", line ? line : "no answer");
+		fprintf(stderr, "mcp: %.200s\n", m.line ? m.line : "no answer");
 	}
-	fclose(w);
-	fclose(r);
-	free(line);
-	waitpid(pid, NULL, 0);
+	bench_mcp_stop(&m);
 }
 
-int main(int argc, char **argv)
+static int measure(char *bd, int rounds, char **argv)
 {
-	if (argc < 2) {
-		fprintf(stderr, "usage: %s PATH-TO-botdesk [ROUNDS]\n", argv[0]);
-		return 2;
-	}
-	char *bd = argv[1];
-	int rounds = argc > 2 && strcmp(argv[2], "--cover") != 0 ? atoi(argv[2]) : 100;
-	if (rounds < 5 || rounds > 10000) {
-		rounds = 100;
-	}
-	if (take_env(bd) < 0) {
-		fprintf(stderr, "bench-pics: no running desktop ('%s env' failed): start one\n",
-			bd);
-		return 1;
-	}
 	unsigned sw, sh;
 	Display *cover = cover_screen(&sw, &sh);
-	if (cover && argc > 2 && strcmp(argv[2], "--cover") == 0) {
+	/* With --cover (no number) the rounds are the default's, and unused. */
+	if (cover && argv[2] && strcmp(argv[2], "--cover") == 0) {
 		for (;;) {
 			pause();
 		}
@@ -545,4 +474,9 @@ int main(int argc, char **argv)
 	free(v);
 	XCloseDisplay(cover);
 	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	return bench_desktop_main(argc, argv, 100, 5, 10000, measure);
 }

@@ -43,14 +43,7 @@ static void reads_ourselves_and_sees_zombies(void **state)
 	assert_true(proc_stat_is_live(&self));
 	assert_int_equal(self.pgid, getpgrp());
 
-	pid_t child = fork();
-	assert_true(child >= 0);
-	if (child == 0) {
-		_exit(0);
-	}
-	/* Wait until it is a zombie without reaping it: waitid with WNOWAIT. */
-	siginfo_t si;
-	assert_int_equal(waitid(P_PID, (id_t)child, &si, WEXITED | WNOWAIT), 0);
+	pid_t child = unit_zombie();
 	struct proc_stat st;
 	assert_int_equal(proc_stat_read(child, &st), 0);
 	assert_int_equal(st.state, 'Z');

@@ -40,8 +40,7 @@ static void finds_a_child_with_its_parent(void **state)
 
 	/* Once it is a zombie the walk no longer hands it out: only live processes are. */
 	kill(child, SIGKILL);
-	siginfo_t si;
-	assert_int_equal(waitid(P_PID, (id_t)child, &si, WEXITED | WNOWAIT), 0);
+	unit_wait_zombie(child);
 	l = (struct look){.want = child};
 	assert_int_equal(proc_walk(count_and_find, &l), 0);
 	assert_false(l.seen);

@@ -30,8 +30,6 @@ cmp -s "$flags" "$BD_SRCDIR/data/chromium.d/botdesk-accessibility" ||
 e2e_user_a
 E2E_PNGMEAN=$BD_BUILDDIR/tests/e2e/pngmean
 
-bd() { e2e_bd "$U" "$ST" "$@"; }
-
 bd start --json
 e2e_expect_rc 0 "start"
 

@@ -16,27 +16,11 @@ e2e_init
 command -v setxkbmap >/dev/null || bd_skip "no setxkbmap: install x11-xkb-utils"
 e2e_user_a
 
-bd() { e2e_bd "$U" "$ST" "$@"; }
-
 bd start --json
 e2e_expect_rc 0 "start"
 
 # The recorder, on the desktop, through botdesk exec.
 e2e_recorder
-
-# rec_wait PATTERN [FROM_LINE]: waits (bounded; woken by the file growing) until a line after
-# FROM_LINE matches the extended regex PATTERN.
-rec_wait() {
-    local pat=$1 from=${2:-0} deadline=$((SECONDS + 15))
-    until tail -n +$((from + 1)) "$REC" | grep -Eq -- "$pat"; do
-        ((SECONDS < deadline)) || bd_fail "the recorder never got '$pat' (after line $from): $(tail -n +$((from + 1)) "$REC" | head -40)
-$(e2e_recorder_diag)"
-        kill -0 "$RECPID" 2>/dev/null || bd_fail "the recorder died: $(cat "$REC_ERR")"
-        inotifywait -qq -t 1 -e modify "$REC" 2>/dev/null || true
-    done
-}
-mark() { wc -l <"$REC"; }
-since() { tail -n +$(($1 + 1)) "$REC"; }
 
 # A click that is also the marker that everything before it arrived: events come in order.
 SENTINEL=0
@@ -45,56 +29,56 @@ sentinel() {
     local y=$((800 + SENTINEL % 50))
     bd click 1 "$y"
     e2e_expect_rc 0 "sentinel click"
-    rec_wait "^release 1 1 $y\$" "$1"
+    e2e_rec_wait "^release 1 1 $y\$" "$1"
 }
 
 # -- pointer
-m=$(mark)
+m=$(e2e_rec_mark)
 bd click 100 200 --json
 e2e_expect_rc 0 "click"
 # The point, the screen, and the window it landed on (the recorder covers the screen; it is not
 # managed, so no application window: null).
 [ "$OUT" = '{"x":100,"y":200,"screen":"1440x900","window":null}' ] || bd_fail "click --json: $OUT"
-rec_wait '^release 1 100 200$' "$m"
-since "$m" | grep -q '^press 1 100 200$' || bd_fail "click: no press at 100 200: $(since "$m")"
+e2e_rec_wait '^release 1 100 200$' "$m"
+e2e_rec_since "$m" | grep -q '^press 1 100 200$' || bd_fail "click: no press at 100 200: $(e2e_rec_since "$m")"
 
-m=$(mark)
+m=$(e2e_rec_mark)
 bd click 300 400 --button right
-rec_wait '^release 3 300 400$' "$m"
-m=$(mark)
+e2e_rec_wait '^release 3 300 400$' "$m"
+m=$(e2e_rec_mark)
 bd click 500 300 --double
-rec_wait '^release 1 500 300$' "$m"
+e2e_rec_wait '^release 1 500 300$' "$m"
 sentinel "$m"
-[ "$(since "$m" | grep -c '^press 1 500 300$')" = 2 ] || bd_fail "double click: $(since "$m")"
+[ "$(e2e_rec_since "$m" | grep -c '^press 1 500 300$')" = 2 ] || bd_fail "double click: $(e2e_rec_since "$m")"
 
 # From the 960x600 thumbnail: pixel 480,300 covers screen [720, 721.5) x [450, 451.5): its centre
 # is in 720,450; the last pixel, 959,599, covers [1438.5, 1440) x [898.5, 900): 1439,899.
-m=$(mark)
+m=$(e2e_rec_mark)
 bd click 480 300 --from 960x600 --json
 e2e_expect_rc 0 "click --from"
 [ "$(e2e_json x),$(e2e_json y)" = "720,450" ] || bd_fail "click --from 960x600: $OUT"
-rec_wait '^release 1 720 450$' "$m"
-m=$(mark)
+e2e_rec_wait '^release 1 720 450$' "$m"
+m=$(e2e_rec_mark)
 bd click 959 599 --from 960x600
-rec_wait '^release 1 1439 899$' "$m"
+e2e_rec_wait '^release 1 1439 899$' "$m"
 
-m=$(mark)
+m=$(e2e_rec_mark)
 bd drag 100 100 400 300
 e2e_expect_rc 0 "drag"
-rec_wait '^release 1 400 300$' "$m"
-since "$m" | grep -q '^press 1 100 100$' || bd_fail "drag did not press at 100 100: $(since "$m")"
-since "$m" | grep -q '^motion 250 200$' || bd_fail "drag did not pass through the middle: $(since "$m")"
-m=$(mark)
+e2e_rec_wait '^release 1 400 300$' "$m"
+e2e_rec_since "$m" | grep -q '^press 1 100 100$' || bd_fail "drag did not press at 100 100: $(e2e_rec_since "$m")"
+e2e_rec_since "$m" | grep -q '^motion 250 200$' || bd_fail "drag did not pass through the middle: $(e2e_rec_since "$m")"
+m=$(e2e_rec_mark)
 bd drag 0 0 480 300 --from 960x600
-rec_wait '^release 1 720 450$' "$m"
-since "$m" | grep -q '^press 1 0 0$' || bd_fail "drag --from: $(since "$m")"
+e2e_rec_wait '^release 1 720 450$' "$m"
+e2e_rec_since "$m" | grep -q '^press 1 0 0$' || bd_fail "drag --from: $(e2e_rec_since "$m")"
 
 for d in up:4 down:5 left:6 right:7; do
-    m=$(mark)
+    m=$(e2e_rec_mark)
     bd scroll 200 250 "--${d%:*}" 3
     e2e_expect_rc 0 "scroll --${d%:*}"
     sentinel "$m"
-    [ "$(since "$m" | grep -c "^press ${d#*:} 200 250\$")" = 3 ] || bd_fail "scroll --${d%:*} 3: $(since "$m")"
+    [ "$(e2e_rec_since "$m" | grep -c "^press ${d#*:} 200 250\$")" = 3 ] || bd_fail "scroll --${d%:*} 3: $(e2e_rec_since "$m")"
 done
 
 bd move 640 480
@@ -105,7 +89,7 @@ bd cursor --from 960x600 --json
 [ "$OUT" = '{"x":427,"y":320,"screen":"1440x900"}' ] || bd_fail "cursor --from: $OUT"
 
 # -- bad input: exit 2, the argument named, nothing delivered
-m=$(mark)
+m=$(e2e_rec_mark)
 bd click 1440 10
 e2e_expect_rc 2 "click off the screen"
 [[ $ERR == *"X,Y = 1440,10 is off the 1440x900 screen"* ]] || bd_fail "off-screen message: $ERR"
@@ -126,26 +110,26 @@ bd screenshot --region 1000,800,500,200
 e2e_expect_rc 2 "a region outside the screen"
 [[ $ERR == *"--region 1000,800,500,200 reaches outside the 1440x900 screen"* ]] || bd_fail "region message: $ERR"
 sentinel "$m"
-[ "$(since "$m" | grep -c .)" -le 3 ] || bd_fail "bad input reached the window: $(since "$m")"
+[ "$(e2e_rec_since "$m" | grep -c .)" -le 3 ] || bd_fail "bad input reached the window: $(e2e_rec_since "$m")"
 
 # -- keys
-m=$(mark)
+m=$(e2e_rec_mark)
 bd key ctrl+l shift+Tab Return F5 ctrl+shift+a
 e2e_expect_rc 0 "key combos"
-rec_wait '^key 0x41 0x5$' "$m"
-since "$m" | grep -q '^key 0x6c 0x4$' || bd_fail "ctrl+l: $(since "$m")"
-since "$m" | grep -q '^key 0xfe20 0x1$' || bd_fail "shift+Tab: $(since "$m")"
-since "$m" | grep -q '^key 0xff0d 0$' || bd_fail "Return: $(since "$m")"
-since "$m" | grep -q '^key 0xffc2 0$' || bd_fail "F5: $(since "$m")"
-m=$(mark)
+e2e_rec_wait '^key 0x41 0x5$' "$m"
+e2e_rec_since "$m" | grep -q '^key 0x6c 0x4$' || bd_fail "ctrl+l: $(e2e_rec_since "$m")"
+e2e_rec_since "$m" | grep -q '^key 0xfe20 0x1$' || bd_fail "shift+Tab: $(e2e_rec_since "$m")"
+e2e_rec_since "$m" | grep -q '^key 0xff0d 0$' || bd_fail "Return: $(e2e_rec_since "$m")"
+e2e_rec_since "$m" | grep -q '^key 0xffc2 0$' || bd_fail "F5: $(e2e_rec_since "$m")"
+m=$(e2e_rec_mark)
 bd key --press ctrl
 bd key b
 bd key --release ctrl
 bd key b
 e2e_expect_rc 0 "key b"
 sentinel "$m"
-[ "$(since "$m" | grep '^key 0x62 ' | tr '\n' ' ')" = "key 0x62 0x4 key 0x62 0 " ] ||
-    bd_fail "--press/--release ctrl around b: $(since "$m")"
+[ "$(e2e_rec_since "$m" | grep '^key 0x62 ' | tr '\n' ' ')" = "key 0x62 0x4 key 0x62 0 " ] ||
+    bd_fail "--press/--release ctrl around b: $(e2e_rec_since "$m")"
 
 # -- typing, under three layouts
 TEXT='Hello, World! ~`^@#$%&*()_+-=[]{}|;:"<>?/\ 0123456789 àéèêëïôùüçñßÄÖÜ € 中文字 😀 Q'
@@ -157,11 +141,11 @@ for layout in us de fr; do
     e2e_expect_rc 0 "keymap before"
     before=$OUT
     [[ $before == *"group=0 "* ]] || bd_fail "$layout: $before"
-    m=$(mark)
+    m=$(e2e_rec_mark)
     bd type "$TEXT" --json
     e2e_expect_rc 0 "type under $layout"
-    rec_wait '^char U\+0051$' "$m"
-    got=$(since "$m" | sed -n 's/^char //p' | tr '\n' ' ' | sed 's/ $//')
+    e2e_rec_wait '^char U\+0051$' "$m"
+    got=$(e2e_rec_since "$m" | sed -n 's/^char //p' | tr '\n' ' ' | sed 's/ $//')
     [ "$got" = "$expected" ] || bd_fail "type under $layout: got
 $got
 expected
@@ -172,14 +156,14 @@ done
 # From standard input and from a file, with a newline and a delay.
 bd exec -- setxkbmap us
 printf 'ab\ncd' >"$OUTD/t.txt"
-m=$(mark)
+m=$(e2e_rec_mark)
 BOTDESK_STATE_DIR=$ST bd_as "$U" "$BOTDESK_BIN" type --delay 5 <"$OUTD/t.txt" || bd_fail "type from stdin"
-rec_wait '^char U\+0064$' "$m"
-[ "$(since "$m" | sed -n 's/^char //p' | tr '\n' ' ')" = "U+0061 U+0062 U+000A U+0063 U+0064 " ] ||
-    bd_fail "type from stdin: $(since "$m")"
-m=$(mark)
+e2e_rec_wait '^char U\+0064$' "$m"
+[ "$(e2e_rec_since "$m" | sed -n 's/^char //p' | tr '\n' ' ')" = "U+0061 U+0062 U+000A U+0063 U+0064 " ] ||
+    bd_fail "type from stdin: $(e2e_rec_since "$m")"
+m=$(e2e_rec_mark)
 bd type --file "$OUTD/t.txt"
-rec_wait '^char U\+0064$' "$m"
+e2e_rec_wait '^char U\+0064$' "$m"
 
 # -- screenshots
 bd screenshot --output "$OUTD/full.png"
@@ -192,19 +176,11 @@ bd screenshot --region 90,190,20,20 --output "$OUTD/region.png"
 bd screenshot --format jpeg --output "$OUTD/shot.jpg"
 e2e_expect_rc 0 "jpeg screenshot"
 "$E2E_PY" - "$OUTD/shot.jpg" <<'PY' || bd_fail "the JPEG screenshot"
-import struct, sys
-d = open(sys.argv[1], "rb").read()
-assert d[:2] == b"\xff\xd8", "no SOI"
-i = 2
-while True:
-    assert d[i] == 0xFF, "bad marker"
-    m = d[i + 1]
-    n = struct.unpack(">H", d[i + 2:i + 4])[0]
-    if m in (0xC0, 0xC1, 0xC2):
-        h, w = struct.unpack(">HH", d[i + 5:i + 9])
-        assert (w, h) == (1440, 900), (w, h)
-        break
-    i += 2 + n
+import os, sys
+sys.path.insert(0, os.environ["BD_SRCDIR"] + "/tests/e2e")
+from e2elib import jpeg_size
+size = jpeg_size(open(sys.argv[1], "rb").read())
+assert size == (1440, 900), size
 PY
 bd screenshot --output -
 [ "${OUT:1:3}" = PNG ] || bd_fail "screenshot --output - is not a PNG"
@@ -238,7 +214,7 @@ grep -q '"idle":true' <<<"$OUT" || bd_fail "wait-idle --json: $OUT"
 # -- the lease: a human holds the desktop, every action exits 4, nothing arrives
 bd take --reason "typing a password"
 e2e_expect_rc 0 "take"
-m=$(mark)
+m=$(e2e_rec_mark)
 lines_before=$(wc -l <"$ST/default/actions.jsonl")
 for a in "click 10 10" "move 20 20" "drag 1 1 5 5" "scroll 5 5 --down" "cursor" "type secret" \
     "key Return" "screenshot --output $OUTD/no.png" "wait-idle" "wait-change --timeout 1"; do
@@ -266,8 +242,8 @@ bd_as "$U" bash -c 'exec 3<"$1"; exec "$2" default "$1" 3 "$3" "$1/Xauthority" 0
 bd release
 e2e_expect_rc 0 "release"
 sentinel "$m"
-[ "$(since "$m" | grep -c .)" -le 3 ] || bd_fail "events reached the window while a human held the desktop: $(since "$m")"
-since "$m" | grep -q '^key ' && bd_fail "keys reached the window while a human held the desktop"
+[ "$(e2e_rec_since "$m" | grep -c .)" -le 3 ] || bd_fail "events reached the window while a human held the desktop: $(e2e_rec_since "$m")"
+e2e_rec_since "$m" | grep -q '^key ' && bd_fail "keys reached the window while a human held the desktop"
 
 # -- the action log
 LOG=$ST/default/actions.jsonl

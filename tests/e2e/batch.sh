@@ -16,7 +16,6 @@ e2e_init
 command -v xdotool >/dev/null || bd_skip "no xdotool: install xdotool"
 e2e_user_a
 
-bd() { e2e_bd "$U" "$ST" "$@"; }
 # batch JSON: botdesk batch with JSON on stdin; sets RC, OUT, ERR.
 batch() {
     RC=0
@@ -30,23 +29,12 @@ json() {
     "$E2E_PY" -c 'import json, sys; r = json.load(open(sys.argv[1])); sys.exit(0 if eval(sys.argv[2]) else 1)' \
         "$OUTD/batch.out" "$1" || bd_fail "the batch's result does not satisfy $1: $(head -c 1500 "$OUTD/batch.out")"
 }
-mark() { wc -l <"$REC"; }
-since() { tail -n +$(($1 + 1)) "$REC"; }
-# rec_wait PATTERN FROM: waits (bounded; woken by the file growing) for a line after FROM.
-rec_wait() {
-    local pat=$1 from=$2 deadline=$((SECONDS + 30))
-    until since "$from" | grep -Eq -- "$pat"; do
-        ((SECONDS < deadline)) || bd_fail "the recorder never got '$pat': $(since "$from" | tail -20)
-$(e2e_recorder_diag)"
-        inotifywait -qq -t 1 -e modify "$REC" 2>/dev/null || true
-    done
-}
 # marker X Y FROM: a click of the agent's own after the batch; once it arrived, whatever the
 # batch sent has arrived too (one X connection after the other, each synced).
 marker() {
     bd click "$1" "$2"
     e2e_expect_rc 0 "the marker click"
-    rec_wait "^release 1 $1 $2\$" "$3"
+    e2e_rec_wait "^release 1 $1 $2\$" "$3" 30
 }
 
 bd start
@@ -56,7 +44,7 @@ DISP=$(sed -n 's/^DISPLAY=//p' "$P/env")
 XAUTH=$(sed -n 's/^XAUTHORITY=//p' "$P/env")
 
 # -- all done, in order, logged
-m=$(mark)
+m=$(e2e_rec_mark)
 log0=$(wc -l <"$P/actions.jsonl" 2>/dev/null || echo 0)
 batch '[{"tool":"click","arguments":{"x":100,"y":110}},{"tool":"click","arguments":{"x":200,"y":210,"button":"right"}},
  {"tool":"type","arguments":{"text":"ok"}},{"tool":"key","arguments":{"keys":["Return"]}},{"tool":"cursor"},
@@ -69,8 +57,8 @@ json '[s["step"] for s in r["results"]] == [1, 2, 3, 4, 5, 6] and all(s["ok"] fo
 json '{k: v for k, v in r["results"][1]["result"].items() if k != "window"} == {"x": 200, "y": 210, "screen": "1440x900"}'
 json 'r["results"][4]["result"]["x"] == 200 and r["results"][4]["result"]["y"] == 210'
 json 'r["results"][5]["result"]["width"] == 96 and r["results"][5]["images"][0].startswith("data:image/png;base64,iVBOR")'
-rec_wait '^key 0xff0d ' "$m"
-ev=$(since "$m" | grep -E '^(press|char|key 0xff0d)')
+e2e_rec_wait '^key 0xff0d ' "$m" 30
+ev=$(e2e_rec_since "$m" | grep -E '^(press|char|key 0xff0d)')
 expected="press 1 100 110
 press 3 200 210
 char U+006F
@@ -84,19 +72,19 @@ tail -n +$((log0 + 1)) "$P/actions.jsonl" | grep -o '"source":"cli","command":"[
 echo "ok: all done"
 
 # -- a failing step stops the batch
-m=$(mark)
+m=$(e2e_rec_mark)
 batch '[{"tool":"click","arguments":{"x":300,"y":310}},{"tool":"click","arguments":{"x":5000,"y":5}},{"tool":"click","arguments":{"x":400,"y":410}}]'
 [ "$RC" = 1 ] || bd_fail "a batch with a step off the screen: exit $RC, expected 1: $ERR"
 json 'r["status"] == "failed" and r["done"] == 1 and len(r["results"]) == 2'
 json 'r["stopped"]["step"] == 2 and r["stopped"]["reason"] == "failed" and "off the 1440x900 screen" in r["stopped"]["message"]'
 grep -q "the batch stopped at step 2 (click): X,Y = 5000,5 is off" <<<"$ERR" || bd_fail "stderr: $ERR"
 marker 31 32 "$m"
-since "$m" | grep -q '^press 1 300 310$' || bd_fail "the step before the failure did not arrive"
-since "$m" | grep -q '^press 1 400 410$' && bd_fail "a step after the failure arrived"
+e2e_rec_since "$m" | grep -q '^press 1 300 310$' || bd_fail "the step before the failure did not arrive"
+e2e_rec_since "$m" | grep -q '^press 1 400 410$' && bd_fail "a step after the failure arrived"
 echo "ok: a failure stops it"
 
 # -- malformed input: nothing runs
-m=$(mark)
+m=$(e2e_rec_mark)
 for input in 'not json' '{"tool":"click"}' '[]' '[{"tool":"click","arguments":{"x":500,"y":510}},{"tool":"teleport"}]' \
     '[{"tool":"click","arguments":{"x":500,"y":510}},{"tool":"click","arguments":{"x":1}}]' \
     '[{"tool":"click","arguments":{"x":500,"y":510}},{"tool":"batch","arguments":{"steps":[]}}]'; do
@@ -111,12 +99,12 @@ RC=0
 BOTDESK_STATE_DIR=$ST bd_as "$U" "$BOTDESK_BIN" batch <"$OUTD/big.in" >/dev/null 2>"$OUTD/batch.err" || RC=$?
 [ "$RC" = 2 ] && grep -q "longer than 1048576 bytes" "$OUTD/batch.err" || bd_fail "an oversize batch: exit $RC: $(cat "$OUTD/batch.err")"
 marker 33 34 "$m"
-since "$m" | grep -q '^press 1 500 510$' && bd_fail "a malformed batch's first step arrived"
+e2e_rec_since "$m" | grep -q '^press 1 500 510$' && bd_fail "a malformed batch's first step arrived"
 echo "ok: malformed input runs nothing"
 
 # -- a take part way through a step: the typing stops, and no later step is sent
 N=10000
-m=$(mark)
+m=$(e2e_rec_mark)
 printf '[{"tool":"type","arguments":{"text":"%s"}},{"tool":"click","arguments":{"x":600,"y":610}}]' "$(printf 'a%.0s' $(seq $N))" >"$OUTD/long.in"
 (
     rc=0
@@ -124,11 +112,7 @@ printf '[{"tool":"type","arguments":{"text":"%s"}},{"tool":"click","arguments":{
     echo "$rc" >"$OUTD/batch.rc"
 ) &
 BATCHER=$!
-deadline=$((SECONDS + 30))
-until (($(since "$m" | grep -c '^key 0x61 ') >= 30)); do
-    ((SECONDS < deadline)) || bd_fail "the batch's typing never started: $(since "$m" | tail -5)"
-    inotifywait -qq -t 1 -e modify "$REC" 2>/dev/null || true
-done
+e2e_rec_wait '^key 0x61 ' "$m" 30 30
 bd take --reason "mid-batch"
 e2e_expect_rc 0 "take"
 timeout 30 tail --pid=$BATCHER -f /dev/null || bd_fail "botdesk batch still runs 30 s after take"
@@ -136,16 +120,16 @@ wait $BATCHER
 [ "$(cat "$OUTD/batch.rc")" = 4 ] || bd_fail "a batch cut short by a take: exit $(cat "$OUTD/batch.rc"), expected 4: $(cat "$OUTD/batch.err")"
 json 'r["status"] == "human" and r["done"] == 0 and r["stopped"]["step"] == 1 and r["stopped"]["reason"] == "human"'
 json 'r["stopped"]["message"].startswith("stopped: a human took the desktop after ")'
-sent=$(since "$m" | grep -c '^key 0x61 ')
+sent=$(e2e_rec_since "$m" | grep -c '^key 0x61 ')
 ((sent < N)) || bd_fail "all $N characters arrived despite the take"
 bd release
 e2e_expect_rc 0 "release"
 marker 35 36 "$m"
-since "$m" | grep -q '^press 1 600 610$' && bd_fail "the step after the take arrived"
+e2e_rec_since "$m" | grep -q '^press 1 600 610$' && bd_fail "the step after the take arrived"
 echo "ok: a take during a step stops the batch ($sent of $N characters)"
 
 # -- a take and a hand-back between two steps: the next step's check sees a new epoch
-m=$(mark)
+m=$(e2e_rec_mark)
 batch_bg() {
     (
         rc=0
@@ -158,7 +142,7 @@ batch_bg() {
 # click below does (the recorder covers the screen and draws on a press).
 printf '%s' '[{"tool":"move","arguments":{"x":321,"y":322}},{"tool":"wait","arguments":{"for":"change","timeout":60}},{"tool":"click","arguments":{"x":700,"y":710}}]' >"$OUTD/between.in"
 batch_bg
-rec_wait '^motion 321 322$' "$m"
+e2e_rec_wait '^motion 321 322$' "$m" 30
 bd take --reason "between steps"
 e2e_expect_rc 0 "take"
 bd release
@@ -173,17 +157,17 @@ wait $BATCHER
 json 'r["status"] == "human" and r["done"] == 2 and r["stopped"]["step"] == 3 and r["stopped"]["reason"] == "human"'
 json '"handed it back" in r["stopped"]["message"]'
 marker 37 38 "$m"
-since "$m" | grep -q '^press 1 700 710$' && bd_fail "the step after the hand-back arrived"
+e2e_rec_since "$m" | grep -q '^press 1 700 710$' && bd_fail "the step after the hand-back arrived"
 echo "ok: a take and a hand-back between steps stop the batch"
 
 # -- held by a human from the start: refused before any step (exit 4)
 bd take
-m=$(mark)
+m=$(e2e_rec_mark)
 batch '[{"tool":"click","arguments":{"x":800,"y":810}}]'
 [ "$RC" = 4 ] && grep -q 'a human holds the desktop of profile' <<<"$ERR" || bd_fail "a batch under a human's lease: exit $RC: $ERR"
 bd release
 marker 39 40 "$m"
-since "$m" | grep -q '^press 1 800 810$' && bd_fail "a batch under a human's lease was sent"
+e2e_rec_since "$m" | grep -q '^press 1 800 810$' && bd_fail "a batch under a human's lease was sent"
 
 bd stop
 echo "ok: batch"

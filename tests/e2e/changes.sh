@@ -13,7 +13,6 @@ e2e_init
 command -v chromium >/dev/null || bd_skip "no chromium: install chromium (scripts/deps/test.txt)"
 e2e_user_a
 
-bd() { e2e_bd "$U" "$ST" "$@"; }
 py() { "$E2E_PY" -c "$@"; }
 
 bd start --json
@@ -36,16 +35,7 @@ document.title = 'ready';
 </script>
 HTML
 chmod 0644 "$PAGE"
-PROFILE_DIR=$OUTD/chromium
-mkdir -p "$PROFILE_DIR"
-bd_is_root && chown "$U:" "$PROFILE_DIR"
-NOSANDBOX=
-[ -n "${BD_CHROMIUM_NO_SANDBOX:-}" ] && NOSANDBOX=--no-sandbox
-BOTDESK_STATE_DIR=$ST bd_as "$U" "$BOTDESK_BIN" exec -- chromium $NOSANDBOX --no-first-run \
-    --no-default-browser-check --disable-gpu --disable-extensions --password-store=basic \
-    --user-data-dir="$PROFILE_DIR" --window-size=800,600 --app="file://$PAGE" \
-    >"$OUTD/chromium.out" 2>&1 &
-E2E_RECORDERS+=("$!")
+e2e_chromium_app "file://$PAGE"
 
 # The window, once its page said ready (the list is read again: no event reaches the test).
 deadline=$((SECONDS + 60))

@@ -13,11 +13,12 @@ import base64
 import http.server
 import json
 import os
-import struct
 import subprocess
 import sys
 import threading
 import time
+
+import e2elib
 
 botdesk, page_file, work = sys.argv[1], sys.argv[2], sys.argv[3]
 events = []
@@ -161,15 +162,7 @@ def actions(acts, is_error=False):
 def jpeg_size(content):
     if content["type"] != "image" or content["mimeType"] != "image/jpeg":
         fail(f"not a JPEG image: {content['type']} {content.get('mimeType')}")
-    data = base64.b64decode(content["data"])
-    i = 2
-    while i + 9 < len(data):
-        marker, seglen = data[i + 1], struct.unpack(">H", data[i + 2:i + 4])[0]
-        if marker in (0xC0, 0xC1, 0xC2):
-            h, w = struct.unpack(">HH", data[i + 5:i + 9])
-            return w, h
-        i += 2 + seglen
-    fail("a JPEG without a frame header")
+    return e2elib.jpeg_size(base64.b64decode(content["data"]))
 
 
 rpc(mcp, "initialize", {"protocolVersion": "2025-06-18", "capabilities": {},

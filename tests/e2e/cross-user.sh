@@ -15,18 +15,8 @@ STB=$E2E_ST
 [ "$UA" != "$UB" ] || bd_skip "needs two test users (run as root: scripts/test creates them)"
 
 # Three free numbers in a row: a band of two for the race, and one more for round 2.
-free() {
-    [ ! -e "/tmp/.X$1-lock" ] && [ ! -e "/tmp/.X11-unix/X$1" ] &&
-        ! grep -q "/tmp/.X11-unix/X$1\$" /proc/net/unix
-}
-lo=
-for n in $(seq 70 3 87); do
-    if free "$n" && free $((n + 1)) && free $((n + 2)); then
-        lo=$n
-        break
-    fi
-done
-[ -n "$lo" ] || bd_skip "no three free display numbers in 70-89"
+e2e_free_displays 3 70 89
+lo=$E2E_LO
 export BOTDESK_DISPLAY_BAND=$lo-$((lo + 1))
 
 # check USER STATE: the user's desktop runs on a number of the band, its lock names its own Xvnc

@@ -94,7 +94,7 @@ e2e_user() {
 
 # e2e_user_a: the one user most tests need, as e2e_user "$BD_USER_A", with the short names they
 # use: U (the user), ST (its state root), P (its default profile's directory) and OUTD (its
-# output directory).
+# output directory); and bd ARGS...: botdesk as U on ST (see e2e_bd).
 e2e_user_a() {
     e2e_user "$BD_USER_A"
     U=$E2E_U
@@ -102,6 +102,7 @@ e2e_user_a() {
     P=$ST/default
     OUTD=$E2E_SCRATCH/out-$U
 }
+bd() { e2e_bd "$U" "$ST" "$@"; }
 
 # e2e_recorder [PROFILE]: starts the suite's recording window (xrecorder) on E2E_U's desktop of
 # PROFILE (default: default) through botdesk exec; it prints every event it gets to REC
@@ -131,12 +132,55 @@ e2e_recorder() {
     done
 }
 
+# e2e_rec_mark: how many lines the recorder (REC) has written so far: a FROM_LINE for the two
+# below. e2e_rec_since FROM_LINE: the recorder's lines after FROM_LINE.
+e2e_rec_mark() { wc -l <"$REC"; }
+e2e_rec_since() { tail -n +$(($1 + 1)) "$REC"; }
+
+# e2e_rec_wait PATTERN [FROM_LINE [SECONDS [COUNT]]]: waits (bounded: SECONDS, 15 by default;
+# woken by the file growing) until COUNT (1 by default) of the recorder's lines after FROM_LINE
+# match the extended regex PATTERN. Fails at once when the recorder died.
+e2e_rec_wait() {
+    local pat=$1 from=${2:-0} count=${4:-1} deadline=$((SECONDS + ${3:-15}))
+    until (($(e2e_rec_since "$from" | grep -Ec -- "$pat") >= count)); do
+        ((SECONDS < deadline)) || bd_fail "the recorder never got $count of '$pat' (after line $from): $(e2e_rec_since "$from" | tail -40)
+$(e2e_recorder_diag)"
+        kill -0 "$RECPID" 2>/dev/null || bd_fail "the recorder died: $(cat "$REC_ERR")"
+        inotifywait -qq -t 1 -e modify "$REC" 2>/dev/null || true
+    done
+}
+
 # e2e_recorder_diag: for a failure message, the last recorder's errors and what decides where
 # input goes on its desktop (xrecorder --diag: the stacking, the pointer, the focus).
 e2e_recorder_diag() {
     echo "the recorder's errors: $(tail -n 30 "$REC_ERR")"
     BOTDESK_STATE_DIR=$REC_ST bd_as "$REC_U" "$BOTDESK_BIN" --profile "$REC_PROFILE" exec -- \
         "$E2E_XRECORDER" --diag 2>&1 || true
+}
+
+# e2e_chromium_app URL: Debian's Chromium as E2E_U on its default desktop (botdesk exec, in the
+# background), a window of 800x600 showing URL as an app, on a fresh browser profile
+# ($E2E_SCRATCH/out-$E2E_U/chromium; its output in chromium.out beside it). Sets E2E_CHROMIUM to
+# the exec's pid, which the cleanup ends.
+e2e_chromium_app() {
+    local outd=$E2E_SCRATCH/out-$E2E_U
+    local -a nosandbox=()
+    mkdir -p "$outd/chromium"
+    bd_is_root && chown "$E2E_U:" "$outd/chromium"
+    [ -n "${BD_CHROMIUM_NO_SANDBOX:-}" ] && nosandbox=(--no-sandbox)
+    BOTDESK_STATE_DIR=$E2E_ST bd_as "$E2E_U" "$BOTDESK_BIN" exec -- chromium "${nosandbox[@]}" \
+        --no-first-run --no-default-browser-check --disable-gpu --disable-extensions \
+        --password-store=basic --user-data-dir="$outd/chromium" --window-size=800,600 \
+        --app="$1" >"$outd/chromium.out" 2>&1 &
+    E2E_CHROMIUM=$!
+    E2E_RECORDERS+=("$E2E_CHROMIUM")
+}
+
+# e2e_outsider: sets OUTSIDER to the test user outside group botdesk (BD_USER_OUT); skips where
+# there is none (not run as root, every test user is ourselves).
+e2e_outsider() {
+    OUTSIDER=$(bd_test_user "$BD_USER_OUT")
+    [ "$OUTSIDER" != "$E2E_U" ] || bd_skip "needs the test users (run as root)"
 }
 
 # e2e_bd USER STATE ARGS...: botdesk as USER; sets RC, OUT and ERR.
@@ -196,6 +240,27 @@ e2e_descendants() {
         echo "$c"
         e2e_descendants "$c"
     done
+}
+
+# e2e_display_free N: nothing holds display N on this host: no X lock, socket (path or abstract)
+# or keymap file of that number.
+e2e_display_free() {
+    [ ! -e "/tmp/.X$1-lock" ] && [ ! -e "/tmp/.X11-unix/X$1" ] && [ ! -e "/tmp/server-$1.xkm" ] &&
+        ! grep -q "/tmp/.X11-unix/X$1\$" /proc/net/unix
+}
+
+# e2e_free_displays COUNT FIRST LAST: sets E2E_LO to the first of COUNT free display numbers in a
+# row, tried from FIRST in steps of COUNT, none past LAST; skips when there are none.
+e2e_free_displays() {
+    local count=$1 first=$2 last=$3 n i
+    for ((n = first; n + count - 1 <= last; n += count)); do
+        for ((i = n; i < n + count; i++)); do
+            e2e_display_free "$i" || continue 2
+        done
+        E2E_LO=$n
+        return 0
+    done
+    bd_skip "no $count free display numbers in a row in $first-$last"
 }
 
 # e2e_xvnc_pid DISPLAY_NUMBER: the pid in the X lock.

@@ -6,7 +6,6 @@
 # clipboard over 256 KiB and an unknown message close the viewer at once, and streams of
 # clipboards a watcher may not send do not grow the gate's memory. With a view group, its
 # members can watch (never type) and reach nothing else; other users reach nothing.
-source "$BD_SRCDIR/tests/e2e/e2e-lib.sh"
 source "$BD_SRCDIR/tests/e2e/gate-lib.sh"
 gate_open
 [[ $(e2e_json display) =~ ^:([0-9]+)$ ]] || bd_fail "no display: $OUT"

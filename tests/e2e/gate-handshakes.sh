@@ -4,7 +4,6 @@
 # handshakes on view.sock (by anyone in the view group) locked every door for 10 s. Now Xvnc
 # keeps no blacklist and the gate bounds each door on its own: a handshake deadline, at most
 # RELAY_MAX_HANDSHAKES viewers mid-handshake per door, and slots the view door cannot take.
-source "$BD_SRCDIR/tests/e2e/e2e-lib.sh"
 source "$BD_SRCDIR/tests/e2e/gate-lib.sh"
 e2e_init
 e2e_user_a

@@ -4,7 +4,6 @@
 # resize it, and is dropped again after `botdesk release`, which returns with the screen back at
 # the configured 1440x900. While a human holds it, every agent-side action exits 4. A corrupt
 # lease stops agent actions until a release repairs it. Epochs count real transitions only.
-source "$BD_SRCDIR/tests/e2e/e2e-lib.sh"
 source "$BD_SRCDIR/tests/e2e/gate-lib.sh"
 gate_open
 [ "$(e2e_json controller)" = agent ] || bd_fail "a new desktop is not the agent's: $OUT"

@@ -1,6 +1,9 @@
 # Shared by the gate's end-to-end tests: a recorder on the desktop (xrecorder: what input reaches
-# it), the test's RFB viewer (rfbclient.py), and waits on the recorder's output. Source it after
-# e2e-lib.sh; call gate_open, or e2e_init and e2e_user, before the rest.
+# it), the test's RFB viewer (rfbclient.py), and waits on the recorder's output. Source it (it
+# sources e2e-lib.sh); call gate_open, or e2e_init and e2e_user, before the rest.
+
+# shellcheck source=e2e-lib.sh
+source "$BD_SRCDIR/tests/e2e/e2e-lib.sh"
 
 GATE_RFB=$BD_SRCDIR/tests/e2e/rfbclient.py
 
@@ -11,6 +14,14 @@ gate_open() {
     e2e_user_a
     e2e_bd "$U" "$ST" start --json
     e2e_expect_rc 0 "start"
+}
+
+# gate_processes: after gate_open, XVNC (the desktop's X server, by the X lock of the display in
+# OUT) and GATE (its botdesk-gate).
+gate_processes() {
+    [[ $(e2e_json display) =~ ^:([0-9]+)$ ]] || bd_fail "no display: $OUT"
+    XVNC=$(e2e_xvnc_pid "${BASH_REMATCH[1]}")
+    GATE=$(gate_pid default) || bd_fail "no botdesk-gate below the session"
 }
 
 # gate_rfb SOCKET ARGS...: the test's viewer as the test user; sets RC and OUT.

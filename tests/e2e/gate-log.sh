@@ -5,20 +5,12 @@
 # bytes each, 1.2 MB here), and every line of the gate's is whole: each part of the desktop
 # writes into a pipe of its own and the session writes launcher.log a whole line at a time.
 # Rotation at 1 MiB is tested on its own in tests/session/test-logrelay.c.
-source "$BD_SRCDIR/tests/e2e/e2e-lib.sh"
 source "$BD_SRCDIR/tests/e2e/gate-lib.sh"
 gate_open
 bd_as "$U" "$E2E_PY" - "$P/view.sock" <<'PY' || bd_fail "the viewers failed"
-import socket, struct, sys
-
-def recv_exact(s, n):
-    data = b""
-    while len(data) < n:
-        chunk = s.recv(n - len(data))
-        if not chunk:
-            raise EOFError("closed")
-        data += chunk
-    return data
+import os, socket, struct, sys
+sys.path.insert(0, os.environ["BD_SRCDIR"] + "/tests/e2e")
+from e2elib import recv_exact
 
 for i in range(2000):
     s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)

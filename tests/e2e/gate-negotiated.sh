@@ -4,12 +4,9 @@
 # ExtendedDesktopSize (-308), and the controller's door lets SetDesktopSize through while a
 # human holds the desktop: one message used to end the desktop. Now the gate drops it, Xvnc
 # stays up, and a viewer that did announce the extension still resizes.
-source "$BD_SRCDIR/tests/e2e/e2e-lib.sh"
 source "$BD_SRCDIR/tests/e2e/gate-lib.sh"
 gate_open
-[[ $(e2e_json display) =~ ^:([0-9]+)$ ]] || bd_fail "no display: $OUT"
-xvnc=$(e2e_xvnc_pid "${BASH_REMATCH[1]}")
-gate=$(gate_pid default) || bd_fail "no botdesk-gate below the session"
+gate_processes
 e2e_bd "$U" "$ST" take --reason "gate-negotiated"
 e2e_expect_rc 0 "take"
 
@@ -19,11 +16,11 @@ for chunk in whole bytes random; do
     i=$((i + 1))
     gate_rfb "$P/rfb.sock" --chunk "$chunk" --seed "$i" --encodings 0,-223 size:1024x768 \
         raw:96010000000005a00384 raw:f8000000800000000161 size:800x600 sync
-    bd_gone "$xvnc" && bd_fail "Xvnc died of a SetDesktopSize the viewer had not negotiated ($chunk): $(tail -5 "$P/launcher.log")"
+    bd_gone "$XVNC" && bd_fail "Xvnc died of a SetDesktopSize the viewer had not negotiated ($chunk): $(tail -5 "$P/launcher.log")"
     [ "$RC" = 0 ] || bd_fail "$chunk: rfbclient: $ERR; $OUT"
     [ "$(tail -n1 <<<"$OUT")" = "synced 1440x900" ] || bd_fail "$chunk: the screen changed: $OUT"
 done
-bd_gone "$gate" && bd_fail "the gate died"
+bd_gone "$GATE" && bd_fail "the gate died"
 
 # A viewer that announced ExtendedDesktopSize resizes as before.
 gate_rfb_ok "$P/rfb.sock" size:1024x768 sync

@@ -7,10 +7,11 @@ legacy handshake (initialize) of older clients on the same connection. Exits non
 first failure."""
 import base64
 import json
-import struct
 import subprocess
 import sys
 import time
+
+from e2elib import jpeg_size, png_size
 
 botdesk, rec = sys.argv[1], sys.argv[2]
 srv = subprocess.Popen([botdesk, "mcp"], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
@@ -106,26 +107,6 @@ def rec_wait(line, start):
         if time.monotonic() > deadline:
             fail(f"the recorder never got {line!r}: {rec_lines()[start:][-20:]}")
         subprocess.run(["inotifywait", "-qq", "-t", "1", "-e", "modify", rec], check=False)
-
-
-def jpeg_size(data):
-    """(width, height) from a JPEG's frame header."""
-    if data[:2] != b"\xff\xd8":
-        fail("not a JPEG")
-    i = 2
-    while i + 9 < len(data):
-        marker, seglen = data[i + 1], struct.unpack(">H", data[i + 2:i + 4])[0]
-        if marker in (0xC0, 0xC1, 0xC2):
-            h, w = struct.unpack(">HH", data[i + 5:i + 9])
-            return w, h
-        i += 2 + seglen
-    fail("a JPEG without a frame header")
-
-
-def png_size(data):
-    if data[:8] != b"\x89PNG\r\n\x1a\n":
-        fail("not a PNG")
-    return struct.unpack(">II", data[16:24])
 
 
 # -- 2026-07-28: no handshake; server/discover is a dual-era client's first request

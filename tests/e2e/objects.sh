@@ -18,7 +18,6 @@ e2e_init
 command -v chromium >/dev/null || bd_skip "no chromium: install chromium (scripts/deps/test.txt)"
 e2e_user_a
 
-bd() { e2e_bd "$U" "$ST" "$@"; }
 # bd_in FILE ARGS...: botdesk with FILE on standard input.
 bd_in() {
     local in=$1 out=$E2E_SCRATCH/out.$$ err=$E2E_SCRATCH/err.$$
@@ -103,17 +102,7 @@ EOF
 chmod 0644 "$PAGE"
 COPY_SRC='copied by "Chromium" \ ü 😀'
 ENC=$(py 'import sys,urllib.parse; print(urllib.parse.quote(sys.argv[1], safe=""))' "$COPY_SRC")
-PROFILE_DIR=$OUTD/chromium
-mkdir -p "$PROFILE_DIR"
-bd_is_root && chown "$U:" "$PROFILE_DIR"
-NOSANDBOX=
-[ -n "${BD_CHROMIUM_NO_SANDBOX:-}" ] && NOSANDBOX=--no-sandbox
-BOTDESK_STATE_DIR=$ST bd_as "$U" "$BOTDESK_BIN" exec -- chromium $NOSANDBOX --no-first-run \
-    --no-default-browser-check --disable-gpu --disable-extensions --password-store=basic \
-    --user-data-dir="$PROFILE_DIR" --window-size=800,600 --app="file://$PAGE#$ENC" \
-    >"$OUTD/chromium.out" 2>&1 &
-CHROME_LAUNCH=$!
-E2E_RECORDERS+=("$CHROME_LAUNCH")
+e2e_chromium_app "file://$PAGE#$ENC"
 
 # win_wait PYEXPR: waits (bounded) until a window w of `windows --json` satisfies PYEXPR; sets
 # WIN to its id. No event reaches the test from the window manager: the list is read again.

@@ -1,11 +1,11 @@
 /* pngcheck FILE WIDTH HEIGHT: exit 0 when FILE decodes as a PNG of exactly that size whose pixels
  * are not all one colour. Prints what it found. */
-#include <png.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "parse.h"
+#include "pngread.h"
 
 int main(int argc, char **argv)
 {
@@ -16,16 +16,8 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	png_image im;
-	memset(&im, 0, sizeof(im));
-	im.version = PNG_IMAGE_VERSION;
-	if (!png_image_begin_read_from_file(&im, argv[1])) {
-		fprintf(stderr, "pngcheck: %s: not a PNG: %s\n", argv[1], im.message);
-		return 1;
-	}
-	im.format = PNG_FORMAT_RGB;
-	unsigned char *px = malloc(PNG_IMAGE_SIZE(im));
-	if (!px || !png_image_finish_read(&im, NULL, px, 0, NULL)) {
-		fprintf(stderr, "pngcheck: %s: cannot decode: %s\n", argv[1], im.message);
+	unsigned char *px;
+	if (pngread_rgb("pngcheck", argv[1], &im, &px) < 0) {
 		return 1;
 	}
 	size_t n = (size_t)im.width * im.height, differ = 0;

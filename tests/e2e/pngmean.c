@@ -1,12 +1,11 @@
 /* pngmean FILE [X Y W H]: the mean colour of a PNG (or of that rectangle of it) and the share of
  * its pixels that are black, as "mean R G B dark PERMILLE", for the web tests' comparison of
  * the browser's picture of the desktop with botdesk thumbnail's. */
-#include <png.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "parse.h"
+#include "pngread.h"
 
 int main(int argc, char **argv)
 {
@@ -20,16 +19,8 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	png_image im;
-	memset(&im, 0, sizeof(im));
-	im.version = PNG_IMAGE_VERSION;
-	if (!png_image_begin_read_from_file(&im, argv[1])) {
-		fprintf(stderr, "pngmean: %s: not a PNG: %s\n", argv[1], im.message);
-		return 1;
-	}
-	im.format = PNG_FORMAT_RGB;
-	unsigned char *px = malloc(PNG_IMAGE_SIZE(im));
-	if (!px || !png_image_finish_read(&im, NULL, px, 0, NULL)) {
-		fprintf(stderr, "pngmean: %s: cannot decode: %s\n", argv[1], im.message);
+	unsigned char *px;
+	if (pngread_rgb("pngmean", argv[1], &im, &px) < 0) {
 		return 1;
 	}
 	if (argc == 2) {

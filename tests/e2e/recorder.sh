@@ -16,7 +16,6 @@ command -v ffprobe >/dev/null || bd_skip "no ffprobe: install ffmpeg (scripts/de
 e2e_user_a
 OUTSIDER=$(bd_test_user "$BD_USER_OUT")
 
-bd() { e2e_bd "$U" "$ST" "$@"; }
 py() { "$E2E_PY" -c "$@"; }
 
 bd start --json

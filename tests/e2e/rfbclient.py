@@ -32,6 +32,8 @@ import socket
 import struct
 import sys
 
+from e2elib import BufferedSocket
+
 ENC_RAW = 0
 ENC_DESKTOP_SIZE = -223
 ENC_LAST_RECT = -224
@@ -41,29 +43,23 @@ ENC_CONTINUOUS = -313
 ENC_QEMU_KEY = -258
 
 
-class Viewer:
+class Viewer(BufferedSocket):
     def __init__(self, path, version, chunk, seed, encodings):
-        self.s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        self.s.settimeout(10)
-        self.s.connect(path)
+        s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        s.settimeout(10)
+        s.connect(path)
+        super().__init__(s)
         self.version = version
         self.chunk = chunk
         self.rng = random.Random(seed)
         self.queue = b""
-        self.buf = b""
         self.width = self.height = 0
         self.bpp = 4
         self.closed = False
         self.encodings = encodings
 
-    def recv(self, n):
-        while len(self.buf) < n:
-            data = self.s.recv(65536)
-            if not data:
-                raise EOFError("the server closed the connection")
-            self.buf += data
-        out, self.buf = self.buf[:n], self.buf[n:]
-        return out
+    # The next n bytes from the gate.
+    recv = BufferedSocket.need
 
     def send_queued(self):
         data, self.queue = self.queue, b""

@@ -20,6 +20,8 @@ import struct
 import sys
 import time
 
+from e2elib import recv_exact
+
 # Pseudo-encodings of the extensions a client message may depend on, and plain encodings.
 ENCODINGS = [0, 1, 2, 5, 7, 16, -223, -224, -239, -258, -259, -305, -307, -308, -309, -312,
              -313, -314, -1063131698, -32, -256, -247]
@@ -34,16 +36,6 @@ def alive(pid):
         return state not in ("Z", "X")
     except OSError:
         return False
-
-
-def recv_exact(s, n):
-    data = b""
-    while len(data) < n:
-        chunk = s.recv(n - len(data))
-        if not chunk:
-            raise EOFError("closed")
-        data += chunk
-    return data
 
 
 class Gen:

@@ -16,18 +16,8 @@ bd_is_root || bd_skip "needs the outsider test user: run as root (scripts/test c
 e2e_user_a
 OUTSIDER=$(bd_test_user "$BD_USER_OUT")
 
-free() {
-    [ ! -e "/tmp/.X$1-lock" ] && [ ! -e "/tmp/.X11-unix/X$1" ] && [ ! -e "/tmp/server-$1.xkm" ] &&
-        ! grep -q "/tmp/.X11-unix/X$1\$" /proc/net/unix
-}
-lo=
-for n in $(seq 70 2 78); do
-    if free "$n" && free $((n + 1)); then
-        lo=$n
-        break
-    fi
-done
-[ -n "$lo" ] || bd_skip "no two free display numbers in 70-79"
+e2e_free_displays 2 70 79
+lo=$E2E_LO
 hi=$((lo + 1))
 export BOTDESK_DISPLAY_BAND=$lo-$hi
 squats=$E2E_SCRATCH/squats

@@ -4,13 +4,10 @@
 # follow (the bus through the session's lifeline, X clients with their server; 5 s bound), and
 # the doors stop accepting. Before, Xvnc and the gate went on serving a frozen desktop that status called
 # stopped. Waits on pidfds (poll), bounded by BD_DEATH_WAIT_MS (1000).
-source "$BD_SRCDIR/tests/e2e/e2e-lib.sh"
 source "$BD_SRCDIR/tests/e2e/gate-lib.sh"
 gate_open
 launcher=$(e2e_json pid)
-[[ $(e2e_json display) =~ ^:([0-9]+)$ ]] || bd_fail "no display: $OUT"
-xvnc=$(e2e_xvnc_pid "${BASH_REMATCH[1]}")
-gate=$(gate_pid default) || bd_fail "no botdesk-gate below the session"
+gate_processes
 wm=$(pgrep -P "$launcher" -x xfwm4) || bd_fail "no xfwm4 below the session"
 # Everything of the desktop: the launcher's session (process group) and what lives below it.
 mapfile -t all < <(e2e_desktop_pids "$launcher" | grep -vx "$launcher")
@@ -18,7 +15,7 @@ mapfile -t all < <(e2e_desktop_pids "$launcher" | grep -vx "$launcher")
 
 # The pidfds are opened before the kill, so each names its process even once it is gone.
 rc=0
-"$E2E_PY" - "$launcher" "${BD_DEATH_WAIT_MS:-1000}" "$xvnc" "$gate" "$wm" -- "${all[@]}" \
+"$E2E_PY" - "$launcher" "${BD_DEATH_WAIT_MS:-1000}" "$XVNC" "$GATE" "$wm" -- "${all[@]}" \
     >"$E2E_SCRATCH/death" 2>&1 <<'PY' || rc=$?
 import os, select, signal, sys, time
 launcher, wait_ms = int(sys.argv[1]), int(sys.argv[2])

@@ -13,31 +13,14 @@
 #    nothing), each started with the profile's directory as fd 3, no shell and none of the
 #    server's environment but the locale's, and every one reaped with its pidfd closed, also
 #    when the request that started it went away first, and when it hung (killed at 5 s).
-source "$BD_SRCDIR/tests/e2e/e2e-lib.sh"
 source "$BD_SRCDIR/tests/e2e/web-lib.sh"
 e2e_init
 command -v xdotool >/dev/null || bd_skip "no xdotool: install xdotool"
 e2e_user_a
 
-bd() { e2e_bd "$U" "$ST" "$@"; }
-
 bd start
 e2e_expect_rc 0 "start"
 e2e_recorder
-
-# rec_wait PATTERN [FROM_LINE]: waits (bounded; woken by the file growing) until a line after
-# FROM_LINE matches the extended regex PATTERN.
-rec_wait() {
-    local pat=$1 from=${2:-0} deadline=$((SECONDS + 30))
-    until tail -n +$((from + 1)) "$REC" | grep -Eq -- "$pat"; do
-        ((SECONDS < deadline)) || bd_fail "the recorder never got '$pat' (after line $from): $(tail -n +$((from + 1)) "$REC" | tail -20)
-$(e2e_recorder_diag)"
-        kill -0 "$RECPID" 2>/dev/null || bd_fail "the recorder died: $(cat "$REC_ERR")"
-        inotifywait -qq -t 1 -e modify "$REC" 2>/dev/null || true
-    done
-}
-mark() { wc -l <"$REC"; }
-since() { tail -n +$(($1 + 1)) "$REC"; }
 
 # xdotool as the desktop's user, as a human's own tool would (botdesk exec refuses while a human
 # holds the desktop).
@@ -58,10 +41,24 @@ hold() {
     bd key --press shift
     e2e_expect_rc 0 "key --press shift"
     local m
-    m=$(mark)
+    m=$(e2e_rec_mark)
     xdo mousedown 1
     e2e_expect_rc 0 "xdotool mousedown 1"
-    rec_wait '^press 1 ' "$m"
+    e2e_rec_wait '^press 1 ' "$m" 30
+}
+
+# typing: the agent holds (hold), then types TEXT in the background (TYPER, its exit status in
+# type.rc); returns once 30 of its letters arrived. m is the recorder's line before them.
+typing() {
+    hold
+    m=$(e2e_rec_mark)
+    (
+        rc=0
+        BOTDESK_STATE_DIR=$ST bd_as "$U" "$BOTDESK_BIN" type "$TEXT" >"$OUTD/type.out" 2>"$OUTD/type.err" || rc=$?
+        echo "$rc" >"$OUTD/type.rc"
+    ) &
+    TYPER=$!
+    e2e_rec_wait '^key 0x41 ' "$m" 30 30
 }
 
 # check_stop FROM SENT WHO: after take returned, a marker key (F12) is sent; it must arrive with
@@ -71,8 +68,8 @@ check_stop() {
     local from=$1 sent=$2 who=$3 ev
     xdo key F12
     e2e_expect_rc 0 "the marker key"
-    rec_wait '^key 0xffc9 ' "$from"
-    ev=$(since "$from")
+    e2e_rec_wait '^key 0xffc9 ' "$from" 30
+    ev=$(e2e_rec_since "$from")
     grep -q '^key 0xffc9 0$' <<<"$ev" ||
         bd_fail "$who: the marker key arrived with a key or button still held (take did not release them): $(grep '^key 0xffc9' <<<"$ev")"
     sed -n '/^key 0xffc9 /,$p' <<<"$ev" | grep -q '^key 0x[46]1 ' &&
@@ -87,28 +84,23 @@ check_stop() {
     ((sent > 0 && sent < N)) || bd_fail "$who: stopped after $sent of $N"
 }
 
+# typing_stopped WHO: after WHO took the desktop, the typing (see typing) ends within 30 s, exit 4,
+# saying how many letters it sent (left in sent), and check_stop holds that against what arrived.
+typing_stopped() {
+    local who=$1
+    timeout 30 tail --pid=$TYPER -f /dev/null || bd_fail "$who: botdesk type still runs 30 s after the take"
+    wait $TYPER
+    [ "$(cat "$OUTD/type.rc")" = 4 ] || bd_fail "$who: botdesk type cut short: exit $(cat "$OUTD/type.rc"), expected 4: $(cat "$OUTD/type.err")"
+    sent=$(sed -n "s/.*stopped: a human took the desktop after \([0-9]*\) of $N characters.*/\1/p" "$OUTD/type.err")
+    [ -n "$sent" ] || bd_fail "$who: botdesk type's message: $(cat "$OUTD/type.err")"
+    check_stop "$m" "$sent" "$who"
+}
+
 # -- botdesk type, cut short by botdesk take
-hold
-m=$(mark)
-(
-    rc=0
-    BOTDESK_STATE_DIR=$ST bd_as "$U" "$BOTDESK_BIN" type "$TEXT" >"$OUTD/type.out" 2>"$OUTD/type.err" || rc=$?
-    echo "$rc" >"$OUTD/type.rc"
-) &
-TYPER=$!
-deadline=$((SECONDS + 30))
-until (($(since "$m" | grep -c '^key 0x41 ') >= 30)); do
-    ((SECONDS < deadline)) || bd_fail "typing never started: $(since "$m" | tail -5)"
-    inotifywait -qq -t 1 -e modify "$REC" 2>/dev/null || true
-done
+typing
 bd take --reason "mid-way"
 e2e_expect_rc 0 "take"
-timeout 30 tail --pid=$TYPER -f /dev/null || bd_fail "botdesk type still runs 30 s after take"
-wait $TYPER
-[ "$(cat "$OUTD/type.rc")" = 4 ] || bd_fail "botdesk type cut short: exit $(cat "$OUTD/type.rc"), expected 4: $(cat "$OUTD/type.err")"
-sent=$(sed -n "s/.*stopped: a human took the desktop after \([0-9]*\) of $N characters.*/\1/p" "$OUTD/type.err")
-[ -n "$sent" ] || bd_fail "botdesk type's message: $(cat "$OUTD/type.err")"
-check_stop "$m" "$sent" "botdesk type"
+typing_stopped "botdesk type"
 tail -n 1 "$ST/default/actions.jsonl" | grep -q "\"command\":\"type\".*\"result\":\"stopped: a human took the desktop after $sent of $N characters\",\"sent\":$sent}" ||
     bd_fail "actions.jsonl: $(tail -n 1 "$ST/default/actions.jsonl")"
 bd release
@@ -116,7 +108,7 @@ e2e_expect_rc 0 "release"
 
 # -- the same through MCP
 hold
-m=$(mark)
+m=$(e2e_rec_mark)
 RES=$(BOTDESK_STATE_DIR=$ST bd_as "$U" "$E2E_PY" "$BD_SRCDIR/tests/e2e/mcp-take.py" "$BOTDESK_BIN" "$REC" "$N") ||
     bd_fail "the MCP client: $RES"
 sent=$("$E2E_PY" - "$RES" "$N" <<'PY'
@@ -142,29 +134,12 @@ web_take() {
     web_status 200 "the lease"
     csrf=$(grep -o '"csrf":"[0-9a-f]*"' <<<"$OUT" | cut -d'"' -f4)
     [ -n "$csrf" ] || bd_fail "no CSRF token in /lease: $OUT"
-    hold
-    m=$(mark)
-    (
-        rc=0
-        BOTDESK_STATE_DIR=$ST bd_as "$U" "$BOTDESK_BIN" type "$TEXT" >"$OUTD/type.out" 2>"$OUTD/type.err" || rc=$?
-        echo "$rc" >"$OUTD/type.rc"
-    ) &
-    TYPER=$!
-    deadline=$((SECONDS + 30))
-    until (($(since "$m" | grep -c '^key 0x41 ') >= 30)); do
-        ((SECONDS < deadline)) || bd_fail "typing never started: $(since "$m" | tail -5)"
-        inotifywait -qq -t 1 -e modify "$REC" 2>/dev/null || true
-    done
+    typing
     # As the page's bar does it: its Origin, its CSRF token, no body.
     web_req "$W" POST /take --origin "$origin" --header "X-Botdesk-CSRF: $csrf"
     web_status 200 "the page's take"
     [[ $OUT == *'"holder":"human"'* ]] || bd_fail "the page's take answered: $OUT"
-    timeout 30 tail --pid=$TYPER -f /dev/null || bd_fail "botdesk type still runs 30 s after the page's take"
-    wait $TYPER
-    [ "$(cat "$OUTD/type.rc")" = 4 ] || bd_fail "botdesk type cut short by the page: exit $(cat "$OUTD/type.rc"), expected 4: $(cat "$OUTD/type.err")"
-    sent=$(sed -n "s/.*stopped: a human took the desktop after \([0-9]*\) of $N characters.*/\1/p" "$OUTD/type.err")
-    [ -n "$sent" ] || bd_fail "botdesk type's message after the page's take: $(cat "$OUTD/type.err")"
-    check_stop "$m" "$sent" "the page's take"
+    typing_stopped "the page's take"
     web_stop
     bd release
     e2e_expect_rc 0 "release after the page's take"

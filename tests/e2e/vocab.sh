@@ -16,80 +16,66 @@ no_window() {
 e2e_init
 e2e_user_a
 
-bd() { e2e_bd "$U" "$ST" "$@"; }
-
 bd start --json
 e2e_expect_rc 0 "start"
 e2e_recorder
 
-rec_wait() {
-    local pat=$1 from=${2:-0} deadline=$((SECONDS + 15))
-    until tail -n +$((from + 1)) "$REC" | grep -Eq -- "$pat"; do
-        ((SECONDS < deadline)) || bd_fail "the recorder never got '$pat' (after line $from): $(tail -n +$((from + 1)) "$REC" | head -40)
-$(e2e_recorder_diag)"
-        kill -0 "$RECPID" 2>/dev/null || bd_fail "the recorder died: $(cat "$REC_ERR")"
-        inotifywait -qq -t 1 -e modify "$REC" 2>/dev/null || true
-    done
-}
-mark() { wc -l <"$REC"; }
-since() { tail -n +$(($1 + 1)) "$REC"; }
-
 # -- triple click: three presses at the point, back to back
-m=$(mark)
+m=$(e2e_rec_mark)
 bd click 300 200 --triple --json
 e2e_expect_rc 0 "click --triple"
 [ "$(no_window <<<"$OUT")" = '{"x":300,"y":200,"screen":"1440x900"}' ] || bd_fail "click --triple --json: $OUT"
 bd click 1 801
-rec_wait '^release 1 1 801$' "$m"
-[ "$(since "$m" | grep -c '^press 1 300 200$')" = 3 ] || bd_fail "triple click: $(since "$m")"
+e2e_rec_wait '^release 1 1 801$' "$m"
+[ "$(e2e_rec_since "$m" | grep -c '^press 1 300 200$')" = 3 ] || bd_fail "triple click: $(e2e_rec_since "$m")"
 
 # -- keys held around a click: Shift goes down before the button, and is up again after
-m=$(mark)
+m=$(e2e_rec_mark)
 bd click 320 220 --hold shift
 e2e_expect_rc 0 "click --hold shift"
 bd key a
-rec_wait '^key 0x61 0$' "$m"
-since "$m" | grep -E '^(key|press)' | head -2 | tr '\n' ' ' | grep -q '^key 0xffe1 0 press 1 320 220 $' ||
-    bd_fail "click --hold shift: Shift then the press expected: $(since "$m")"
+e2e_rec_wait '^key 0x61 0$' "$m"
+e2e_rec_since "$m" | grep -E '^(key|press)' | head -2 | tr '\n' ' ' | grep -q '^key 0xffe1 0 press 1 320 220 $' ||
+    bd_fail "click --hold shift: Shift then the press expected: $(e2e_rec_since "$m")"
 bd click 330 230 --hold ctrl+nosuchkey
 e2e_expect_rc 2 "--hold with an unknown key"
 
 # -- mouse-down, a move, mouse-up: a drag of the script's own; then where the pointer is
-m=$(mark)
+m=$(e2e_rec_mark)
 bd mouse-down 400 300
 e2e_expect_rc 0 "mouse-down"
 bd move 450 320
 bd mouse-up 500 350 --json
 e2e_expect_rc 0 "mouse-up"
-rec_wait '^release 1 500 350$' "$m"
-since "$m" | grep -q '^press 1 400 300$' || bd_fail "mouse-down: $(since "$m")"
-since "$m" | grep -q '^motion 450 320$' || bd_fail "the move with the button down: $(since "$m")"
-m=$(mark)
+e2e_rec_wait '^release 1 500 350$' "$m"
+e2e_rec_since "$m" | grep -q '^press 1 400 300$' || bd_fail "mouse-down: $(e2e_rec_since "$m")"
+e2e_rec_since "$m" | grep -q '^motion 450 320$' || bd_fail "the move with the button down: $(e2e_rec_since "$m")"
+m=$(e2e_rec_mark)
 bd move 600 400
 bd mouse-down --button right
 e2e_expect_rc 0 "mouse-down where the pointer is"
 bd mouse-up --button right --json
 [ "$(no_window <<<"$OUT")" = '{"x":600,"y":400,"screen":"1440x900"}' ] || bd_fail "mouse-up where the pointer is: $OUT"
-rec_wait '^release 3 600 400$' "$m"
-since "$m" | grep -q '^press 3 600 400$' || bd_fail "mouse-down where the pointer is: $(since "$m")"
+e2e_rec_wait '^release 3 600 400$' "$m"
+e2e_rec_since "$m" | grep -q '^press 3 600 400$' || bd_fail "mouse-down where the pointer is: $(e2e_rec_since "$m")"
 
 # -- drag along a path: every point passed, in order
-m=$(mark)
+m=$(e2e_rec_mark)
 bd drag --path 100,100 200,100 200,250 50,250 --json
 e2e_expect_rc 0 "drag --path"
 [ "$(no_window <<<"$OUT")" = '{"x":100,"y":100,"x2":50,"y2":250,"screen":"1440x900"}' ] || bd_fail "drag --path --json: $OUT"
-rec_wait '^release 1 50 250$' "$m"
-got=$(since "$m" | grep -E '^motion (200 100|200 250|50 250)$' | uniq | tr '\n' ' ')
-[ "$got" = "motion 200 100 motion 200 250 motion 50 250 " ] || bd_fail "drag --path: $(since "$m")"
-since "$m" | grep -q '^press 1 100 100$' || bd_fail "drag --path did not press at the first point"
+e2e_rec_wait '^release 1 50 250$' "$m"
+got=$(e2e_rec_since "$m" | grep -E '^motion (200 100|200 250|50 250)$' | uniq | tr '\n' ' ')
+[ "$got" = "motion 200 100 motion 200 250 motion 50 250 " ] || bd_fail "drag --path: $(e2e_rec_since "$m")"
+e2e_rec_since "$m" | grep -q '^press 1 100 100$' || bd_fail "drag --path did not press at the first point"
 bd drag --path 1,1 1440,1
 e2e_expect_rc 2 "a path point off the screen"
 
 # -- a key held for a while, a pause
-m=$(mark)
+m=$(e2e_rec_mark)
 bd key b --hold-for 0.3 --json
 e2e_expect_rc 0 "key --hold-for"
-rec_wait '^key 0x62 0$' "$m"
+e2e_rec_wait '^key 0x62 0$' "$m"
 bd wait 0.3 --json
 e2e_expect_rc 0 "wait"
 (($(e2e_json waited_ms) >= 300)) || bd_fail "wait 0.3 waited less: $OUT"
@@ -97,31 +83,31 @@ bd wait 0
 e2e_expect_rc 2 "wait 0"
 
 # -- a take during a hold: the release is not sent (the take let the key go), exit 4
-m=$(mark)
+m=$(e2e_rec_mark)
 (
     rc=0
     BOTDESK_STATE_DIR=$ST bd_as "$U" "$BOTDESK_BIN" key shift --hold-for 3 >"$OUTD/hold.out" 2>&1 || rc=$?
     echo "$rc" >"$OUTD/hold.rc"
 ) &
 HOLD=$!
-rec_wait '^key 0xffe1 0$' "$m"
+e2e_rec_wait '^key 0xffe1 0$' "$m"
 bd take --reason "mid-hold"
 e2e_expect_rc 0 "take during a hold"
 wait $HOLD
 [ "$(cat "$OUTD/hold.rc")" = 4 ] || bd_fail "key --hold-for cut by a take: exit $(cat "$OUTD/hold.rc"): $(cat "$OUTD/hold.out")"
 grep -q "after 1 of 2 key events" "$OUTD/hold.out" || bd_fail "the hold's message: $(cat "$OUTD/hold.out")"
 bd release
-m=$(mark)
+m=$(e2e_rec_mark)
 bd key a
-rec_wait '^key 0x61 ' "$m"
-since "$m" | grep -q '^key 0x61 0$' || bd_fail "Shift still held after the take: $(since "$m")"
+e2e_rec_wait '^key 0x61 ' "$m"
+e2e_rec_since "$m" | grep -q '^key 0x61 0$' || bd_fail "Shift still held after the take: $(e2e_rec_since "$m")"
 grep -q '"command":"key".*"result":"stopped: a human took the desktop after 1 of 2 key events","sent":1' \
     "$ST/default/actions.jsonl" || bd_fail "the cut hold's log line: $(grep '"key"' "$ST/default/actions.jsonl")"
 
 # -- a human holds the desktop: every new action exits 4, nothing arrives
 bd take --reason "checking"
 e2e_expect_rc 0 "take"
-m=$(mark)
+m=$(e2e_rec_mark)
 for a in "click 10 10 --triple" "click 10 10 --hold shift" "mouse-down 10 10" "mouse-up" \
     "drag --path 1,1 5,5 9,1" "key a --hold-for 0.1" "wait 0.1"; do
     # shellcheck disable=SC2086
@@ -131,8 +117,8 @@ done
 bd release
 e2e_expect_rc 0 "release"
 bd click 2 802
-rec_wait '^release 1 2 802$' "$m"
-[ "$(since "$m" | grep -c .)" -le 3 ] || bd_fail "events reached the window while a human held the desktop: $(since "$m")"
+e2e_rec_wait '^release 1 2 802$' "$m"
+[ "$(e2e_rec_since "$m" | grep -c .)" -le 3 ] || bd_fail "events reached the window while a human held the desktop: $(e2e_rec_since "$m")"
 
 # -- the action log
 "$E2E_PY" - "$ST/default/actions.jsonl" <<'PY' || bd_fail "actions.jsonl: $(cat "$ST/default/actions.jsonl")"

@@ -8,12 +8,9 @@
 # - with the view_dir setting the page's stream reaches the watchers' door where it is;
 # - 200 idle and 40 slow connections of the outsider (bdtest-out) do not keep the owner from the
 #   page, a ticket and the stream.
-source "$BD_SRCDIR/tests/e2e/e2e-lib.sh"
-source "$BD_SRCDIR/tests/e2e/gate-lib.sh"
 source "$BD_SRCDIR/tests/e2e/web-lib.sh"
 web_open
-OUTSIDER=$(bd_test_user "$BD_USER_OUT")
-[ "$OUTSIDER" != "$U" ] || bd_skip "needs the test users (run as root)"
+e2e_outsider
 
 # The watchers' door elsewhere (issue 23.7): the view group's directory, as in gate-doors.sh.
 VD=$E2E_SCRATCH/view-$U

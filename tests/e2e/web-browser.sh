@@ -7,8 +7,6 @@
 # window's size), requests without the cookie or from a foreign Origin get 403 and reach
 # nothing, and Hand back gives the agent the desktop at its configured size. Prints the time
 # from botdesk web to the first frame in the browser.
-source "$BD_SRCDIR/tests/e2e/e2e-lib.sh"
-source "$BD_SRCDIR/tests/e2e/gate-lib.sh"
 source "$BD_SRCDIR/tests/e2e/web-lib.sh"
 web_open
 

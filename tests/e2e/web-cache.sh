@@ -6,8 +6,6 @@
 # ETag too; another version's prefix is 404; the versioned files need the cookie like the rest.
 # A changed noVNC file gives the next server another version with the new text, and the old
 # prefix is gone. In Chromium, a reload fetches no module again and the desktop shows again.
-source "$BD_SRCDIR/tests/e2e/e2e-lib.sh"
-source "$BD_SRCDIR/tests/e2e/gate-lib.sh"
 source "$BD_SRCDIR/tests/e2e/web-lib.sh"
 web_open
 

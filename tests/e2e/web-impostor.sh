@@ -6,12 +6,9 @@
 # - when the owner's --listen server stops with its page open and the outsider binds the port,
 #   the page does not take their word: their lease cannot prove the page's key, the page stops
 #   reconnecting and says why, and their server gets no stream, no RFB, nothing typed.
-source "$BD_SRCDIR/tests/e2e/e2e-lib.sh"
-source "$BD_SRCDIR/tests/e2e/gate-lib.sh"
 source "$BD_SRCDIR/tests/e2e/web-lib.sh"
 web_open
-OUTSIDER=$(bd_test_user "$BD_USER_OUT")
-[ "$OUTSIDER" != "$U" ] || bd_skip "needs the test users (run as root)"
+e2e_outsider
 
 e2e_bd "$U" "$ST" start
 e2e_expect_rc 0 "start"

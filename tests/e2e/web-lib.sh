@@ -1,6 +1,9 @@
 # Shared by the web tests: botdesk web as the test user, the test's HTTP client (webclient.py)
-# and Debian's headless Chromium on its DevTools pipe (webbrowser.py). Source it after
-# e2e-lib.sh and gate-lib.sh; call web_open before the rest.
+# and Debian's headless Chromium on its DevTools pipe (webbrowser.py). Source it (it sources
+# gate-lib.sh and e2e-lib.sh); call web_open before the rest.
+
+# shellcheck source=gate-lib.sh
+source "$BD_SRCDIR/tests/e2e/gate-lib.sh"
 
 WEB_CLIENT=$BD_SRCDIR/tests/e2e/webclient.py
 WEB_BROWSER=$BD_SRCDIR/tests/e2e/webbrowser.py

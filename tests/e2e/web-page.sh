@@ -7,8 +7,6 @@
 # host:port a ticket works once (403 for none, a used one and a forged one), the cookie is
 # HttpOnly and SameSite=Strict, botdesk web --ticket gives a fresh one; plain HTTP beyond
 # loopback is refused, one server per profile, Ctrl-C stops it and removes its sockets.
-source "$BD_SRCDIR/tests/e2e/e2e-lib.sh"
-source "$BD_SRCDIR/tests/e2e/gate-lib.sh"
 source "$BD_SRCDIR/tests/e2e/web-lib.sh"
 web_open
 

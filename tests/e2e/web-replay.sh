@@ -4,11 +4,9 @@
 # live view's ticket and cookie shows a frame of the desktop and the timeline beside it; a click
 # on an entry seeks the picture there (the time printed is a figure, never asserted). Without the
 # cookie every replay route is refused, and an id that is no recording's is not found.
-source "$BD_SRCDIR/tests/e2e/e2e-lib.sh"
 source "$BD_SRCDIR/tests/e2e/web-lib.sh"
 web_open
 
-bd() { e2e_bd "$U" "$ST" "$@"; }
 bd start
 e2e_expect_rc 0 "start"
 e2e_wait_drawn "$U" "$ST" default 960 600

@@ -26,6 +26,8 @@ import socket
 import struct
 import sys
 
+from e2elib import BufferedSocket
+
 
 def connect(addr):
     if addr.startswith("unix:"):
@@ -38,26 +40,10 @@ def connect(addr):
     return s
 
 
-class Conn:
-    def __init__(self, s):
-        self.s = s
-        self.buf = b""
-
-    def need(self, n):
-        while len(self.buf) < n:
-            chunk = self.s.recv(65536)
-            if not chunk:
-                raise EOFError("the server closed the connection")
-            self.buf += chunk
-        out, self.buf = self.buf[:n], self.buf[n:]
-        return out
-
+class Conn(BufferedSocket):
     def head(self):
-        while b"\r\n\r\n" not in self.buf:
-            chunk = self.s.recv(65536)
-            if not chunk:
-                raise EOFError("the server closed the connection before its headers")
-            self.buf += chunk
+        self.fill(lambda buf: b"\r\n\r\n" in buf,
+                  "the server closed the connection before its headers")
         head, self.buf = self.buf.split(b"\r\n\r\n", 1)
         lines = head.decode("latin-1").split("\r\n")
         status = int(lines[0].split()[1])

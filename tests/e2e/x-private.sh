@@ -17,18 +17,8 @@ UA=$E2E_U
 STA=$E2E_ST
 OUTSIDER=$(bd_test_user "$BD_USER_OUT")
 
-free() {
-    [ ! -e "/tmp/.X$1-lock" ] && [ ! -e "/tmp/.X11-unix/X$1" ] && [ ! -e "/tmp/server-$1.xkm" ] &&
-        ! grep -q "/tmp/.X11-unix/X$1\$" /proc/net/unix
-}
-lo=
-for n in $(seq 60 2 68); do
-    if free "$n" && free $((n + 1)); then
-        lo=$n
-        break
-    fi
-done
-[ -n "$lo" ] || bd_skip "no two free display numbers in 60-69"
+e2e_free_displays 2 60 69
+lo=$E2E_LO
 squat=/tmp/server-$lo.xkm
 trap 'rm -f "$squat"; e2e_cleanup' EXIT
 export BOTDESK_DISPLAY_BAND=$lo-$((lo + 1))

@@ -12,8 +12,6 @@ command -v xdotool >/dev/null || bd_skip "no xdotool: install xdotool"
 command -v setxkbmap >/dev/null || bd_skip "no setxkbmap: install x11-xkb-utils"
 e2e_user_a
 
-bd() { e2e_bd "$U" "$ST" "$@"; }
-
 bd start
 e2e_expect_rc 0 "start"
 # The panel is drawn a moment after start returns: a flat thumbnail then is no sign of a zap.

@@ -10,30 +10,9 @@
 # 30 audit lines a minute (issue 22.16), and a spent budget holds a line back until the next window.
 source "$BD_SRCDIR/tests/helper/helper-lib.sh"
 bdh_need_root
-unshare -m true 2>/dev/null || bd_skip "no mount namespaces here"
-
-work=$(mktemp -d)
-bdh_on_exit 'rm -rf "$work"'
-chmod 0755 "$work"
+bdh_bare_host
+work=$BDH_WORK
 line='[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z botdesk-helper\[[0-9]+\]: '
-
-# in_bare_host CMD: CMD in a mount namespace whose /dev has no log socket and whose /var/log is
-# a scratch directory, $work/varlog, which outlives it; /run is a scratch tmpfs.
-mkdir -m 0755 "$work/varlog" "$work/dev" "$work/run"
-in_bare_host() {
-    unshare -m --propagation private bash -c '
-set -euo pipefail
-work=$1
-shift
-mount -t tmpfs -o mode=0755 tmpfs "$work/dev"
-: >"$work/dev/null"
-mount --bind /dev/null "$work/dev/null"
-mount --bind "$work/dev" /dev
-mount --bind "$work/varlog" /var/log
-mount -t tmpfs -o mode=0755 tmpfs "$work/run"
-mount --bind "$work/run" /run
-"$@"' bash "$work" "$@"
-}
 
 # The test build: a decide, an install and a refusal, each a line; the secret stays out.
 stub=$work/stub
@@ -41,7 +20,7 @@ mkdir "$stub" "$stub/lists"
 echo ok >"$stub/mode"
 : >"$stub/lists/x_Packages"
 client() {
-    in_bare_host env SECRET_TOKEN=hunter2 BOTDESK_HELPER_TEST_DIR="$stub" "$BDH_CLIENT" "$@" "$BDH_TEST" >/dev/null
+    bdh_in_bare_host env SECRET_TOKEN=hunter2 BOTDESK_HELPER_TEST_DIR="$stub" "$BDH_CLIENT" "$@" "$BDH_TEST" >/dev/null
 }
 client --op decide
 client --op install
@@ -70,7 +49,7 @@ for planted in symlink fifo hardlink owner writable; do
     owner) install -m 0640 -o nobody /dev/null "$log" ;;
     writable) install -m 0666 /dev/null "$log" ;;
     esac
-    out=$(in_bare_host env BOTDESK_HELPER_TEST_DIR="$stub" timeout 20 "$BDH_CLIENT" --op decide "$BDH_TEST")
+    out=$(bdh_in_bare_host env BOTDESK_HELPER_TEST_DIR="$stub" timeout 20 "$BDH_CLIENT" --op decide "$BDH_TEST")
     grep -qx "result: ok manager=apt detail=0" <<<"$out" || bd_fail "$planted: the helper did not answer: $out"
     [ ! -s "$target" ] || bd_fail "$planted: written through to $target"
     case $planted in
@@ -96,10 +75,10 @@ bdh_need_users
 bdh_setuid_copy audit-file
 suid=$BDH_SUID
 uid_a=$(id -u "$BD_USER_A")
-in_bare_host setpriv --reuid="$BD_USER_A" --regid="$(id -g "$BD_USER_A")" --init-groups --reset-env \
+bdh_in_bare_host setpriv --reuid="$BD_USER_A" --regid="$(id -g "$BD_USER_A")" --init-groups --reset-env \
     env -i PATH=/usr/bin:/bin "$BDH_CLIENT" "$suid" >"$work/out"
 bdh_expect "$work/out" "result: ok manager=apt detail=0"
-in_bare_host setpriv --reuid="$BD_USER_A" --regid="$(id -g "$BD_USER_A")" --init-groups --reset-env \
+bdh_in_bare_host setpriv --reuid="$BD_USER_A" --regid="$(id -g "$BD_USER_A")" --init-groups --reset-env \
     env -i PATH=/usr/bin:/bin "$BDH_CLIENT" --raw 00 "$suid" >"$work/out"
 bdh_expect "$work/out" "result: bad-request manager=none detail=0"
 real=$work/varlog/botdesk-helper.log

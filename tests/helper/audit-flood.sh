@@ -7,33 +7,15 @@
 # scratch /run/botdesk-helper keeps this test's budgets away from the host's.
 source "$BD_SRCDIR/tests/helper/helper-lib.sh"
 bdh_need_root
-unshare -m true 2>/dev/null || bd_skip "no mount namespaces here"
-
-work=$(mktemp -d)
-bdh_on_exit 'rm -rf "$work"'
-chmod 0755 "$work"
-mkdir -m 0755 "$work/varlog" "$work/dev" "$work/run"
-in_bare_host() {
-    unshare -m --propagation private bash -c '
-set -euo pipefail
-work=$1
-shift
-mount -t tmpfs -o mode=0755 tmpfs "$work/dev"
-: >"$work/dev/null"
-mount --bind /dev/null "$work/dev/null"
-mount --bind "$work/dev" /dev
-mount --bind "$work/varlog" /var/log
-mount -t tmpfs -o mode=0755 tmpfs "$work/run"
-mount --bind "$work/run" /run
-"$@"' bash "$work" "$@"
-}
+bdh_bare_host
+work=$BDH_WORK
 line='[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z botdesk-helper\[[0-9]+\]: '
 
 # The real helper, setuid, looped by a member of group botdesk: 200 refusals in one window.
 bdh_need_users
 bdh_setuid_copy audit-flood
 uid_b=$(id -u "$BD_USER_B")
-in_bare_host setpriv --reuid="$BD_USER_B" --regid="$(id -g "$BD_USER_B")" --init-groups --reset-env \
+bdh_in_bare_host setpriv --reuid="$BD_USER_B" --regid="$(id -g "$BD_USER_B")" --init-groups --reset-env \
     env -i PATH=/usr/bin:/bin bash -c 'for i in $(seq 200); do "$1" --raw 00 "$2" || exit 1; done' \
     bash "$BDH_CLIENT" "$BDH_SUID" >"$work/out" || bd_fail "the member's loop failed: $(tail -n 3 "$work/out")"
 [ "$(grep -c "result: bad-request" "$work/out")" = 200 ] || bd_fail "the helper did not answer each refusal"
@@ -52,9 +34,9 @@ mkdir "$stub" "$stub/lists"
 echo ok >"$stub/mode"
 : >"$stub/lists/x_Packages"
 for i in $(seq 50); do
-    in_bare_host env BOTDESK_HELPER_TEST_DIR="$stub" "$BDH_CLIENT" --raw 00 "$BDH_TEST" >/dev/null
+    bdh_in_bare_host env BOTDESK_HELPER_TEST_DIR="$stub" "$BDH_CLIENT" --raw 00 "$BDH_TEST" >/dev/null
 done
-in_bare_host env BOTDESK_HELPER_TEST_DIR="$stub" "$BDH_CLIENT" --op decide "$BDH_TEST" >/dev/null
+bdh_in_bare_host env BOTDESK_HELPER_TEST_DIR="$stub" "$BDH_CLIENT" --op decide "$BDH_TEST" >/dev/null
 log=$stub/helper.log
 [ "$(grep -c . "$log")" = 31 ] || bd_fail "51 lines of uid 0 left $(grep -c . "$log") in the log, expected 31"
 budget=$stub/pace/audit-0
@@ -66,7 +48,7 @@ with open(sys.argv[1], "r+b") as f:
     f.seek(8)
     f.write(struct.pack("<Q", 1))
 PY
-in_bare_host env BOTDESK_HELPER_TEST_DIR="$stub" "$BDH_CLIENT" --op decide "$BDH_TEST" >/dev/null
+bdh_in_bare_host env BOTDESK_HELPER_TEST_DIR="$stub" "$BDH_CLIENT" --op decide "$BDH_TEST" >/dev/null
 grep -Eq "^${line}uid=0 held back 21 lines; the last: [0-9T:Z-]+ uid=0 op=decide outcome=ok\$" "$log" ||
     bd_fail "the next window's first line does not bring the held-back count and the last line: $(tail -n 3 "$log")"
 [ "$(tail -n 1 "$log" | grep -Ec "${line}uid=0 op=decide outcome=ok\$")" = 1 ] || bd_fail "the new window's line was not written"

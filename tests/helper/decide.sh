@@ -26,16 +26,21 @@ ln -s "$(command -v env)" "$nodesk/env"
 export BD_PATH=$nodesk
 bdh_on_exit 'rm -rf "$nodesk"'
 
-# dry_run USER HELPER [WRAPPER...]: `botdesk install --dry-run` as USER; output in $out, status in $rc.
+# dry_run USER HELPER [WRAPPER...]: `botdesk install --dry-run` (of the set --$DRY_SET when
+# DRY_SET is set) as USER; output in $out, status in $rc.
 dry_run() {
     local user=$1 helper=$2 dir=$state
     shift 2
     [ "$user" != "$BD_USER_OUT" ] || dir=$state_out
     set +e
-    BOTDESK_HELPER=$helper BOTDESK_STATE_DIR=$dir bd_as "$user" "$@" "$BOTDESK_BIN" install --dry-run >"$out" 2>&1
+    BOTDESK_HELPER=$helper BOTDESK_STATE_DIR=$dir bd_as "$user" "$@" "$BOTDESK_BIN" install \
+        ${DRY_SET:+"--$DRY_SET"} --dry-run >"$out" 2>&1
     rc=$?
     set -e
 }
+# set_dry_run SET USER VAR=VALUE: dry_run of the set SET as USER through the setuid copy, with
+# VAR=VALUE in botdesk's environment making the set's packages look absent.
+set_dry_run() { DRY_SET=$1 dry_run "$2" "$suid" env "$3"; }
 contains() {
     local t
     for t in "$@"; do
@@ -120,20 +125,11 @@ lacks "sudo" "unprivileged" "root" "privilege" "admin"
 # The web viewer's set (botdesk install --web): the same rows name novnc alone. noVNC is made to
 # look absent (BOTDESK_NOVNC), or an outsider would rightly hear "nothing to install".
 mapfile -t web_pkgs < <(python3 "$BD_SRCDIR/policy/gen-policy.py" list "$BD_SRCDIR/policy/packages.tsv" apt web)
-web_dry_run() {
-    local user=$1 dir=$state
-    [ "$user" != "$BD_USER_OUT" ] || dir=$state_out
-    set +e
-    BOTDESK_NOVNC=/nonexistent BOTDESK_HELPER=$suid BOTDESK_STATE_DIR=$dir bd_as "$user" \
-        "$BOTDESK_BIN" install --web --dry-run >"$out" 2>&1
-    rc=$?
-    set -e
-}
-web_dry_run "$BD_USER_A"
+set_dry_run web "$BD_USER_A" BOTDESK_NOVNC=/nonexistent
 [ "$rc" = 0 ] || { cat "$out" >&2; bd_fail "web, group member: dry run exited $rc"; }
 contains "botdesk install --web would run, as root" "--no-install-recommends --no-remove install ${web_pkgs[*]}"
 lacks "${apt_pkgs[0]}"
-web_dry_run "$BD_USER_OUT"
+set_dry_run web "$BD_USER_OUT" BOTDESK_NOVNC=/nonexistent
 [ "$rc" = 1 ] || { cat "$out" >&2; bd_fail "web, not in group: exit $rc"; }
 contains "$BD_USER_OUT may not install the web viewer's package (noVNC)" \
     "apt-get install -y --no-install-recommends ${web_pkgs[*]}" "'botdesk install --web'" \
@@ -144,20 +140,11 @@ lacks "${apt_pkgs[0]}"
 # fontconfig is made to find nothing (BOTDESK_FC_LIST), or a host with the fonts would rightly
 # say "nothing to install".
 mapfile -t font_pkgs < <(python3 "$BD_SRCDIR/policy/gen-policy.py" list "$BD_SRCDIR/policy/packages.tsv" apt fonts)
-fonts_dry_run() {
-    local user=$1 dir=$state
-    [ "$user" != "$BD_USER_OUT" ] || dir=$state_out
-    set +e
-    BOTDESK_FC_LIST=/bin/true BOTDESK_HELPER=$suid BOTDESK_STATE_DIR=$dir bd_as "$user" \
-        "$BOTDESK_BIN" install --fonts --dry-run >"$out" 2>&1
-    rc=$?
-    set -e
-}
-fonts_dry_run "$BD_USER_A"
+set_dry_run fonts "$BD_USER_A" BOTDESK_FC_LIST=/bin/true
 [ "$rc" = 0 ] || { cat "$out" >&2; bd_fail "fonts, group member: dry run exited $rc"; }
 contains "botdesk install --fonts would run, as root" "--no-install-recommends --no-remove install ${font_pkgs[*]}"
 lacks "${apt_pkgs[0]}" "novnc"
-fonts_dry_run "$BD_USER_OUT"
+set_dry_run fonts "$BD_USER_OUT" BOTDESK_FC_LIST=/bin/true
 [ "$rc" = 1 ] || { cat "$out" >&2; bd_fail "fonts, not in group: exit $rc"; }
 contains "$BD_USER_OUT may not install the international fonts (CJK, colour emoji)" \
     "apt-get install -y --no-install-recommends ${font_pkgs[*]}" "'botdesk install --fonts'" \

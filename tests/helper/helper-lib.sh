@@ -42,6 +42,34 @@ bdh_need_users() {
         bd_skip "the build tree is not reachable by $BD_USER_A (build in a world-readable place)"
 }
 
+# bdh_bare_host: the stand-in for a host where no syslog daemon listens (the audit tests): skips
+# without mount namespaces; BDH_WORK is a scratch directory (removed at exit) holding varlog, the
+# /var/log that bdh_in_bare_host gives its command.
+bdh_bare_host() {
+    unshare -m true 2>/dev/null || bd_skip "no mount namespaces here"
+    BDH_WORK=$(mktemp -d)
+    bdh_on_exit 'rm -rf "$BDH_WORK"'
+    chmod 0755 "$BDH_WORK"
+    mkdir -m 0755 "$BDH_WORK/varlog" "$BDH_WORK/dev" "$BDH_WORK/run"
+}
+
+# bdh_in_bare_host CMD...: CMD in a mount namespace whose /dev has no log socket and whose
+# /var/log is $BDH_WORK/varlog, which outlives it; /run is a scratch tmpfs.
+bdh_in_bare_host() {
+    unshare -m --propagation private bash -c '
+set -euo pipefail
+work=$1
+shift
+mount -t tmpfs -o mode=0755 tmpfs "$work/dev"
+: >"$work/dev/null"
+mount --bind /dev/null "$work/dev/null"
+mount --bind "$work/dev" /dev
+mount --bind "$work/varlog" /var/log
+mount -t tmpfs -o mode=0755 tmpfs "$work/run"
+mount --bind "$work/run" /run
+"$@"' bash "$BDH_WORK" "$@"
+}
+
 # bdh_stub_dir MODE: a scratch directory for one run of the test build; the stub reads its mode
 # there and records every run in ran.
 bdh_stub_dir() {

@@ -121,6 +121,20 @@ idle=(--sched-idle --timerslack --itimer 30000 --dup-end)
 run_test_build "${idle[@]}"
 run_test_build_env --umask 000 "${tiny[@]}" --block-signals --ignore-signals --pty "${idle[@]}"
 
+# refusals REFUSED: the starts a helper refuses before it reads a request (argv without a name,
+# empty or with extras: 64; fd 3 missing, a file or a socket of the wrong kind: 65), each as
+# REFUSED CODE ARGS...
+refusals() {
+    local fd3
+    "$1" 64 --argv argc0
+    "$1" 64 --argv empty
+    "$1" 64 --argv argc0 --close-stdio
+    "$1" 64 --argv extra
+    for fd3 in file none stream dgram; do
+        "$1" 65 --fd3 "$fd3"
+    done
+}
+
 # Refused before anything runs: no reply, a fixed exit status, the package manager never started.
 refused_test_build() {
     local code=$1 d
@@ -132,13 +146,7 @@ refused_test_build() {
     bdh_nothing_ran "$d"
     rm -rf "$d"
 }
-refused_test_build 64 --argv argc0
-refused_test_build 64 --argv empty
-refused_test_build 64 --argv argc0 --close-stdio
-refused_test_build 64 --argv extra
-for fd3 in file none stream dgram; do
-    refused_test_build 65 --fd3 "$fd3"
-done
+refusals refused_test_build
 refused_test_build 65 --fd3 file --close-stdio
 
 # The installed-mode helper, setuid root, used by a non-root member of group botdesk.
@@ -168,13 +176,7 @@ refused_suid() {
     bdh_expect "$out" "exit: $code"
     bdh_expect_no "$out" "result:" "line:"
 }
-refused_suid 64 --argv argc0
-refused_suid 64 --argv empty
-refused_suid 64 --argv argc0 --close-stdio
-refused_suid 64 --argv extra
-for fd3 in file none stream dgram; do
-    refused_suid 65 --fd3 "$fd3"
-done
+refusals refused_suid
 # A socket whose peer is somebody else (root's service): the helper will not speak for it.
 name=botdesk-test-foreign-$$
 coproc SERVER { exec "$BDH_CLIENT" --serve "$name" 2>/dev/null; }

@@ -28,36 +28,34 @@ refused() {
     rm -rf "$d"
 }
 
+# accepted HEX: the record, on a fresh stub (its directory in d, which the caller removes), is
+# answered ok.
+accepted() {
+    d=$(bdh_stub_dir ok)
+    BOTDESK_HELPER_TEST_DIR=$d "$BDH_CLIENT" --raw "$1" "$BDH_TEST" >"$out" 2>&1
+    bdh_expect "$out" "result: ok manager=apt detail=0" "exit: 0"
+}
+
 # The valid request does install (so the refusals below mean something).
-d=$(bdh_stub_dir ok)
-BOTDESK_HELPER_TEST_DIR=$d "$BDH_CLIENT" --raw "$valid_install" "$BDH_TEST" >"$out" 2>&1
-bdh_expect "$out" "result: ok manager=apt detail=0" "exit: 0"
+accepted "$valid_install"
 grep -q ' install ' "$d/ran" || bd_fail "the valid request did not install"
 rm -rf "$d"
 
 # Op 4 (install-web) installs the web viewer's set, and only it; op 3 decides it.
-d=$(bdh_stub_dir ok)
-BOTDESK_HELPER_TEST_DIR=$d "$BDH_CLIENT" --raw "4244525101000400$zeros" "$BDH_TEST" >"$out" 2>&1
-bdh_expect "$out" "result: ok manager=apt detail=0" "exit: 0"
+accepted "4244525101000400$zeros"
 grep -q ' install novnc$' "$d/ran" || bd_fail "install-web did not install novnc alone: $(cat "$d/ran")"
 rm -rf "$d"
-d=$(bdh_stub_dir ok)
-BOTDESK_HELPER_TEST_DIR=$d "$BDH_CLIENT" --raw "4244525101000300$zeros" "$BDH_TEST" >"$out" 2>&1
-bdh_expect "$out" "result: ok manager=apt detail=0" "exit: 0"
+accepted "4244525101000300$zeros"
 grep -q -- '--no-remove install novnc$' "$out" || bd_fail "decide-web did not name the web set: $(cat "$out")"
 bdh_nothing_ran "$d"
 rm -rf "$d"
 
 # Op 6 (install-fonts) installs the fonts set, and only it; op 5 decides it.
 mapfile -t font_pkgs < <(python3 "$BD_SRCDIR/policy/gen-policy.py" list "$BD_SRCDIR/policy/packages.tsv" apt fonts)
-d=$(bdh_stub_dir ok)
-BOTDESK_HELPER_TEST_DIR=$d "$BDH_CLIENT" --raw "4244525101000600$zeros" "$BDH_TEST" >"$out" 2>&1
-bdh_expect "$out" "result: ok manager=apt detail=0" "exit: 0"
+accepted "4244525101000600$zeros"
 grep -q " install ${font_pkgs[*]}\$" "$d/ran" || bd_fail "install-fonts did not install ${font_pkgs[*]} alone: $(cat "$d/ran")"
 rm -rf "$d"
-d=$(bdh_stub_dir ok)
-BOTDESK_HELPER_TEST_DIR=$d "$BDH_CLIENT" --raw "4244525101000500$zeros" "$BDH_TEST" >"$out" 2>&1
-bdh_expect "$out" "result: ok manager=apt detail=0" "exit: 0"
+accepted "4244525101000500$zeros"
 grep -q -- "--no-remove install ${font_pkgs[*]}\$" "$out" || bd_fail "decide-fonts did not name the fonts set: $(cat "$out")"
 bdh_nothing_ran "$d"
 rm -rf "$d"

@@ -21,6 +21,28 @@ IT_PYTHON=/usr/bin/python3
 # runner that only looks them up.
 IT_PROGRAMS=(Xtigervnc Xvnc dbus-run-session xfwm4 xfdesktop xfce4-panel xfsettingsd)
 
+# it_private_etc ARGS...: for a test of the host policy (root's /etc/botdesk/policy.conf), with
+# the script's arguments, before anything else: runs the script again in a private mount
+# namespace (a skip without root or namespaces), where /etc is overlaid by a scratch layer so that
+# the host's /etc is never touched, and sets POLICY to the policy file's path there.
+it_private_etc() {
+    if [ "${IT_POLICY_NS:-}" != 1 ]; then
+        bd_is_root || bd_skip "needs root for a private mount namespace"
+        unshare --mount --propagation private true 2>/dev/null || bd_skip "no mount namespaces here"
+        local ov rc=0
+        ov=$(mktemp -d /tmp/botdesk-policy.XXXXXX)
+        unshare --mount --propagation private env IT_POLICY_NS=1 IT_OV="$ov" bash "$0" "$@" || rc=$?
+        rmdir "$ov"
+        exit "$rc"
+    fi
+    mount -t tmpfs botdesk-policy "$IT_OV"
+    mkdir "$IT_OV/upper" "$IT_OV/work"
+    mount -t overlay overlay -o "lowerdir=/etc,upperdir=$IT_OV/upper,workdir=$IT_OV/work" /etc ||
+        bd_skip "no overlay file system here"
+    mkdir -p /etc/botdesk
+    POLICY=/etc/botdesk/policy.conf
+}
+
 it_cleanup() {
     local f pid
     it_cgroup_cleanup

@@ -6,25 +6,8 @@
 # ignored for users, with a warning naming them, unless the policy itself (root's file) says
 # honour_test_settings = yes; the allocation lock is then one per uid, whatever XDG_RUNTIME_DIR
 # or HOME say. Runs in a private mount namespace with /etc overlaid, as host-policy.sh does.
-source "$BD_SRCDIR/tests/lib.sh"
-if [ "${IT_POLICY_NS:-}" != 1 ]; then
-    bd_is_root || bd_skip "needs root for a private mount namespace"
-    unshare --mount --propagation private true 2>/dev/null || bd_skip "no mount namespaces here"
-    ov=$(mktemp -d /tmp/botdesk-policy.XXXXXX)
-    rc=0
-    unshare --mount --propagation private env IT_POLICY_NS=1 IT_OV="$ov" bash "$0" "$@" || rc=$?
-    rmdir "$ov"
-    exit "$rc"
-fi
-ov=$IT_OV
-mount -t tmpfs botdesk-policy "$ov"
-mkdir "$ov/upper" "$ov/work"
-mount -t overlay overlay -o "lowerdir=/etc,upperdir=$ov/upper,workdir=$ov/work" /etc ||
-    bd_skip "no overlay file system here"
-mkdir -p /etc/botdesk
-POLICY=/etc/botdesk/policy.conf
-
 source "$BD_SRCDIR/tests/integration/common.sh"
+it_private_etc "$@"
 it_init
 it_fake_desktop 40-49
 

@@ -60,6 +60,15 @@ static void zrle_body(const uint8_t *raw, size_t n)
 	blen += len;
 }
 
+/* buf starts again with the head of a FramebufferUpdate of n rectangles. */
+static void update_head(uint16_t n)
+{
+	blen = 0;
+	put8(RFB_MSG_FB_UPDATE);
+	put8(0); /* padding */
+	put16(n);
+}
+
 static void cpix(uint8_t *t, size_t *k, uint32_t px)
 {
 	t[(*k)++] = (uint8_t)px;
@@ -71,12 +80,9 @@ static void cpix(uint8_t *t, size_t *k, uint32_t px)
  * palette), then a 64x64 one at (0,64) with plain RLE, a CopyRect and a 2x1 Raw. */
 static size_t build_update(void)
 {
-	blen = 0;
+	update_head(4);
 	memset(&ZS, 0, sizeof(ZS));
 	assert_int_equal(deflateInit(&ZS, 1), Z_OK);
-	put8(RFB_MSG_FB_UPDATE);
-	put8(0);
-	put16(4);
 	static uint8_t t[1 << 14];
 	size_t k = 0;
 	t[k++] = 1; /* solid */
@@ -153,17 +159,11 @@ static void framer_refuses(void **state)
 	struct rfbframe f = RFBFRAME_INIT;
 	static const uint8_t unknown_msg[] = {99};
 	assert_int_equal(rfbframe_next(&f, unknown_msg, 1, &len), -EPROTO);
-	blen = 0;
-	put8(0);
-	put8(0);
-	put16(1);
+	update_head(1);
 	rect_head(0, 0, 1, 1, 7); /* Tight: never asked for */
 	f = (struct rfbframe)RFBFRAME_INIT;
 	assert_int_equal(rfbframe_next(&f, buf, blen, &len), -EPROTO);
-	blen = 0;
-	put8(0);
-	put8(0);
-	put16(1);
+	update_head(1);
 	rect_head(0, 0, 65535, 65535, RFB_ENC_RAW);
 	f = (struct rfbframe)RFBFRAME_INIT;
 	assert_int_equal(rfbframe_next(&f, buf, blen, &len), -EFBIG);
@@ -194,10 +194,7 @@ static void decoder(void **state)
 	assert_int_equal(px(&d, 301, 0), 0x665544);
 	assert_int_equal(px(&d, 302, 0), 0);
 	/* A new size keeps what fits. */
-	blen = 0;
-	put8(0);
-	put8(0);
-	put16(1);
+	update_head(1);
 	rect_head(0, 0, 100, 50, RFB_ENC_DESKTOP_SIZE);
 	assert_int_equal(fbdec_apply(&d, buf, blen), 0);
 	assert_int_equal(d.w, 100);
@@ -212,41 +209,29 @@ static void decoder_refuses(void **state)
 	struct fbdec d;
 	assert_int_equal(fbdec_init(&d, 64, 64), 0);
 	/* A rectangle outside the picture. */
-	blen = 0;
-	put8(0);
-	put8(0);
-	put16(1);
+	update_head(1);
 	rect_head(60, 60, 8, 8, RFB_ENC_RAW);
 	for (int i = 0; i < 64; i++) {
 		put32(0);
 	}
 	assert_int_equal(fbdec_apply(&d, buf, blen), -EINVAL);
 	/* A CopyRect from outside. */
-	blen = 0;
-	put8(0);
-	put8(0);
-	put16(1);
+	update_head(1);
 	rect_head(0, 0, 8, 8, RFB_ENC_COPYRECT);
 	put16(60);
 	put16(0);
 	assert_int_equal(fbdec_apply(&d, buf, blen), -EINVAL);
 	/* A palette index past the palette. */
-	blen = 0;
+	update_head(1);
 	memset(&ZS, 0, sizeof(ZS));
 	assert_int_equal(deflateInit(&ZS, 1), Z_OK);
-	put8(0);
-	put8(0);
-	put16(1);
 	uint8_t t[64] = {131, 1, 2, 3, 4, 5, 6, 7, 8, 9, 5 /* index 5 of 3 */};
 	rect_head(0, 0, 4, 4, RFB_ENC_ZRLE);
 	zrle_body(t, 11);
 	deflateEnd(&ZS);
 	assert_int_equal(fbdec_apply(&d, buf, blen), -EINVAL);
 	/* Bytes past the last rectangle. */
-	blen = 0;
-	put8(0);
-	put8(0);
-	put16(0);
+	update_head(0);
 	put8(0);
 	assert_int_equal(fbdec_apply(&d, buf, blen), -EINVAL);
 	fbdec_free(&d);

@@ -28,8 +28,7 @@ struct fixture {
 
 static int setup(void **state)
 {
-	struct fixture *f = calloc(1, sizeof(*f));
-	f->dir = unit_mkdtemp();
+	struct fixture *f = unit_fixture(sizeof(*f));
 	unit_write(f->dir, "unix", table);
 	snprintf(f->table, sizeof(f->table), "%s/unix", f->dir);
 	snprintf(f->locks, sizeof(f->locks), "%s/locks", f->dir);
@@ -37,14 +36,6 @@ static int setup(void **state)
 	f->s = (struct settings){
 		.x_lock_dir = f->locks, .x_unix_table = f->table, .band_lo = 20, .band_hi = 24};
 	*state = f;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	struct fixture *f = *state;
-	unit_rm_rf(f->dir);
-	free(f);
 	return 0;
 }
 
@@ -100,12 +91,7 @@ static void locks_live_stale_zombie(void **state)
 	assert_int_equal(pid, getpid());
 	assert_true(display_in_use(&f->s, 22));
 
-	pid_t child = fork();
-	if (child == 0) {
-		_exit(0);
-	}
-	siginfo_t si;
-	waitid(P_PID, (id_t)child, &si, WEXITED | WNOWAIT);
+	pid_t child = unit_zombie();
 	write_lock(f, 23, (long)child); /* a zombie holds nothing */
 	assert_false(display_in_use(&f->s, 23));
 	waitpid(child, NULL, 0);
@@ -147,12 +133,12 @@ static void full_band_names_the_band(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(socket_table_exact_match, setup, teardown),
-		cmocka_unit_test_setup_teardown(socket_table_read_once, setup, teardown),
-		cmocka_unit_test_setup_teardown(locks_live_stale_zombie, setup, teardown),
+		cmocka_unit_test_setup_teardown(socket_table_exact_match, setup, unit_fixture_free),
+		cmocka_unit_test_setup_teardown(socket_table_read_once, setup, unit_fixture_free),
+		cmocka_unit_test_setup_teardown(locks_live_stale_zombie, setup, unit_fixture_free),
 		cmocka_unit_test_setup_teardown(pick_reuses_recorded_only_when_free, setup,
-						teardown),
-		cmocka_unit_test_setup_teardown(full_band_names_the_band, setup, teardown),
+						unit_fixture_free),
+		cmocka_unit_test_setup_teardown(full_band_names_the_band, setup, unit_fixture_free),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -52,13 +52,7 @@ static void live_only_with_matching_start_time(void **state)
 
 static void zombie_is_not_live(void **state)
 {
-	pid_t child = fork();
-	assert_true(child >= 0);
-	if (child == 0) {
-		_exit(0);
-	}
-	siginfo_t si;
-	assert_int_equal(waitid(P_PID, (id_t)child, &si, WEXITED | WNOWAIT), 0);
+	pid_t child = unit_zombie();
 	struct proc_stat st;
 	assert_int_equal(proc_stat_read(child, &st), 0);
 	struct identity id = {.pid = child, .starttime = st.starttime};

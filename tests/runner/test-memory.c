@@ -17,8 +17,7 @@ struct fixture {
 
 static int setup(void **state)
 {
-	struct fixture *f = calloc(1, sizeof(*f));
-	f->dir = unit_mkdtemp();
+	struct fixture *f = unit_fixture(sizeof(*f));
 	snprintf(f->meminfo, sizeof(f->meminfo), "%s/meminfo", f->dir);
 	snprintf(f->cgroup, sizeof(f->cgroup), "%s/cg", f->dir);
 	mkdir(f->cgroup, 0700);
@@ -26,14 +25,6 @@ static int setup(void **state)
 		   "MemTotal:        8000000 kB\nMemFree:  100 kB\nMemAvailable:    4096000 kB\n");
 	f->s = (struct settings){.meminfo = f->meminfo, .cgroup_root = f->cgroup};
 	*state = f;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	struct fixture *f = *state;
-	unit_rm_rf(f->dir);
-	free(f);
 	return 0;
 }
 
@@ -217,16 +208,17 @@ static void judge(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(host_only, setup, teardown),
+		cmocka_unit_test_setup_teardown(host_only, setup, unit_fixture_free),
 		cmocka_unit_test_setup_teardown(cgroup_v2_tighter_and_page_cache_free, setup,
-						teardown),
-		cmocka_unit_test_setup_teardown(cgroup_v2_max_means_host, setup, teardown),
-		cmocka_unit_test_setup_teardown(cgroup_v1, setup, teardown),
-		cmocka_unit_test_setup_teardown(unknown_memory, setup, teardown),
+						unit_fixture_free),
+		cmocka_unit_test_setup_teardown(cgroup_v2_max_means_host, setup, unit_fixture_free),
+		cmocka_unit_test_setup_teardown(cgroup_v1, setup, unit_fixture_free),
+		cmocka_unit_test_setup_teardown(unknown_memory, setup, unit_fixture_free),
 		cmocka_unit_test_setup_teardown(own_cgroup_v2_limit_on_an_ancestor, setup,
-						teardown),
-		cmocka_unit_test_setup_teardown(own_cgroup_tightest_ancestor, setup, teardown),
-		cmocka_unit_test_setup_teardown(own_cgroup_v1_hybrid, setup, teardown),
+						unit_fixture_free),
+		cmocka_unit_test_setup_teardown(own_cgroup_tightest_ancestor, setup,
+						unit_fixture_free),
+		cmocka_unit_test_setup_teardown(own_cgroup_v1_hybrid, setup, unit_fixture_free),
 		cmocka_unit_test(parse_self),
 		cmocka_unit_test(judge),
 	};

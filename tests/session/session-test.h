@@ -1,36 +1,10 @@
-/* What the session's cmocka tests include: cmocka and scratch-directory helpers. */
+/* What the session's cmocka tests include: unit.h and its own file helpers. */
 #pragma once
 
-// clang-format off
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <setjmp.h>
-#include <cmocka.h>
-// clang-format on
+#include "../unit.h"
 
 #include <fcntl.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
-
-static inline char *st_mkdtemp(void)
-{
-	char *d = strdup("/tmp/botdesk-session-test.XXXXXX");
-	assert_non_null(d);
-	assert_non_null(mkdtemp(d));
-	return d;
-}
-
-static inline void st_rm_rf(char *dir)
-{
-	char cmd[4200];
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	assert_int_equal(system(cmd), 0);
-	free(dir);
-}
 
 /* "<dir>/<name>" in a static buffer (one at a time). */
 static inline const char *st_path(const char *dir, const char *name)
@@ -57,10 +31,6 @@ static inline char *st_read(const char *dir, const char *name)
 
 static inline void st_write(const char *dir, const char *name, const char *text, mode_t mode)
 {
-	const char *p = st_path(dir, name);
-	FILE *f = fopen(p, "we");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
-	assert_int_equal(chmod(p, mode), 0);
+	unit_write(dir, name, text);
+	assert_int_equal(chmod(st_path(dir, name), mode), 0);
 }

@@ -21,7 +21,7 @@ static void escapes_every_special_byte(void **state)
 static void listens_only_in_the_private_directory(void **state)
 {
 	(void)state;
-	char *dir = st_mkdtemp();
+	char *dir = unit_mkdtemp();
 	assert_int_equal(chmod(dir, 0700), 0);
 	char path[256];
 	struct error err = {0};
@@ -64,7 +64,7 @@ static void listens_only_in_the_private_directory(void **state)
 	assert_non_null(strstr(err.msg, dir));
 	assert_non_null(strstr(err.msg, "0711"));
 	assert_int_equal(access(st_path(dir, BUSCONF_FILE), F_OK), -1);
-	st_rm_rf(dir);
+	unit_rm_rf(dir);
 }
 
 int main(void)

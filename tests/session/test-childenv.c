@@ -160,7 +160,7 @@ static void test_env_file(void **state)
 
 static void test_publish(void **state)
 {
-	char *dir = st_mkdtemp();
+	char *dir = unit_mkdtemp();
 	char path[8192];
 	snprintf(path, sizeof(path), "%s/env", dir);
 	assert_int_equal(childenv_publish(path, "DISPLAY=:1\n", 11), 0);
@@ -180,7 +180,7 @@ static void test_publish(void **state)
 	free(t);
 	assert_int_equal(lstat(path, &st), 0);
 	assert_true(S_ISREG(st.st_mode));
-	st_rm_rf(dir);
+	unit_rm_rf(dir);
 }
 
 int main(void)

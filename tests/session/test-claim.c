@@ -16,14 +16,13 @@
 #include "xlock.h"
 
 struct fixture {
+	char *locks; /* first: unit_fixture's scratch directory */
 	unsigned n;
-	char *locks;
 };
 
 static int setup(void **state)
 {
-	struct fixture *f = calloc(1, sizeof(*f));
-	f->locks = st_mkdtemp();
+	struct fixture *f = unit_fixture(sizeof(*f));
 	/* A free number: the first this claim gets. */
 	for (unsigned n = 6000 + (unsigned)getpid() % 2000; n < 9000; n++) {
 		struct claim c;
@@ -38,14 +37,6 @@ static int setup(void **state)
 	}
 	assert_true(f->n != 0);
 	*state = f;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	struct fixture *f = *state;
-	st_rm_rf(f->locks);
-	free(f);
 	return 0;
 }
 
@@ -100,20 +91,28 @@ static void test_second_claim_collides(void **state)
 	assert_int_equal(lstat(a.path, &st2), -1);
 }
 
-static void test_lock_written_and_released(void **state)
+/* Claims the fixture's number in a (its sockets, then X's lock for us) and checks that the lock,
+ * whose name it leaves in name, holds our pid. */
+static void claim_ours(const struct fixture *f, struct claim *a, char name[static 64])
 {
-	struct fixture *f = *state;
-	struct claim a;
-	claim_init(&a);
+	claim_init(a);
 	struct error err = {0};
-	assert_int_equal(claim_sockets(&a, XSOCKET_DIR, f->n, &err), 0);
-	assert_int_equal(claim_lock(&a, f->locks, getpid(), &err), 0);
-	char name[64], want[32];
-	snprintf(name, sizeof(name), ".X%u-lock", f->n);
+	assert_int_equal(claim_sockets(a, XSOCKET_DIR, f->n, &err), 0);
+	assert_int_equal(claim_lock(a, f->locks, getpid(), &err), 0);
+	snprintf(name, 64, ".X%u-lock", f->n);
+	char want[32];
 	snprintf(want, sizeof(want), "%10d\n", (int)getpid());
 	char *t = st_read(f->locks, name);
 	assert_string_equal(t, want);
 	free(t);
+}
+
+static void test_lock_written_and_released(void **state)
+{
+	struct fixture *f = *state;
+	struct claim a;
+	char name[64];
+	claim_ours(f, &a, name);
 	struct stat st;
 	assert_int_equal(stat(st_path(f->locks, name), &st), 0);
 	assert_int_equal(st.st_mode & 07777, 0444);
@@ -153,15 +152,7 @@ static void test_stale_lock_replaced(void **state)
 	snprintf(stale, sizeof(stale), "%10d\n", (int)dead_pid());
 	st_write(f->locks, name, stale, 0444);
 	struct claim a;
-	claim_init(&a);
-	struct error err = {0};
-	assert_int_equal(claim_sockets(&a, XSOCKET_DIR, f->n, &err), 0);
-	assert_int_equal(claim_lock(&a, f->locks, getpid(), &err), 0);
-	char want[32];
-	snprintf(want, sizeof(want), "%10d\n", (int)getpid());
-	char *t = st_read(f->locks, name);
-	assert_string_equal(t, want);
-	free(t);
+	claim_ours(f, &a, name);
 	claim_release(&a);
 }
 
@@ -170,12 +161,8 @@ static void test_release_only_ours(void **state)
 {
 	struct fixture *f = *state;
 	struct claim a;
-	claim_init(&a);
-	struct error err = {0};
-	assert_int_equal(claim_sockets(&a, XSOCKET_DIR, f->n, &err), 0);
-	assert_int_equal(claim_lock(&a, f->locks, getpid(), &err), 0);
 	char name[64];
-	snprintf(name, sizeof(name), ".X%u-lock", f->n);
+	claim_ours(f, &a, name);
 	unlink(st_path(f->locks, name));
 	st_write(f->locks, name, "      4242\n", 0444);
 	claim_release(&a);
@@ -252,12 +239,14 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse_lock),
 		cmocka_unit_test(test_release_unclaimed),
-		cmocka_unit_test_setup_teardown(test_second_claim_collides, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_lock_written_and_released, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_stale_lock_replaced, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_release_only_ours, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_path_socket, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_keymap_stale_ours, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_second_claim_collides, setup,
+						unit_fixture_free),
+		cmocka_unit_test_setup_teardown(test_lock_written_and_released, setup,
+						unit_fixture_free),
+		cmocka_unit_test_setup_teardown(test_stale_lock_replaced, setup, unit_fixture_free),
+		cmocka_unit_test_setup_teardown(test_release_only_ours, setup, unit_fixture_free),
+		cmocka_unit_test_setup_teardown(test_path_socket, setup, unit_fixture_free),
+		cmocka_unit_test_setup_teardown(test_keymap_stale_ours, setup, unit_fixture_free),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -21,16 +21,6 @@ static void remaining_time(void **state)
 	assert_true(idle_remaining_ms(5000, 1000, 2000) == 2000);
 }
 
-static void write_file(const char *dir, const char *name, const char *text)
-{
-	char path[4200];
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	FILE *f = fopen(path, "we");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
-}
-
 static void set_mtime(const char *dir, const char *name, time_t t)
 {
 	char path[4200];
@@ -57,7 +47,7 @@ static void decides_from_the_stamp_and_the_lease(void **state)
 	assert_true(deadline >= now + 59000 && deadline <= now_ms() + 60000);
 	/* Started and last used long ago: stop. */
 	i.started = time(NULL) - 3600;
-	write_file(dir, "activity", "");
+	unit_write(dir, "activity", "");
 	set_mtime(dir, "activity", time(NULL) - 120);
 	assert_int_equal(idle_check(&i, &deadline), 1);
 	/* Used 30 s ago: due in about 30 s. */
@@ -66,13 +56,13 @@ static void decides_from_the_stamp_and_the_lease(void **state)
 	assert_true(deadline > now_ms() + 28000 && deadline <= now_ms() + 31000);
 	/* Idle, but a human holds it: not stopped, looked at again a limit later. */
 	set_mtime(dir, "activity", time(NULL) - 120);
-	write_file(dir, LEASE_FILE, "holder=human\nepoch=1\nsince=1\nreason=\n");
+	unit_write(dir, LEASE_FILE, "holder=human\nepoch=1\nsince=1\nreason=\n");
 	assert_int_equal(idle_check(&i, &deadline), 0);
 	assert_true(deadline > now_ms() + 59000);
 	/* An unreadable lease is a human's too. */
-	write_file(dir, LEASE_FILE, "garbage");
+	unit_write(dir, LEASE_FILE, "garbage");
 	assert_int_equal(idle_check(&i, &deadline), 0);
-	write_file(dir, LEASE_FILE, "holder=agent\nepoch=2\nsince=1\nreason=\n");
+	unit_write(dir, LEASE_FILE, "holder=agent\nepoch=2\nsince=1\nreason=\n");
 	assert_int_equal(idle_check(&i, &deadline), 1);
 	idle_close(&i);
 	char cmd[4200];

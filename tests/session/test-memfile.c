@@ -32,7 +32,7 @@ static unsigned long long figure(const char *dir)
 static void test_rewrites_only_on_change(void **state)
 {
 	(void)state;
-	char *dir = st_mkdtemp();
+	char *dir = unit_mkdtemp();
 	char env[8192];
 	snprintf(env, sizeof(env), "%s", st_path(dir, "env"));
 	struct memfile m = MEMFILE_INIT;
@@ -60,7 +60,7 @@ static void test_rewrites_only_on_change(void **state)
 	assert_int_equal(((volatile char *)p)[size - 1], 1);
 	free(p);
 	memfile_remove(env);
-	st_rm_rf(dir);
+	unit_rm_rf(dir);
 }
 
 int main(void)

@@ -94,7 +94,7 @@ static struct dock make_dock(void)
 
 static void test_seed_tree(void **state)
 {
-	char *dir = st_mkdtemp();
+	char *dir = unit_mkdtemp();
 	char home[8192];
 	snprintf(home, sizeof(home), "%s/xdg", dir);
 	struct dock d = make_dock();
@@ -166,14 +166,14 @@ static void test_seed_tree(void **state)
 		free(t);
 	}
 	dock_free(&d);
-	st_rm_rf(dir);
+	unit_rm_rf(dir);
 }
 
 /* What the user changed since stays: only absent files are written. A planted symlink is
  * neither followed nor replaced. */
 static void test_seed_keeps_existing(void **state)
 {
-	char *dir = st_mkdtemp();
+	char *dir = unit_mkdtemp();
 	char home[8192];
 	snprintf(home, sizeof(home), "%s/xdg", dir);
 	char cmd[16384];
@@ -201,12 +201,12 @@ static void test_seed_keeps_existing(void **state)
 	t = st_read(dir, "xdg/" SEED_XFCONF_DIR "/xfce4-panel.xml");
 	assert_null(strstr(t, "panel-2"));
 	free(t);
-	st_rm_rf(dir);
+	unit_rm_rf(dir);
 }
 
 static void test_seed_twice_is_stable(void **state)
 {
-	char *dir = st_mkdtemp();
+	char *dir = unit_mkdtemp();
 	char home[8192];
 	snprintf(home, sizeof(home), "%s/xdg", dir);
 	struct seed_opts o = {.profile = "p", .dock = NULL};
@@ -218,13 +218,13 @@ static void test_seed_twice_is_stable(void **state)
 	assert_string_equal(first, second);
 	free(first);
 	free(second);
-	st_rm_rf(dir);
+	unit_rm_rf(dir);
 }
 
 /* The dock holds only programs found on PATH, and the browser only when its program is. */
 static void test_dock_only_present_programs(void **state)
 {
-	char *dir = st_mkdtemp();
+	char *dir = unit_mkdtemp();
 	st_write(dir, "xfce4-terminal", "#!/bin/sh\n", 0755);
 	st_write(dir, "mousepad", "#!/bin/sh\n", 0644); /* not executable: absent */
 	st_write(dir, "mybrowser", "#!/bin/sh\n", 0755);
@@ -242,34 +242,28 @@ static void test_dock_only_present_programs(void **state)
 	assert_int_equal(dock_resolve(dir, "no-such-browser", &d), 0);
 	assert_int_equal(d.n, 1);
 	dock_free(&d);
-	st_rm_rf(dir);
+	unit_rm_rf(dir);
 }
+
+/* The binding the system file defines, and the file up to its end as xfwm4's defaults, which the
+ * seeded copy keeps as they are. */
+#define ALT_F4_CLOSE \
+	"      <property name=\"&lt;Alt&gt;F4\" type=\"string\" value=\"close_window_key\"/>\n"
+#define SHORTCUTS_DEFAULTS                                              \
+	"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"                  \
+	"<channel name=\"xfce4-keyboard-shortcuts\" version=\"1.0\">\n" \
+	"  <property name=\"xfwm4\" type=\"empty\">\n"                  \
+	"    <property name=\"default\" type=\"empty\">\n" ALT_F4_CLOSE "    </property>\n"
 
 /* The shortcuts: each provider's defaults copied as its custom block, marked override, and the
  * providers listed, so that neither xfwm4 nor xfsettingsd writes them at the first start. */
 static void test_shortcuts_from_system(void **state)
 {
-	static const char sys[] = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-				  "<channel name=\"xfce4-keyboard-shortcuts\" version=\"1.0\">\n"
-				  "  <property name=\"xfwm4\" type=\"empty\">\n"
-				  "    <property name=\"default\" type=\"empty\">\n"
-				  "      <property name=\"&lt;Alt&gt;F4\" type=\"string\" "
-				  "value=\"close_window_key\"/>\n"
-				  "    </property>\n"
-				  "  </property>\n"
-				  "</channel>\n";
-	static const char want[] =
-		"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-		"<channel name=\"xfce4-keyboard-shortcuts\" version=\"1.0\">\n"
-		"  <property name=\"xfwm4\" type=\"empty\">\n"
-		"    <property name=\"default\" type=\"empty\">\n"
-		"      <property name=\"&lt;Alt&gt;F4\" type=\"string\" "
-		"value=\"close_window_key\"/>\n"
-		"    </property>\n"
+	static const char sys[] = SHORTCUTS_DEFAULTS "  </property>\n"
+						     "</channel>\n";
+	static const char want[] = SHORTCUTS_DEFAULTS
 		"    <property name=\"custom\" type=\"empty\">\n"
-		"      <property name=\"override\" type=\"bool\" value=\"true\"/>\n"
-		"      <property name=\"&lt;Alt&gt;F4\" type=\"string\" "
-		"value=\"close_window_key\"/>\n"
+		"      <property name=\"override\" type=\"bool\" value=\"true\"/>\n" ALT_F4_CLOSE
 		"    </property>\n"
 		"  </property>\n"
 		"  <property name=\"providers\" type=\"array\">\n"

@@ -28,6 +28,32 @@ static pid_t run_sh(const char *script, const struct spawn_opts *o)
 	return pid;
 }
 
+/* Reads n pids, one a line, that children write to the pipe fd (bounded: they write
+ * them before anything else). */
+static void read_pids(int fd, long *out, int n)
+{
+	FILE *f = fdopen(fd, "r");
+	assert_non_null(f);
+	for (int i = 0; i < n; i++) {
+		assert_int_equal(fscanf(f, "%ld", &out[i]), 1);
+	}
+	fclose(f);
+}
+
+/* Runs script with a pipe at fd 3, where its processes each write their pid first; the shell's
+ * pid, and the n pids they wrote in pids. */
+static pid_t run_sh_pids(const char *script, long *pids, int n)
+{
+	int p[2];
+	assert_int_equal(pipe2(p, O_CLOEXEC), 0);
+	struct spawn_fd fds[] = {{p[1], 3}};
+	struct spawn_opts o = {.fds = fds, .n_fds = 1};
+	pid_t pid = run_sh(script, &o);
+	close(p[1]);
+	read_pids(p[0], pids, n);
+	return pid;
+}
+
 static void test_listen_fds_handshake(void **state)
 {
 	int p[2];
@@ -139,19 +165,12 @@ static void test_stop_reaches_daemons(void **state)
 {
 	struct supervisor sv;
 	assert_int_equal(supervisor_init(&sv), 0);
-	int p[2];
-	assert_int_equal(pipe2(p, O_CLOEXEC), 0);
-	struct spawn_fd fds[] = {{p[1], 3}};
-	struct spawn_opts o = {.fds = fds, .n_fds = 1};
-	pid_t pid = run_sh("setsid sh -c 'echo $$ >&3; exec sleep 300' & "
-			   "sh -c 'trap \"\" TERM; echo $$ >&3; exec sleep 300' & exit 0",
-			   &o);
-	close(p[1]);
+	long d[2];
+	pid_t pid = run_sh_pids("setsid sh -c 'echo $$ >&3; exec sleep 300' & "
+				"sh -c 'trap \"\" TERM; echo $$ >&3; exec sleep 300' & exit 0",
+				d, 2);
 	assert_int_equal(supervisor_watch(&sv, "parent", pid, false), 0);
-	long a = 0, b = 0;
-	FILE *f = fdopen(p[0], "r");
-	assert_int_equal(fscanf(f, "%ld %ld", &a, &b), 2);
-	fclose(f);
+	long a = d[0], b = d[1];
 	/* Reparented to us once the shell is gone. */
 	uint64_t deadline = now_ms() + 5000;
 	struct proc_stat st = {0};
@@ -186,19 +205,12 @@ static void test_tree_matches_descendants(void **state)
 	(void)state;
 	struct supervisor sv;
 	assert_int_equal(supervisor_init(&sv), 0);
-	int p[2];
-	assert_int_equal(pipe2(p, O_CLOEXEC), 0);
-	struct spawn_fd fds[] = {{p[1], 3}};
-	struct spawn_opts o = {.fds = fds, .n_fds = 1};
-	pid_t pid = run_sh("setsid sh -c 'echo $$ >&3; exec sleep 300' & "
-			   "sh -c 'echo $$ >&3; exec sleep 300' & wait",
-			   &o);
-	close(p[1]);
+	long d[2];
+	pid_t pid = run_sh_pids("setsid sh -c 'echo $$ >&3; exec sleep 300' & "
+				"sh -c 'echo $$ >&3; exec sleep 300' & wait",
+				d, 2);
 	assert_int_equal(supervisor_watch(&sv, "parent", pid, true), 0);
-	long a = 0, b = 0;
-	FILE *f = fdopen(p[0], "r");
-	assert_int_equal(fscanf(f, "%ld %ld", &a, &b), 2);
-	fclose(f);
+	long a = d[0], b = d[1];
 	struct sv_proc tree[64], all[64];
 	size_t nt = supervisor_tree(tree, 64);
 	size_t na = supervisor_descendants(all, 64);
@@ -211,18 +223,6 @@ static void test_tree_matches_descendants(void **state)
 	}
 	supervisor_stop_all(&sv, 300);
 	supervisor_done(&sv);
-}
-
-/* Reads n pids, one a line, that children write to the pipe fd (bounded: they write
- * them before anything else). */
-static void read_pids(int fd, long *out, int n)
-{
-	FILE *f = fdopen(fd, "r");
-	assert_non_null(f);
-	for (int i = 0; i < n; i++) {
-		assert_int_equal(fscanf(f, "%ld", &out[i]), 1);
-	}
-	fclose(f);
 }
 
 static bool alive_child(pid_t pid)
@@ -256,14 +256,8 @@ static void test_signal_checks_identity(void **state)
 /* A grandchild whose recorded parent is not its parent (and not us) is refused. */
 static void test_signal_checks_parent(void **state)
 {
-	int fds[2];
-	assert_int_equal(pipe2(fds, O_CLOEXEC), 0);
-	struct spawn_fd sf[] = {{fds[1], 3}};
-	struct spawn_opts o = {.fds = sf, .n_fds = 1};
-	pid_t pid = run_sh("sh -c 'echo $$ >&3; exec sleep 300' & exec sleep 300", &o);
-	close(fds[1]);
 	long g;
-	read_pids(fds[0], &g, 1);
+	pid_t pid = run_sh_pids("sh -c 'echo $$ >&3; exec sleep 300' & exec sleep 300", &g, 1);
 	struct proc_stat st;
 	assert_int_equal(proc_stat_read((pid_t)g, &st), 0);
 	assert_int_equal(st.ppid, pid);
@@ -307,7 +301,7 @@ static void test_stop_continues_stopped(void **state)
  * and the display claim (path socket, abstract name, X lock) is given up. */
 static void test_teardown_releases_claim(void **state)
 {
-	char *locks = st_mkdtemp();
+	char *locks = unit_mkdtemp();
 	struct claim c;
 	unsigned n = 0;
 	for (unsigned i = 6000 + (unsigned)getpid() % 2000; i < 9000 && n == 0; i++) {
@@ -323,17 +317,11 @@ static void test_teardown_releases_claim(void **state)
 
 	struct supervisor sv;
 	assert_int_equal(supervisor_init(&sv), 0);
-	int fds[2];
-	assert_int_equal(pipe2(fds, O_CLOEXEC), 0);
-	struct spawn_fd sf[] = {{fds[1], 3}};
-	struct spawn_opts o = {.fds = sf, .n_fds = 1};
 	/* TERM is ignored before either pid is written, and the ignoring survives exec. */
-	pid_t pid = run_sh("trap '' TERM; setsid sh -c 'echo $$ >&3; exec sleep 300' & "
-			   "echo $$ >&3; exec sleep 300",
-			   &o);
-	close(fds[1]);
 	long pids[2];
-	read_pids(fds[0], pids, 2);
+	pid_t pid = run_sh_pids("trap '' TERM; setsid sh -c 'echo $$ >&3; exec sleep 300' & "
+				"echo $$ >&3; exec sleep 300",
+				pids, 2);
 	/* The shell and its daemon, in whichever order they wrote. */
 	assert_true((pids[0] == pid) != (pids[1] == pid));
 	pid_t daemon = (pid_t)(pids[0] == pid ? pids[1] : pids[0]);
@@ -363,7 +351,7 @@ static void test_teardown_releases_claim(void **state)
 	assert_int_equal(claim_sockets(&again, XSOCKET_DIR, n, &err), 0);
 	claim_release(&again);
 	supervisor_done(&sv);
-	st_rm_rf(locks);
+	unit_rm_rf(locks);
 }
 
 int main(void)

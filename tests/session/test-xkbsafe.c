@@ -33,24 +33,14 @@ static void test_filter(void **state)
 	assert_int_equal(xkbsafe_filter(plain, strlen(plain)), strlen(plain));
 }
 
-static void write_at(const char *dir, const char *name, const char *text)
-{
-	char path[4200];
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	FILE *f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
-}
-
 static void test_prepare(void **state)
 {
-	char *sys = st_mkdtemp(), *st = st_mkdtemp();
+	char *sys = unit_mkdtemp(), *st = unit_mkdtemp();
 	char path[4200];
 	snprintf(path, sizeof(path), "%s/compat", sys);
 	assert_int_equal(mkdir(path, 0755), 0);
-	write_at(path, "misc", misc);
-	write_at(path, "basic", "interpret Shift_L { action = SetMods(); };\n");
+	unit_write(path, "misc", misc);
+	unit_write(path, "basic", "interpret Shift_L { action = SetMods(); };\n");
 	char out[4200];
 	assert_int_equal(xkbsafe_prepare(st, sys, out, sizeof(out)), 0);
 	snprintf(path, sizeof(path), "%s/xkb", st);
@@ -66,7 +56,7 @@ static void test_prepare(void **state)
 	snprintf(path, sizeof(path), "%s/compat/basic", sys);
 	assert_int_equal(unlink(path), 0);
 	snprintf(path, sizeof(path), "%s/xkb/compat", st);
-	write_at(path, "stale", "x");
+	unit_write(path, "stale", "x");
 	assert_int_equal(xkbsafe_prepare(st, sys, out, sizeof(out)), 0);
 	snprintf(path, sizeof(path), "%s/xkb/compat/stale", st);
 	assert_int_equal(access(path, F_OK), -1);
@@ -83,8 +73,8 @@ static void test_prepare(void **state)
 	assert_non_null(strstr(text, "interpret Alt_L"));
 	/* No system data: an error, for the caller to fall back on. */
 	assert_true(xkbsafe_prepare(st, "/nonexistent", out, sizeof(out)) < 0);
-	st_rm_rf(sys);
-	st_rm_rf(st);
+	unit_rm_rf(sys);
+	unit_rm_rf(st);
 }
 
 int main(void)

@@ -136,7 +136,7 @@ static void write_server(const char *dir, const char *name, enum fake kind)
 
 static void test_find_prefers_xtigervnc(void **state)
 {
-	char *dir = st_mkdtemp();
+	char *dir = unit_mkdtemp();
 	write_server(dir, "Xvnc", FAKE_TIGER);
 	write_server(dir, "Xtigervnc", FAKE_TIGER);
 	char *path = NULL;
@@ -144,12 +144,12 @@ static void test_find_prefers_xtigervnc(void **state)
 	assert_int_equal(xserver_find(dir, &path, &err), 0);
 	assert_string_equal(path, st_path(dir, "Xtigervnc"));
 	free(path);
-	st_rm_rf(dir);
+	unit_rm_rf(dir);
 }
 
 static void test_find_refuses_another_vendor(void **state)
 {
-	char *dir = st_mkdtemp();
+	char *dir = unit_mkdtemp();
 	write_server(dir, "Xvnc", FAKE_OTHER);
 	char *path = NULL;
 	struct error err = {0};
@@ -157,29 +157,29 @@ static void test_find_refuses_another_vendor(void **state)
 	assert_non_null(strstr(err.msg, "not TigerVNC"));
 	assert_non_null(strstr(err.msg, "tigervnc-standalone-server"));
 	assert_non_null(strstr(err.msg, "tigervnc-x11-server"));
-	st_rm_rf(dir);
+	unit_rm_rf(dir);
 }
 
 static void test_find_asks_help(void **state)
 {
-	char *dir = st_mkdtemp();
+	char *dir = unit_mkdtemp();
 	write_server(dir, "Xvnc", FAKE_TIGER_HELP_ONLY);
 	char *path = NULL;
 	struct error err = {0};
 	assert_int_equal(xserver_find(dir, &path, &err), 0);
 	assert_string_equal(path, st_path(dir, "Xvnc"));
 	free(path);
-	st_rm_rf(dir);
+	unit_rm_rf(dir);
 }
 
 static void test_find_none(void **state)
 {
-	char *dir = st_mkdtemp();
+	char *dir = unit_mkdtemp();
 	char *path = NULL;
 	struct error err = {0};
 	assert_int_equal(xserver_find(dir, &path, &err), -ENOENT);
 	assert_non_null(strstr(err.msg, "tigervnc-standalone-server"));
-	st_rm_rf(dir);
+	unit_rm_rf(dir);
 }
 
 int main(void)
