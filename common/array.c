@@ -16,6 +16,10 @@ int array_reserve(void **v, size_t *cap, size_t need, size_t elem, size_t first)
 		}
 		n *= 2;
 	}
+	/* Checked here, not left to reallocarray(): a size that cannot be is no allocation to try. */
+	if (elem && n > SIZE_MAX / elem) {
+		return -ENOMEM;
+	}
 	void *nv = reallocarray(*v, n, elem);
 	if (!nv) {
 		return -ENOMEM;
