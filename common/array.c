@@ -16,7 +16,7 @@ int array_reserve(void **v, size_t *cap, size_t need, size_t elem, size_t first)
 		}
 		n *= 2;
 	}
-	/* Checked here, not left to reallocarray(): a size that cannot be is no allocation to try. */
+	/* Checked here, not left to reallocarray(): ASan aborts where it would return NULL. */
 	if (elem && n > SIZE_MAX / elem) {
 		return -ENOMEM;
 	}
