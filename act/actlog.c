@@ -68,6 +68,10 @@ static void put_request(FILE *f, const struct line *l)
 		"{\"time\":\"%04d-%02d-%02dT%02ld:%02ld:%02ld.%03ldZ\",\"source\":\"%s\",\"command\":\"%s\"",
 		y, mo, d, sec / 3600, sec / 60 % 60, sec % 60, ts.tv_nsec / 1000000, l->source,
 		act_cmd_name(l->rq->cmd));
+	/* A command past the table has no members of its own: the line keeps the common ones. */
+	if ((unsigned)l->rq->cmd >= ACT_CMD_COUNT) {
+		return;
+	}
 	const struct act_action *a = &act_actions[l->rq->cmd];
 	if (a->log_keys) {
 		a->log_keys(f, l->rq, l->out, l->r, l->log_text);
