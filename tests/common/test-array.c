@@ -22,6 +22,12 @@ static void grows_by_doubling(void **state)
 	assert_int_equal(ARRAY_RESERVE(v, cap, 100, 4), 0);
 	assert_int_equal(cap, 128);
 	free(v);
+	/* No first size given: it starts at one and doubles (it does not stay at zero forever). */
+	long *w = NULL;
+	size_t wcap = 0;
+	assert_int_equal(ARRAY_RESERVE(w, wcap, 3, 0), 0);
+	assert_int_equal(wcap, 4);
+	free(w);
 }
 
 /* A size that cannot be had fails, and what the caller had is kept as it was. */

@@ -309,6 +309,8 @@ static void prune(void **state)
 		snprintf(name, sizeof(name), "%s.meta", ids[i]);
 		make(dir, name, 10);
 	}
+	/* A file the recorder did not make (no recording's id) is neither counted nor removed. */
+	make(dir, "notes.rfb", 5000);
 	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	/* The oldest goes; the one being written never does, even when alone over the limit. */
 	assert_int_equal(recorder_prune(fd, "20260103-000000", 2000), 0);
@@ -318,6 +320,7 @@ static void prune(void **state)
 	assert_int_equal(recorder_prune(fd, "20260103-000000", 10), 0);
 	assert_int_equal(faccessat(fd, "20260102-000000.rfb", F_OK, 0), -1);
 	assert_int_equal(faccessat(fd, "20260103-000000.rfb", F_OK, 0), 0);
+	assert_int_equal(faccessat(fd, "notes.rfb", F_OK, 0), 0);
 	close(fd);
 	unit_rm_rf(dir);
 }
