@@ -9,7 +9,10 @@ int array_reserve(void **v, size_t *cap, size_t need, size_t elem, size_t first)
 	if (need <= *cap) {
 		return 0;
 	}
-	size_t n = *cap ? *cap : (first ? first : 1);
+	size_t n = *cap;
+	if (n == 0) {
+		n = first ? first : 1;
+	}
 	while (n < need) {
 		if (n > SIZE_MAX / 2) {
 			return -ENOMEM;
