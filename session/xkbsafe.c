@@ -69,10 +69,10 @@ static int remove_copy(int dirfd, const char *name)
 	if (fd < 0) {
 		return errno == ENOENT ? 0 : negative_errno();
 	}
-	DIR *d = fdopendir(fd);
-	if (!d) {
-		safe_close(fd);
-		return negative_errno();
+	DIR *d;
+	int r = opendir_fd(fd, &d);
+	if (r < 0) {
+		return r;
 	}
 	struct dirent *e;
 	while ((e = readdir(d)) != NULL) {
@@ -89,16 +89,17 @@ static int remove_copy(int dirfd, const char *name)
 
 static int copy_compat(int from, int to)
 {
-	int fd = dup(from);
-	DIR *d = fd < 0 ? NULL : fdopendir(fd);
-	if (!d) {
-		if (fd >= 0) {
-			safe_close(fd);
-		}
+	int fd = fcntl(from, F_DUPFD_CLOEXEC, 0);
+	if (fd < 0) {
 		return negative_errno();
 	}
+	DIR *d;
+	int r = opendir_fd(fd, &d);
+	if (r < 0) {
+		return r;
+	}
 	_cleanup_free_ char *buf = malloc(COMPAT_MAX);
-	int r = buf ? 0 : -ENOMEM;
+	r = buf ? 0 : -ENOMEM;
 	struct dirent *e;
 	while (r == 0 && (e = readdir(d)) != NULL) {
 		size_t len;
