@@ -125,10 +125,10 @@ struct runner_opt {
 	const char *name;
 	unsigned allow;
 	size_t field; /* a switch's bool in struct opts */
-	int (*value)(const char *cmd, const char *arg, struct opts *o);
+	int (*value)(const char *arg, struct opts *o);
 };
 
-static int value_wait(const char *cmd, const char *arg, struct opts *o)
+static int value_wait(const char *arg, struct opts *o)
 {
 	if (parse_seconds_ms(arg, LAUNCHER_WAIT_MAX_MS, &o->wait_ms) < 0 || o->wait_ms == 0) {
 		return usage_error("--wait takes seconds (up to 3600, e.g. 30 or 0.5), not '%s'",
@@ -137,7 +137,7 @@ static int value_wait(const char *cmd, const char *arg, struct opts *o)
 	return 0;
 }
 
-static int value_reason(const char *cmd, const char *arg, struct opts *o)
+static int value_reason(const char *arg, struct opts *o)
 {
 	if (!lease_reason_valid(arg)) {
 		return usage_error("--reason takes at most %d characters of one line",
@@ -147,13 +147,13 @@ static int value_reason(const char *cmd, const char *arg, struct opts *o)
 	return 0;
 }
 
-static int value_user(const char *cmd, const char *arg, struct opts *o)
+static int value_user(const char *arg, struct opts *o)
 {
 	o->user = arg;
 	return 0;
 }
 
-static int value_profile(const char *cmd, const char *arg, struct opts *o)
+static int value_profile(const char *arg, struct opts *o)
 {
 	if (!profile_name_valid(arg)) {
 		return usage_error("'%s' is not a valid profile name", arg);
@@ -201,7 +201,7 @@ int parse_opts(int argc, char **argv, const char *cmd, unsigned allow, struct op
 			*(bool *)((char *)o + ro->field) = true;
 			continue;
 		}
-		int r = ro->value(cmd, optarg, o);
+		int r = ro->value(optarg, o);
 		if (r) {
 			return r;
 		}
